@@ -1,0 +1,119 @@
+"""cheekymonkey: a pure, typed rules engine for Reiner Knizia's *Cheeky Monkey*.
+
+>>> import random
+>>> from cheekymonkey import new_game, legal_actions, apply, is_terminal, is_chance_node
+>>> from cheekymonkey import sample_chance, score
+>>> rng = random.Random(4)
+>>> state = new_game(3)
+>>> while not is_terminal(state):
+...     if is_chance_node(state):
+...         action = sample_chance(state, rng)
+...     else:
+...         actions = legal_actions(state)
+...         action = actions[rng.randrange(len(actions))]
+...     state = apply(state, action)
+>>> sum(score(state).totals) >= 52
+True
+"""
+
+from cheekymonkey.actions import Action, Claim, Draw, Herd, Place, Reveal, Stop, Swap
+from cheekymonkey.engine import (
+    apply,
+    apply_all,
+    chance_outcomes,
+    current_player,
+    is_chance_node,
+    is_terminal,
+    legal_actions,
+    sample_chance,
+    stop_in_order,
+)
+from cheekymonkey.errors import (
+    CheekyMonkeyError,
+    GameNotOverError,
+    GameTooLongError,
+    IllegalActionError,
+    InvalidGameError,
+    InvalidRulesetError,
+    InvalidStateError,
+    InvalidValueError,
+    NotAChanceNodeError,
+    ReplayError,
+)
+from cheekymonkey.events import (
+    Busted,
+    Claimed,
+    Drew,
+    Event,
+    GameOver,
+    HerdSecured,
+    Stacked,
+    Stopped,
+    Swapped,
+    apply_with_events,
+)
+from cheekymonkey.play import Bot, PlayedGame, RandomBot, play_game
+from cheekymonkey.records import GameRecord
+from cheekymonkey.rules import ANIMALS, Animal, Ruleset
+from cheekymonkey.scoring import Decision, ScoreSheet, SeatScore, score, score_counts, score_stacks
+from cheekymonkey.state import GameState, Phase, new_game
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ANIMALS",
+    "Action",
+    "Animal",
+    "Bot",
+    "Busted",
+    "CheekyMonkeyError",
+    "Claim",
+    "Claimed",
+    "Decision",
+    "Draw",
+    "Drew",
+    "Event",
+    "GameNotOverError",
+    "GameOver",
+    "GameRecord",
+    "GameState",
+    "GameTooLongError",
+    "Herd",
+    "HerdSecured",
+    "IllegalActionError",
+    "InvalidGameError",
+    "InvalidRulesetError",
+    "InvalidStateError",
+    "InvalidValueError",
+    "NotAChanceNodeError",
+    "Phase",
+    "Place",
+    "PlayedGame",
+    "RandomBot",
+    "ReplayError",
+    "Reveal",
+    "Ruleset",
+    "ScoreSheet",
+    "SeatScore",
+    "Stacked",
+    "Stop",
+    "Stopped",
+    "Swap",
+    "Swapped",
+    "__version__",
+    "apply",
+    "apply_all",
+    "apply_with_events",
+    "chance_outcomes",
+    "current_player",
+    "is_chance_node",
+    "is_terminal",
+    "legal_actions",
+    "new_game",
+    "play_game",
+    "sample_chance",
+    "score",
+    "score_counts",
+    "score_stacks",
+    "stop_in_order",
+]

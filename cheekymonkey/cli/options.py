@@ -1,0 +1,37 @@
+"""Options shared by several sub-commands."""
+
+from __future__ import annotations
+
+import argparse
+
+from cheekymonkey.rules import Ruleset
+
+__all__ = ["add_game_options", "players_type", "ruleset_from"]
+
+
+def players_type(text: str) -> int:
+    """Parse a seat count for argparse: an integer from 2 to 6."""
+    try:
+        players = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of players") from None
+    if not 2 <= players <= 6:
+        raise argparse.ArgumentTypeError(f"{players} players: the game takes 2 to 6 (R3)")
+    return players
+
+
+def add_game_options(parser: argparse.ArgumentParser, *, players: int = 3) -> None:
+    """Add ``--players``, ``--seed`` and ``--variant``."""
+    parser.add_argument("--players", type=players_type, default=players, help=f"seats, 2 to 6 (default {players})")
+    parser.add_argument("--seed", type=int, default=None, help="seed for a repeatable game (default: random)")
+    parser.add_argument(
+        "--variant",
+        choices=Ruleset.preset_names(),
+        default="standard",
+        help="rule set: standard, younger (R19), little-children or little-children-no-kangaroo (R20)",
+    )
+
+
+def ruleset_from(args: argparse.Namespace) -> Ruleset:
+    """The preset named by ``--variant``."""
+    return Ruleset.preset(args.variant)

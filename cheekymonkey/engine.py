@@ -1,0 +1,377 @@
+"""The engine: ``apply``, ``legal_actions`` and the chance functions, all pure.
+
+This module is the hot path. States are built with the unchecked constructor, tuples are shared
+between a state and the next, and each action is checked against its own rule only, so that a
+legal move costs little and an illegal one still raises :class:`IllegalActionError`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable
+from fractions import Fraction
+from typing import Final
+
+from cheekymonkey.actions import (
+    CLAIMS,
+    DRAW,
+    HERD,
+    PLACES,
+    REVEALS,
+    STOP,
+    SWAPS,
+    Action,
+    Claim,
+    Draw,
+    Herd,
+    Place,
+    Reveal,
+    Stop,
+    Swap,
+)
+from cheekymonkey.errors import IllegalActionError, NotAChanceNodeError
+from cheekymonkey.rules import ANIMALS, Animal
+from cheekymonkey.state import GameState, Phase, make_state
+
+__all__ = [
+    "apply",
+    "apply_all",
+    "chance_outcomes",
+    "current_player",
+    "is_chance_node",
+    "is_terminal",
+    "legal_actions",
+    "sample_chance",
+    "stop_in_order",
+]
+
+_CHANCE: Final = Phase.CHANCE
+_DECIDE: Final = Phase.DECIDE
+_PLACING: Final = Phase.PLACING
+_OVER: Final = Phase.OVER
+_MONKEY: Final = Animal.MONKEY
+
+
+def _illegal(state: GameState, action: object, reason: str) -> IllegalActionError:
+    return IllegalActionError(state, action, reason)
+
+
+def _wrong_phase(state: GameState, action: object) -> IllegalActionError:
+    if state.phase is _CHANCE:
+        why = "a draw is being resolved: the next action is the chance outcome, a Reveal"
+    elif state.phase is _PLACING:
+        why = "you are stopping: put the tokens in front on your stack with Place"
+    elif state.phase is _OVER:
+        why = "R15: the game is over"
+    else:
+        why = "the draw has been revealed: claim, swap, draw again, stop or secure a herd"
+    return _illegal(state, action, why)
+
+
+def _end_turn(state: GameState, bag: tuple[int, ...], stacks: tuple[tuple[Animal, ...], ...]) -> GameState:
+    # R3: play goes up the seat numbers; R4: the next turn opens with its compulsory draw.
+    seat = state.seat + 1
+    if seat == len(stacks):
+        seat = 0
+    if any(bag):
+        return make_state(state.ruleset, seat, _CHANCE, bag, stacks, (), None, False)
+    # R15: the bag is empty and nothing is in front of anybody.
+    return make_state(state.ruleset, seat, _OVER, bag, stacks, (), None, False)
+
+
+def _with_stack(
+    stacks: tuple[tuple[Animal, ...], ...], seat: int, stack: tuple[Animal, ...]
+) -> tuple[tuple[Animal, ...], ...]:
+    return (*stacks[:seat], stack, *stacks[seat + 1 :])
+
+
+def _apply_draw(state: GameState, action: Draw) -> GameState:
+    if state.phase is not _DECIDE:
+        raise _wrong_phase(state, action)
+    if not any(state.bag):
+        raise _illegal(state, action, "R8: the bag is empty, so you cannot draw")
+    # R7: claims not taken before this decision are lost.
+    return make_state(state.ruleset, state.seat, _CHANCE, state.bag, state.stacks, state.front, None, False)
+
+
+def _apply_reveal(state: GameState, action: Reveal) -> GameState:
+    if state.phase is not _CHANCE:
+        raise _illegal(state, action, "not a chance node: a Reveal only resolves a draw")
+    animal = action.animal
+    bag = state.bag
+    if not bag[animal]:
+        raise _illegal(state, action, f"R5: no {animal.label} is left in the bag")
+    front = state.front
+    if animal in front:
+        # R6: a duplicate busts; every token in front and the drawn one go back into the bag.
+        refill = list(bag)
+        for token in front:
+            refill[token] += 1
+        return _end_turn(state, tuple(refill), state.stacks)
+    bag = (*bag[:animal], bag[animal] - 1, *bag[animal + 1 :])
+    # R11: a monkey that did not bust may be swapped, if the rules have the swap.
+    swap_open = animal is _MONKEY and state.ruleset.swap
+    return make_state(state.ruleset, state.seat, _DECIDE, bag, state.stacks, (*front, animal), animal, swap_open)
+
+
+def _opponent_top(state: GameState, action: Claim | Swap, rule: str) -> tuple[int, tuple[Animal, ...]]:
+    seat = action.seat
+    stacks = state.stacks
+    if seat == state.seat:
+        raise _illegal(state, action, f"{rule}: you cannot take from your own stack")
+    if seat >= len(stacks):
+        raise _illegal(state, action, f"there is no seat {seat} in a {len(stacks)}-player game")
+    stack = stacks[seat]
+    if not stack:
+        raise _illegal(state, action, f"{rule}: seat {seat}'s stack is empty")
+    return seat, stack
+
+
+def _apply_claim(state: GameState, action: Claim) -> GameState:
+    if state.phase is not _DECIDE:
+        raise _wrong_phase(state, action)
+    claimable = state.claimable
+    if claimable is None:
+        raise _illegal(state, action, "R7, R12: nothing can be claimed now (a swap opens no claims)")
+    seat, stack = _opponent_top(state, action, "R7")
+    if stack[-1] is not claimable:
+        raise _illegal(state, action, f"R7: seat {seat}'s top token is not a {claimable.label}, the animal just drawn")
+    # R7: the claimed token goes in front; the next one down may be claimed in turn (claims chain).
+    # R11: claiming gives up the swap.
+    stacks = _with_stack(state.stacks, seat, stack[:-1])
+    return make_state(
+        state.ruleset, state.seat, _DECIDE, state.bag, stacks, (*state.front, claimable), claimable, False
+    )
+
+
+def _apply_swap(state: GameState, action: Swap) -> GameState:
+    if state.phase is not _DECIDE:
+        raise _wrong_phase(state, action)
+    if not state.swap_open:
+        raise _illegal(state, action, "R11, R12: a swap is open only right after drawing a monkey, before any claim")
+    seat, stack = _opponent_top(state, action, "R12")
+    taken = stack[-1]
+    if taken is _MONKEY:
+        raise _illegal(state, action, f"R12: seat {seat}'s top is a monkey; swapping it would change nothing")
+    # R12: the monkey goes on top of the opponent's stack, their top comes in front, and no claims open.
+    stacks = _with_stack(state.stacks, seat, (*stack[:-1], _MONKEY))
+    front = (*state.front[:-1], taken)
+    return make_state(state.ruleset, state.seat, _DECIDE, state.bag, stacks, front, None, False)
+
+
+def _stack_all(state: GameState, front: tuple[Animal, ...], stack: tuple[Animal, ...]) -> GameState:
+    return _end_turn(state, state.bag, _with_stack(state.stacks, state.seat, stack + front))
+
+
+def _apply_stop(state: GameState, action: Stop) -> GameState:
+    if state.phase is not _DECIDE:
+        raise _wrong_phase(state, action)
+    front = state.front
+    if front.count(front[0]) == len(front):
+        # R9: with one animal in front every order is the same, so the tokens go on at once.
+        return _stack_all(state, front, state.stacks[state.seat])
+    return make_state(state.ruleset, state.seat, _PLACING, state.bag, state.stacks, front, None, False)
+
+
+def _apply_place(state: GameState, action: Place) -> GameState:
+    if state.phase is not _PLACING:
+        raise _wrong_phase(state, action)
+    animal = action.animal
+    front = state.front
+    if animal not in front:
+        raise _illegal(state, action, f"R9: no {animal.label} is in front of you to put on your stack")
+    at = front.index(animal)
+    rest = front[:at] + front[at + 1 :]
+    stack = state.stacks[state.seat] + (animal,)
+    if rest.count(rest[0]) == len(rest):
+        # R9: the rest are all one animal, so their order is no choice.
+        return _stack_all(state, rest, stack)
+    stacks = _with_stack(state.stacks, state.seat, stack)
+    return make_state(state.ruleset, state.seat, _PLACING, state.bag, stacks, rest, None, False)
+
+
+def _apply_herd(state: GameState, action: Herd) -> GameState:
+    if state.phase is not _DECIDE:
+        raise _wrong_phase(state, action)
+    front = state.front
+    if front.count(front[0]) != len(front):
+        raise _illegal(state, action, "R10: a herd needs every token in front of you to show the same animal")
+    # R10: the herd goes to the bottom of the stack, and the turn ends.
+    seat = state.seat
+    return _end_turn(state, state.bag, _with_stack(state.stacks, seat, front + state.stacks[seat]))
+
+
+_HANDLERS: Final[dict[type, Callable[[GameState, object], GameState]]] = {
+    Draw: _apply_draw,  # type: ignore[dict-item]
+    Reveal: _apply_reveal,  # type: ignore[dict-item]
+    Claim: _apply_claim,  # type: ignore[dict-item]
+    Swap: _apply_swap,  # type: ignore[dict-item]
+    Stop: _apply_stop,  # type: ignore[dict-item]
+    Place: _apply_place,  # type: ignore[dict-item]
+    Herd: _apply_herd,  # type: ignore[dict-item]
+}
+
+
+def apply(state: GameState, action: Action) -> GameState:
+    """Return the state after ``action``; ``state`` itself is never changed.
+
+    Args:
+        state: The state to act on.
+        action: A player's move, or a chance outcome (:class:`Reveal`) at a chance node.
+
+    Returns:
+        The next state.
+
+    Raises:
+        IllegalActionError: If the rules do not allow ``action`` now, or it is not an action at all;
+            its ``reason`` names the rule.
+
+    >>> from cheekymonkey import new_game, Reveal, Animal
+    >>> state = apply(new_game(2), Reveal(Animal.SEAL))
+    >>> state.front
+    (Animal.SEAL,)
+    """
+    handler = _HANDLERS.get(action.__class__)
+    if handler is None or state.__class__ is not GameState:
+        if handler is None:
+            raise _illegal(state, action, f"{action!r} is not an action")
+        raise _illegal(state, action, f"{state!r} is not a GameState")
+    return handler(state, action)
+
+
+def legal_actions(state: GameState) -> tuple[Action, ...]:
+    """Every action the rules allow in ``state``, and nothing else, in a fixed order.
+
+    At a chance node: one :class:`Reveal` per animal left in the bag, in animal order. While
+    deciding: :class:`Draw` (unless the bag is empty), :class:`Stop`, :class:`Herd` (if every token in
+    front shows one animal), then :class:`Claim` and :class:`Swap` by seat number. While placing:
+    one :class:`Place` per animal in front, in animal order. At the end: nothing.
+
+    >>> from cheekymonkey import new_game
+    >>> legal_actions(new_game(2))[:2]
+    (Reveal(Animal.ELEPHANT), Reveal(Animal.SEAL))
+    """
+    phase = state.phase
+    if phase is _DECIDE:
+        front = state.front
+        actions: list[Action] = [DRAW, STOP] if any(state.bag) else [STOP]
+        if front.count(front[0]) == len(front):
+            actions.append(HERD)
+        me = state.seat
+        claimable = state.claimable
+        if claimable is not None:
+            for seat, stack in enumerate(state.stacks):
+                if stack and seat != me and stack[-1] is claimable:
+                    actions.append(CLAIMS[seat])
+        if state.swap_open:
+            for seat, stack in enumerate(state.stacks):
+                if stack and seat != me and stack[-1] is not _MONKEY:
+                    actions.append(SWAPS[seat])
+        return tuple(actions)
+    if phase is _CHANCE:
+        bag = state.bag
+        return tuple([REVEALS[a] for a in ANIMALS if bag[a]])
+    if phase is _PLACING:
+        front = state.front
+        return tuple([PLACES[a] for a in ANIMALS if a in front])
+    return ()
+
+
+def is_chance_node(state: GameState) -> bool:
+    """Whether the next action is a chance outcome (a draw being resolved)."""
+    return state.phase is _CHANCE
+
+
+def is_terminal(state: GameState) -> bool:
+    """Whether the game is over: the bag is empty and all tokens are in stacks (R15)."""
+    return state.phase is _OVER
+
+
+def current_player(state: GameState) -> int | None:
+    """The seat that acts next, or None at a chance node or after the end."""
+    phase = state.phase
+    if phase is _CHANCE or phase is _OVER:
+        return None
+    return state.seat
+
+
+def chance_outcomes(state: GameState) -> tuple[tuple[Reveal, Fraction], ...]:
+    """The outcomes of the pending draw with their exact probabilities (R5), summing to 1.
+
+    Raises:
+        NotAChanceNodeError: If ``state`` is not a chance node.
+
+    >>> from cheekymonkey import new_game
+    >>> chance_outcomes(new_game(2))[0]
+    (Reveal(Animal.ELEPHANT), Fraction(3, 52))
+    """
+    if state.phase is not _CHANCE:
+        raise NotAChanceNodeError(f"no draw is pending in phase {state.phase.name}")
+    bag = state.bag
+    total = sum(bag)
+    return tuple((REVEALS[a], Fraction(bag[a], total)) for a in ANIMALS if bag[a])
+
+
+def sample_chance(state: GameState, rng: random.Random) -> Reveal:
+    """Draw the pending token at random with ``rng``: each token in the bag equally likely (R5).
+
+    Uses integer weights only (no fractions), so it is cheap enough for simulations.
+
+    Raises:
+        NotAChanceNodeError: If ``state`` is not a chance node.
+    """
+    if state.phase is not _CHANCE:
+        raise NotAChanceNodeError(f"no draw is pending in phase {state.phase.name}")
+    bag = state.bag
+    pick = rng.randrange(sum(bag))
+    for animal in ANIMALS:
+        pick -= bag[animal]
+        if pick < 0:
+            return REVEALS[animal]
+    raise AssertionError("unreachable: the pick is below the bag's size")  # pragma: no cover
+
+
+def apply_all(state: GameState, actions: Iterable[Action]) -> GameState:
+    """Apply ``actions`` in turn, all or nothing.
+
+    Raises:
+        IllegalActionError: For the first action that is illegal where it falls; the error's
+            ``state`` is the state it was applied to. Since states are values, ``state`` is unchanged.
+    """
+    for action in actions:
+        state = apply(state, action)
+    return state
+
+
+def stop_in_order(state: GameState, order: Iterable[Animal]) -> GameState:
+    """Stop and put the tokens in front on the stack in ``order``, bottom first, all or nothing (R9).
+
+    ``order`` lists every token in front, each once, the last one ending on top. It works from
+    the deciding phase (it stops first) or from the middle of placing.
+
+    Raises:
+        IllegalActionError: If the player cannot stop now, or ``order`` is not exactly the tokens in
+            front.
+
+    >>> from cheekymonkey import new_game, Reveal, Draw, Animal
+    >>> s = apply_all(new_game(2), [Reveal(Animal.SEAL), Draw(), Reveal(Animal.LION)])
+    >>> stop_in_order(s, [Animal.LION, Animal.SEAL]).stacks[0]
+    (Animal.LION, Animal.SEAL)
+    """
+    order = tuple(order)
+    start = state
+    if not all(isinstance(animal, Animal) for animal in order):
+        raise _illegal(start, order, "R9: the order must be a sequence of animals")
+    if state.phase is _DECIDE:
+        state = apply(state, STOP)
+    elif state.phase is not _PLACING:
+        raise _wrong_phase(state, Stop())
+    front = start.front if start.phase is _DECIDE else state.front
+    if sorted(order) != sorted(front):
+        raise _illegal(start, order, f"R9: the order must list exactly the tokens in front, {front!r}")
+    seat = start.seat
+    for animal in order:
+        if state.phase is not _PLACING or state.seat != seat:
+            break  # the rest were one animal and went on by themselves
+        state = apply(state, PLACES[animal])
+    return state

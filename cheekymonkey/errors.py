@@ -1,0 +1,112 @@
+"""The library's exceptions: one root, and subclasses that carry what went wrong."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from cheekymonkey.state import GameState
+
+__all__ = [
+    "CheekyMonkeyError",
+    "GameNotOverError",
+    "GameTooLongError",
+    "IllegalActionError",
+    "InvalidGameError",
+    "InvalidRulesetError",
+    "InvalidStateError",
+    "InvalidValueError",
+    "NotAChanceNodeError",
+    "ReplayError",
+]
+
+
+class CheekyMonkeyError(Exception):
+    """The root of every error this library raises on purpose."""
+
+
+class InvalidRulesetError(CheekyMonkeyError, ValueError):
+    """A rule set that cannot be played (R21), raised when it is built.
+
+    Attributes:
+        reason: What is wrong with it, in words.
+    """
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class InvalidGameError(CheekyMonkeyError, ValueError):
+    """A game that cannot be set up: a seat count or first player out of range.
+
+    Attributes:
+        reason: What is wrong, in words.
+    """
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class InvalidStateError(CheekyMonkeyError, ValueError):
+    """A game state that breaks an invariant (tokens not conserved, an impossible phase, ...).
+
+    Raised when a :class:`~cheekymonkey.GameState` is built through its public constructor, and so
+    when a saved game is loaded.
+
+    Attributes:
+        reason: Which invariant is broken, in words.
+    """
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class IllegalActionError(CheekyMonkeyError, ValueError):
+    """An action that the rules do not allow in the given state.
+
+    Nothing is changed: states are values, and the state passed in is still valid.
+
+    Attributes:
+        action: The action that was refused (whatever object was passed).
+        state: The state it was applied to.
+        reason: Why, naming the rule, for example ``"R8: the bag is empty, so you cannot draw"``.
+    """
+
+    def __init__(self, state: GameState, action: object, reason: str) -> None:
+        super().__init__(f"illegal action {action!r}: {reason}")
+        self.state = state
+        self.action = action
+        self.reason = reason
+
+
+class NotAChanceNodeError(CheekyMonkeyError, ValueError):
+    """Chance outcomes were asked of a state that is not a chance node."""
+
+
+class GameNotOverError(CheekyMonkeyError, ValueError):
+    """A final score was asked of a game that has not ended (R15)."""
+
+
+class InvalidValueError(CheekyMonkeyError, ValueError):
+    """A value that is not what it should be: an action built with something not an animal or a seat."""
+
+
+class ReplayError(CheekyMonkeyError, ValueError):
+    """A game record whose actions do not replay: the step at ``step`` is illegal.
+
+    Attributes:
+        step: The index of the first action that fails.
+        cause: The :class:`IllegalActionError` it raised.
+    """
+
+    def __init__(self, step: int, cause: IllegalActionError) -> None:
+        super().__init__(f"the record does not replay: step {step}: {cause}")
+        self.step = step
+        self.cause = cause
+
+
+class GameTooLongError(CheekyMonkeyError, RuntimeError):
+    """A driven game passed its action limit: a bot that never stops breaks R22."""

@@ -1,0 +1,127 @@
+"""Drivers: play whole games with one bot per seat, chance resolved by a seeded sampler."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Protocol, runtime_checkable
+
+import attrs
+
+from cheekymonkey.actions import Action
+from cheekymonkey.engine import apply, legal_actions, sample_chance
+from cheekymonkey.errors import GameTooLongError, InvalidGameError
+from cheekymonkey.records import GameRecord
+from cheekymonkey.rules import Ruleset
+from cheekymonkey.scoring import ScoreSheet, score
+from cheekymonkey.state import GameState, Phase, new_game
+
+__all__ = ["Bot", "PlayedGame", "RandomBot", "play_game", "rngs_for"]
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """Anything that picks an action for the player to move.
+
+    A bot must stop with positive probability in every state (R22), or games may never end.
+    """
+
+    def choose(self, state: GameState, rng: random.Random) -> Action:
+        """Return one of ``legal_actions(state)``; ``state`` is never a chance node."""
+        ...
+
+
+class RandomBot:
+    """Picks uniformly among the legal actions. It stops with positive probability, as R22 asks."""
+
+    def choose(self, state: GameState, rng: random.Random) -> Action:
+        """Return a legal action chosen uniformly with ``rng``."""
+        actions = legal_actions(state)
+        return actions[rng.randrange(len(actions))]
+
+    def __repr__(self) -> str:
+        return "RandomBot()"
+
+
+@attrs.frozen(slots=True)
+class PlayedGame:
+    """A finished game: its record and its final state."""
+
+    record: GameRecord
+    """The rules, seats and every action: replaying it gives :attr:`state`."""
+    state: GameState
+    """The final state."""
+
+    @property
+    def score(self) -> ScoreSheet:
+        """The final score sheet."""
+        return score(self.state)
+
+
+def rngs_for(seed: int | random.Random | None) -> tuple[random.Random, random.Random]:
+    """The two random streams a seeded game uses: one for chance, one for the bots.
+
+    Keeping them apart means the draws of a seed do not depend on how often the bots roll.
+    """
+    if isinstance(seed, random.Random):
+        return seed, random.Random(seed.getrandbits(64))
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise InvalidGameError(f"seed must be an integer, a random.Random or None, got {seed!r}")
+    return random.Random(seed), random.Random(f"cheekymonkey bots {seed}" if seed is not None else None)
+
+
+def play_game(
+    bots: Sequence[Bot],
+    *,
+    ruleset: Ruleset | None = None,
+    first_player: int = 0,
+    seed: int | random.Random | None = None,
+    max_actions: int | None = 1_000_000,
+    on_action: Callable[[GameState, Action], None] | None = None,
+) -> PlayedGame:
+    """Play a whole game, one bot per seat; chance is sampled with a seeded random stream.
+
+    The same seed and bots give the same game, every time. No random state is kept in a game state.
+
+    Args:
+        bots: One bot per seat; their number is the number of players.
+        ruleset: The rules; the standard game if omitted.
+        first_player: The seat that starts.
+        seed: An integer seed, a ``random.Random`` to draw from, or None for a fresh random game.
+        max_actions: Give up with :class:`~cheekymonkey.GameTooLongError` after this many actions
+            (None: no limit). Bots that stop with positive probability end games long before.
+        on_action: Called with each state and the action about to be applied to it.
+
+    Raises:
+        InvalidGameError: If the seats, first player or seed do not fit.
+        IllegalActionError: If a bot chooses an illegal action.
+        GameTooLongError: If the game passes ``max_actions``.
+
+    >>> game = play_game([RandomBot(), RandomBot(), RandomBot()], seed=1)
+    >>> game.state.bag_size, sum(len(stack) for stack in game.state.stacks)
+    (0, 52)
+    """
+    state = new_game(len(bots), ruleset=ruleset, first_player=first_player)
+    chance_rng, bot_rng = rngs_for(seed)
+    actions: list[Action] = []
+    over = Phase.OVER
+    chance = Phase.CHANCE
+    while state.phase is not over:
+        if state.phase is chance:
+            action: Action = sample_chance(state, chance_rng)
+        else:
+            action = bots[state.seat].choose(state, bot_rng)
+        if on_action is not None:
+            on_action(state, action)
+        state = apply(state, action)
+        actions.append(action)
+        if max_actions is not None and len(actions) > max_actions:
+            raise GameTooLongError(f"the game passed {max_actions} actions: does every bot stop? (R22)")
+    record = GameRecord(
+        state.ruleset,
+        len(bots),
+        first_player,
+        tuple(actions),
+        seed if isinstance(seed, int) else None,
+    )
+    return PlayedGame(record, state)

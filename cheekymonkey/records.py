@@ -1,0 +1,67 @@
+"""Game records: the rule set, the seats and every action, enough to replay a game exactly."""
+
+from __future__ import annotations
+
+import attrs
+
+from cheekymonkey.actions import Action
+from cheekymonkey.engine import apply
+from cheekymonkey.errors import IllegalActionError, ReplayError
+from cheekymonkey.rules import Ruleset
+from cheekymonkey.state import GameState, new_game
+
+__all__ = ["GameRecord"]
+
+
+@attrs.frozen(slots=True)
+class GameRecord:
+    """A whole game as data: replaying its actions from its start reproduces every state.
+
+    >>> from cheekymonkey import RandomBot, play_game
+    >>> game = play_game([RandomBot(), RandomBot()], seed=7)
+    >>> game.record.final_state() == game.state
+    True
+    """
+
+    ruleset: Ruleset
+    """The rules played."""
+    players: int
+    """The number of seats."""
+    first_player: int = 0
+    """The seat that started."""
+    actions: tuple[Action, ...] = ()
+    """Every action in order, chance outcomes (:class:`~cheekymonkey.Reveal`) included."""
+    seed: int | None = None
+    """The seed the game was played with, if it was given as an integer; for information only."""
+
+    def start(self) -> GameState:
+        """The state before the first action.
+
+        Raises:
+            InvalidGameError: If the seat count or first player does not fit the rule set.
+        """
+        return new_game(self.players, ruleset=self.ruleset, first_player=self.first_player)
+
+    def states(self) -> tuple[GameState, ...]:
+        """Every state of the game, from the start to the last, one more than there are actions.
+
+        Raises:
+            ReplayError: At the first action that is illegal where it falls.
+        """
+        state = self.start()
+        states = [state]
+        for step, action in enumerate(self.actions):
+            try:
+                state = apply(state, action)
+            except IllegalActionError as error:
+                raise ReplayError(step, error) from error
+            states.append(state)
+        return tuple(states)
+
+    def final_state(self) -> GameState:
+        """The state after the last action.
+
+        Raises:
+            ReplayError: At the first action that is illegal where it falls.
+        """
+        return self.states()[-1]

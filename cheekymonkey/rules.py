@@ -1,0 +1,238 @@
+"""Rule data: the animals, and the rule sets that say which are in play and how a game scores."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Mapping
+from typing import Final
+
+import attrs
+
+from cheekymonkey.errors import InvalidRulesetError
+
+__all__ = ["ANIMALS", "MAX_PLAYERS", "Animal", "Ruleset"]
+
+
+class Animal(enum.IntEnum):
+    """The eight animals, numbered by their standard token count (R1).
+
+    An animal is identified by its role and count; the name is the default English one from the
+    rules summary (editions name the 8-count and 9-count animals differently).
+    """
+
+    ELEPHANT = 0
+    SEAL = 1
+    HIPPO = 2
+    GIRAFFE = 3
+    PANDA = 4
+    KANGAROO = 5
+    LION = 6
+    MONKEY = 7
+
+    def __repr__(self) -> str:
+        return f"Animal.{self.name}"
+
+    @property
+    def label(self) -> str:
+        """The animal's display name, for example ``"Elephant"``."""
+        return self.name.capitalize()
+
+
+ANIMALS: Final[tuple[Animal, ...]] = tuple(Animal)
+"""All eight animals, in their fixed order (the order of every per-animal tuple)."""
+
+MAX_PLAYERS: Final = 16
+"""The most seats any rule set may allow (a ruling: the box says 2-6; custom sets may go further)."""
+
+_STANDARD_COUNTS: Final = (3, 4, 5, 6, 7, 8, 9, 10)  # R1
+_STANDARD_VALUES: Final = (10, 9, 8, 7, 6, 5, 4, 3)  # R2
+
+
+def _check_per_animal(name: str, values: object) -> tuple[int, ...]:
+    if not isinstance(values, tuple) or len(values) != len(ANIMALS):
+        raise InvalidRulesetError(f"{name} must be a tuple of {len(ANIMALS)} integers, one per animal, got {values!r}")
+    for animal, value in zip(ANIMALS, values, strict=True):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InvalidRulesetError(f"{name} for {animal.label} must be an integer, got {value!r}")
+        if value < 0:
+            raise InvalidRulesetError(f"{name} for {animal.label} is {value}: a count below 0 is impossible")
+    return values
+
+
+@attrs.frozen(slots=True)
+class Ruleset:
+    """Frozen rule data: the animals in play, their counts and bonus values, and the switches (R21).
+
+    Build one from a preset (:meth:`standard`, :meth:`younger`, :meth:`little_children`), from
+    :meth:`custom`, or directly. Every way checks the rule set and raises
+    :class:`~cheekymonkey.InvalidRulesetError` naming the problem if it cannot be played.
+
+    >>> Ruleset.standard().total_tokens
+    52
+    >>> Ruleset.custom({Animal.ELEPHANT: 2, Animal.MONKEY: 3}).animals
+    (Animal.ELEPHANT, Animal.MONKEY)
+    """
+
+    counts: tuple[int, ...]
+    """Tokens of each animal, indexed by :class:`Animal`; 0 means the animal is not in play."""
+    bonus_values: tuple[int, ...]
+    """Each animal's bonus tile value, indexed by :class:`Animal`; 0 for an animal not in play."""
+    bonus_tiles: bool = True
+    """Whether majorities earn bonus tiles (R16); off in the younger-players variants (R19)."""
+    swap: bool = True
+    """Whether a drawn monkey may be swapped (R11-R14); off in the little-children variant (R20)."""
+    min_players: int = 2
+    """The fewest seats a game under this rule set may have (R3)."""
+    max_players: int = 6
+    """The most seats a game under this rule set may have (R3)."""
+    name: str = "custom"
+    """A name for people: the preset's name, or ``"custom"``."""
+
+    def __attrs_post_init__(self) -> None:
+        # R21: every impossible rule set is refused here, when it is made.
+        counts = _check_per_animal("counts", self.counts)
+        values = _check_per_animal("bonus values", self.bonus_values)
+        if not any(counts):
+            raise InvalidRulesetError("no animals: at least one animal needs a count of 1 or more")
+        for animal in ANIMALS:
+            if counts[animal] == 0 and values[animal] != 0:
+                raise InvalidRulesetError(f"{animal.label} is not in play but has bonus value {values[animal]}")
+            if counts[animal] > 0 and values[animal] < 1:
+                raise InvalidRulesetError(f"{animal.label} is in play, so its bonus value must be 1 or more")
+        for flag in ("bonus_tiles", "swap"):
+            if not isinstance(getattr(self, flag), bool):
+                raise InvalidRulesetError(f"{flag} must be True or False, got {getattr(self, flag)!r}")
+        if self.swap and counts[Animal.MONKEY] == 0:
+            raise InvalidRulesetError("a swap without a monkey: the swap needs monkeys in play")
+        for bound in ("min_players", "max_players"):
+            value = getattr(self, bound)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise InvalidRulesetError(f"{bound} must be an integer, got {value!r}")
+        if self.min_players < 2:
+            raise InvalidRulesetError(f"min_players is {self.min_players}: a game needs at least 2 players")
+        if self.max_players < self.min_players:
+            raise InvalidRulesetError(f"max_players {self.max_players} is below min_players {self.min_players}")
+        if self.max_players > MAX_PLAYERS:
+            raise InvalidRulesetError(f"max_players {self.max_players} is above the supported {MAX_PLAYERS}")
+        if not isinstance(self.name, str) or not self.name:
+            raise InvalidRulesetError(f"name must be a non-empty string, got {self.name!r}")
+
+    @property
+    def animals(self) -> tuple[Animal, ...]:
+        """The animals in play, in :class:`Animal` order."""
+        return tuple(a for a in ANIMALS if self.counts[a])
+
+    @property
+    def total_tokens(self) -> int:
+        """How many tokens the game has (52 in the standard game)."""
+        return sum(self.counts)
+
+    @classmethod
+    def standard(cls) -> Ruleset:
+        """The standard game: 52 tokens of eight animals, bonus tiles, the swap, 2-6 players."""
+        return cls(_STANDARD_COUNTS, _STANDARD_VALUES, name="standard")
+
+    @classmethod
+    def younger(cls) -> Ruleset:
+        """Younger players (R19): no bonus tiles; the tallest stack wins."""
+        return cls(_STANDARD_COUNTS, _STANDARD_VALUES, bonus_tiles=False, name="younger")
+
+    @classmethod
+    def little_children(cls, *, without_kangaroo: bool = False) -> Ruleset:
+        """Little children (R20): younger-players rules without the Lion and without the swap.
+
+        Args:
+            without_kangaroo: Also take out the 8-count animal (the Kangaroo), as the rules allow.
+        """
+        removed = {Animal.LION, Animal.KANGAROO} if without_kangaroo else {Animal.LION}
+        counts = tuple(0 if a in removed else c for a, c in zip(ANIMALS, _STANDARD_COUNTS, strict=True))
+        values = tuple(0 if a in removed else v for a, v in zip(ANIMALS, _STANDARD_VALUES, strict=True))
+        name = "little-children-no-kangaroo" if without_kangaroo else "little-children"
+        return cls(counts, values, bonus_tiles=False, swap=False, name=name)
+
+    @classmethod
+    def custom(
+        cls,
+        counts: Mapping[Animal, int],
+        *,
+        bonus_values: Mapping[Animal, int] | None = None,
+        bonus_tiles: bool = True,
+        swap: bool | None = None,
+        min_players: int = 2,
+        max_players: int = 6,
+        name: str = "custom",
+    ) -> Ruleset:
+        """Build a rule set from a mapping of the animals in play to their counts (R21).
+
+        Args:
+            counts: Each animal in play and its token count (1 or more).
+            bonus_values: Bonus tile values by animal; defaults to the standard value of each
+                animal in play (Elephant 10 down to Monkey 3).
+            bonus_tiles: Whether majorities earn bonus tiles.
+            swap: Whether a drawn monkey may be swapped; defaults to whether monkeys are in play.
+            min_players: The fewest seats.
+            max_players: The most seats.
+            name: A name for people.
+
+        Raises:
+            InvalidRulesetError: If the rule set cannot be played, or an argument has the wrong type.
+        """
+        if not isinstance(counts, Mapping):
+            raise InvalidRulesetError(f"counts must be a mapping of animals to counts, got {counts!r}")
+        per_animal = [0] * len(ANIMALS)
+        for animal, count in counts.items():
+            if not isinstance(animal, Animal):
+                raise InvalidRulesetError(f"{animal!r} is not an Animal")
+            if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+                raise InvalidRulesetError(f"the count of {animal.label} is {count!r}: a count below 1 is impossible")
+            per_animal[animal] = count
+        if bonus_values is None:
+            values = [_STANDARD_VALUES[a] if per_animal[a] else 0 for a in ANIMALS]
+        else:
+            if not isinstance(bonus_values, Mapping):
+                raise InvalidRulesetError(f"bonus_values must be a mapping of animals to values, got {bonus_values!r}")
+            values = [0] * len(ANIMALS)
+            for animal, value in bonus_values.items():
+                if not isinstance(animal, Animal):
+                    raise InvalidRulesetError(f"{animal!r} is not an Animal")
+                values[animal] = value
+        if swap is None:
+            swap = per_animal[Animal.MONKEY] > 0
+        return cls(
+            tuple(per_animal),
+            tuple(values),
+            bonus_tiles=bonus_tiles,
+            swap=swap,
+            min_players=min_players,
+            max_players=max_players,
+            name=name,
+        )
+
+    @classmethod
+    def preset(cls, name: str) -> Ruleset:
+        """The preset called ``name``: one of :meth:`preset_names`.
+
+        Raises:
+            InvalidRulesetError: If there is no preset of that name.
+        """
+        factory = _PRESETS.get(name)
+        if factory is None:
+            raise InvalidRulesetError(f"no preset named {name!r}; the presets are {', '.join(_PRESETS)}")
+        return factory()
+
+    @staticmethod
+    def preset_names() -> tuple[str, ...]:
+        """The names :meth:`preset` accepts."""
+        return tuple(_PRESETS)
+
+
+def _little_children_no_kangaroo() -> Ruleset:
+    return Ruleset.little_children(without_kangaroo=True)
+
+
+_PRESETS: Final[dict[str, Callable[[], Ruleset]]] = {
+    "standard": Ruleset.standard,
+    "younger": Ruleset.younger,
+    "little-children": Ruleset.little_children,
+    "little-children-no-kangaroo": _little_children_no_kangaroo,
+}

@@ -1,0 +1,227 @@
+"""The game state: one frozen value holding the bag, the stacks and the turn in progress."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+from typing import Final
+
+import attrs
+
+from cheekymonkey.errors import InvalidGameError, InvalidStateError
+from cheekymonkey.rules import ANIMALS, Animal, Ruleset
+
+__all__ = ["GameState", "Phase", "new_game"]
+
+
+class Phase(enum.IntEnum):
+    """Where in a turn the game is. Together with the other fields it says who acts next."""
+
+    CHANCE = 0
+    """A draw is being resolved: the next action is a :class:`~cheekymonkey.Reveal` (R5)."""
+    DECIDE = 1
+    """The player claims, swaps, draws again, stops or secures a herd (R7-R12)."""
+    PLACING = 2
+    """The player is putting the tokens in front onto the stack, one at a time (R9)."""
+    OVER = 3
+    """The game has ended (R15)."""
+
+    def __repr__(self) -> str:
+        return f"Phase.{self.name}"
+
+
+@attrs.frozen(slots=True)
+class GameState:
+    """Everything about a game at one moment, as an immutable, hashable, picklable value.
+
+    States are made by :func:`new_game` and :func:`~cheekymonkey.apply`; building one directly
+    (for example when loading a saved game) checks every invariant and raises
+    :class:`~cheekymonkey.InvalidStateError` if one is broken.
+    """
+
+    ruleset: Ruleset
+    """The rules this game is played under."""
+    seat: int
+    """The seat whose turn it is (after the end, the seat that would have been next)."""
+    phase: Phase
+    """Where in the turn the game is."""
+    bag: tuple[int, ...]
+    """How many tokens of each animal are in the bag, indexed by :class:`~cheekymonkey.Animal`."""
+    stacks: tuple[tuple[Animal, ...], ...]
+    """Each seat's stack, bottom to top: only the last token is visible at the table (R9)."""
+    front: tuple[Animal, ...]
+    """The tokens in front of the current player, in the order they came (drawn, claimed, swapped)."""
+    claimable: Animal | None = None
+    """The animal that may still be claimed from stack tops (R7), or None (no draw yet, or a swap)."""
+    swap_open: bool = False
+    """Whether the monkey just drawn may still be swapped (R11): no claim taken yet."""
+
+    def __attrs_post_init__(self) -> None:
+        check_state(self)
+
+    @property
+    def players(self) -> int:
+        """The number of seats."""
+        return len(self.stacks)
+
+    @property
+    def bag_size(self) -> int:
+        """How many tokens are in the bag."""
+        return sum(self.bag)
+
+
+def _fail(reason: str) -> InvalidStateError:
+    return InvalidStateError(reason)
+
+
+def _check_tokens(where: str, tokens: object) -> tuple[Animal, ...]:
+    if not isinstance(tokens, tuple):
+        raise _fail(f"{where} must be a tuple of animals, got {tokens!r}")
+    for token in tokens:
+        # Identity with the enum members is what the engine relies on.
+        if not isinstance(token, Animal):
+            raise _fail(f"{where} holds {token!r}, which is not an Animal")
+    return tokens
+
+
+def check_state(state: GameState) -> None:
+    """Check every invariant of a state; raise :class:`~cheekymonkey.InvalidStateError` if one fails."""
+    ruleset = state.ruleset
+    if not isinstance(ruleset, Ruleset):
+        raise _fail(f"ruleset must be a Ruleset, got {ruleset!r}")
+    if not isinstance(state.stacks, tuple):
+        raise _fail(f"stacks must be a tuple of stacks, got {state.stacks!r}")
+    players = len(state.stacks)
+    if not ruleset.min_players <= players <= ruleset.max_players:
+        raise _fail(f"{players} stacks, but the rule set allows {ruleset.min_players} to {ruleset.max_players} players")
+    if isinstance(state.seat, bool) or not isinstance(state.seat, int) or not 0 <= state.seat < players:
+        raise _fail(f"seat {state.seat!r} is not one of the {players} seats")
+    if not isinstance(state.phase, Phase):
+        raise _fail(f"phase must be a Phase, got {state.phase!r}")
+    bag = state.bag
+    if not isinstance(bag, tuple) or len(bag) != len(ANIMALS):
+        raise _fail(f"bag must be a tuple of {len(ANIMALS)} counts, got {bag!r}")
+    for animal, count in zip(ANIMALS, bag, strict=True):
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise _fail(f"the bag's count of {animal.label} is {count!r}, not a count")
+    held = list(bag)
+    for i, stack in enumerate(state.stacks):
+        for token in _check_tokens(f"seat {i}'s stack", stack):
+            held[token] += 1
+    front = _check_tokens("front", state.front)
+    for token in front:
+        held[token] += 1
+    for animal in ANIMALS:
+        # Token conservation: the bag, the front and the stacks hold exactly the rule set's tokens.
+        if held[animal] != ruleset.counts[animal]:
+            raise _fail(
+                f"{held[animal]} {animal.label} tokens in the game, but the rule set has {ruleset.counts[animal]}"
+            )
+    claimable, swap_open = state.claimable, state.swap_open
+    if claimable is not None and not isinstance(claimable, Animal):
+        raise _fail(f"claimable must be an Animal or None, got {claimable!r}")
+    if not isinstance(swap_open, bool):
+        raise _fail(f"swap_open must be True or False, got {swap_open!r}")
+    phase = state.phase
+    if phase is not Phase.DECIDE and (claimable is not None or swap_open):
+        raise _fail(f"claims and swaps are open only while deciding, not in phase {phase.name}")
+    if phase is Phase.CHANCE:
+        if not any(bag):
+            raise _fail("a draw is pending but the bag is empty")
+    elif phase is Phase.DECIDE:
+        if not front:
+            raise _fail("deciding with no token in front: every decision follows a draw")
+        if claimable is not None and claimable not in front:
+            raise _fail(f"claims follow {claimable.label}, but no {claimable.label} is in front")
+        if swap_open and (not ruleset.swap or claimable is not Animal.MONKEY or front.count(Animal.MONKEY) != 1):
+            raise _fail("a swap is open only right after a monkey was drawn under rules with the swap")
+        if swap_open and front[-1] is not Animal.MONKEY:
+            raise _fail("a swap is open, so the monkey just drawn must be the last token in front")
+    elif phase is Phase.PLACING:
+        if len(set(front)) < 2:
+            raise _fail("placing needs two or more different animals in front; fewer are stacked at once")
+    elif front or any(bag):
+        raise _fail("the game is over only when the bag and the front are empty (R15)")
+    if phase is not Phase.OVER and not front and phase is not Phase.CHANCE:
+        raise _fail(f"phase {phase.name} with no token in front")
+    if phase is not Phase.OVER and not front and not any(bag):
+        raise _fail("the bag and the front are empty, so the game must be over (R15)")
+
+
+_new: Final = object.__new__
+
+
+def _slot_setter(name: str) -> Callable[[GameState, object], None]:
+    descriptor = GameState.__dict__[name]
+    setter: Callable[[GameState, object], None] = descriptor.__set__
+    return setter
+
+
+_set_ruleset = _slot_setter("ruleset")
+_set_seat = _slot_setter("seat")
+_set_phase = _slot_setter("phase")
+_set_bag = _slot_setter("bag")
+_set_stacks = _slot_setter("stacks")
+_set_front = _slot_setter("front")
+_set_claimable = _slot_setter("claimable")
+_set_swap_open = _slot_setter("swap_open")
+
+
+def make_state(
+    ruleset: Ruleset,
+    seat: int,
+    phase: Phase,
+    bag: tuple[int, ...],
+    stacks: tuple[tuple[Animal, ...], ...],
+    front: tuple[Animal, ...],
+    claimable: Animal | None,
+    swap_open: bool,
+) -> GameState:
+    """Build a state without checking it: the engine's fast path, for states it derived itself.
+
+    The engine only builds states that follow from a checked state by a legal action, so the
+    invariants hold by construction; the property tests and the model check confirm it.
+    """
+    state: GameState = _new(GameState)
+    _set_ruleset(state, ruleset)
+    _set_seat(state, seat)
+    _set_phase(state, phase)
+    _set_bag(state, bag)
+    _set_stacks(state, stacks)
+    _set_front(state, front)
+    _set_claimable(state, claimable)
+    _set_swap_open(state, swap_open)
+    return state
+
+
+def new_game(players: int, *, ruleset: Ruleset | None = None, first_player: int = 0) -> GameState:
+    """Set up a game: every token in the bag, every stack empty, the first draw pending (R4).
+
+    Args:
+        players: The number of seats, within the rule set's range (2 to 6 in the standard game, R3).
+        ruleset: The rules; the standard game if omitted.
+        first_player: The seat that starts (R3: any seat may); play then goes up the seat numbers.
+
+    Returns:
+        The starting state, a chance node: the first player's compulsory first draw.
+
+    Raises:
+        InvalidGameError: If ``players`` or ``first_player`` is out of range or not an integer.
+
+    >>> state = new_game(3)
+    >>> state.phase, state.seat, state.bag_size
+    (Phase.CHANCE, 0, 52)
+    """
+    if ruleset is None:
+        ruleset = Ruleset.standard()
+    elif not isinstance(ruleset, Ruleset):
+        raise InvalidGameError(f"ruleset must be a Ruleset, got {ruleset!r}")
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise InvalidGameError(f"players must be an integer, got {players!r}")
+    if not ruleset.min_players <= players <= ruleset.max_players:
+        raise InvalidGameError(
+            f"{players} players: the {ruleset.name} rules allow {ruleset.min_players} to {ruleset.max_players} (R3)"
+        )
+    if isinstance(first_player, bool) or not isinstance(first_player, int) or not 0 <= first_player < players:
+        raise InvalidGameError(f"first_player {first_player!r} is not one of seats 0 to {players - 1}")
+    return make_state(ruleset, first_player, Phase.CHANCE, ruleset.counts, ((),) * players, (), None, False)
