@@ -58,13 +58,13 @@ def _illegal(state: GameState, action: object, reason: str) -> IllegalActionErro
 
 def _wrong_phase(state: GameState, action: object) -> IllegalActionError:
     if state.phase is _CHANCE:
-        why = "a draw is being resolved: the next action is the chance outcome, a Reveal"
+        why = "R5: a draw is being resolved: the next action is the chance outcome, a Reveal"
     elif state.phase is _PLACING:
-        why = "you are stopping: put the tokens in front on your stack with Place"
+        why = "R9: you are stopping: put the tokens in front on your stack with Place"
     elif state.phase is _OVER:
         why = "R15: the game is over"
     else:
-        why = "the draw has been revealed: claim, swap, draw again, stop or secure a herd"
+        why = "R8: the draw has been revealed: claim, swap, draw again, stop or secure a herd"
     return _illegal(state, action, why)
 
 
@@ -96,7 +96,7 @@ def _apply_draw(state: GameState, action: Draw) -> GameState:
 
 def _apply_reveal(state: GameState, action: Reveal) -> GameState:
     if state.phase is not _CHANCE:
-        raise _illegal(state, action, "not a chance node: a Reveal only resolves a draw")
+        raise _illegal(state, action, "R5: not a chance node: a Reveal only resolves a draw")
     animal = action.animal
     bag = state.bag
     if not bag[animal]:
@@ -120,7 +120,7 @@ def _opponent_top(state: GameState, action: Claim | Swap, rule: str) -> tuple[in
     if seat == state.seat:
         raise _illegal(state, action, f"{rule}: you cannot take from your own stack")
     if seat >= len(stacks):
-        raise _illegal(state, action, f"there is no seat {seat} in a {len(stacks)}-player game")
+        raise _illegal(state, action, f"R3: there is no seat {seat} in a {len(stacks)}-player game")
     stack = stacks[seat]
     if not stack:
         raise _illegal(state, action, f"{rule}: seat {seat}'s stack is empty")
