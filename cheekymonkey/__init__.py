@@ -17,6 +17,7 @@ True
 """
 
 from cheekymonkey.actions import Action, Claim, Draw, Herd, Place, Reveal, Stop, Swap
+from cheekymonkey.bots import ExpectimaxBot, HeuristicBot, bust_probability
 from cheekymonkey.engine import (
     apply,
     apply_all,
@@ -57,6 +58,7 @@ from cheekymonkey.records import GameRecord
 from cheekymonkey.rules import ANIMALS, Animal, Ruleset
 from cheekymonkey.scoring import Decision, ScoreSheet, SeatScore, score, score_counts, score_stacks
 from cheekymonkey.state import GameState, Phase, new_game
+from cheekymonkey.views import TableView, view
 
 __version__ = "0.1.0"
 
@@ -73,6 +75,7 @@ __all__ = [
     "Draw",
     "Drew",
     "Event",
+    "ExpectimaxBot",
     "GameNotOverError",
     "GameOver",
     "GameRecord",
@@ -80,6 +83,7 @@ __all__ = [
     "GameTooLongError",
     "Herd",
     "HerdSecured",
+    "HeuristicBot",
     "IllegalActionError",
     "InvalidGameError",
     "InvalidRulesetError",
@@ -100,10 +104,12 @@ __all__ = [
     "Stopped",
     "Swap",
     "Swapped",
+    "TableView",
     "__version__",
     "apply",
     "apply_all",
     "apply_with_events",
+    "bust_probability",
     "chance_outcomes",
     "current_player",
     "is_chance_node",
@@ -116,4 +122,5 @@ __all__ = [
     "score_counts",
     "score_stacks",
     "stop_in_order",
+    "view",
 ]

@@ -8,11 +8,22 @@ import sys
 from collections.abc import Sequence
 from typing import Protocol
 
-__all__ = ["main"]
+__all__ = ["COMMANDS", "build_parser", "default_command", "main"]
 
 # Each sub-command lives in its own module with ``add_arguments(parser)`` and ``run(args) -> int``.
-# The first is the default, run when no sub-command is given.
-COMMANDS: tuple[tuple[str, str], ...] = (("watch", "watch a narrated game between bots (the default)"),)
+# With no sub-command, ``default_command()`` picks one: play at a terminal, watch otherwise.
+COMMANDS: tuple[tuple[str, str], ...] = (
+    ("play", "play a game against bots in the terminal (the default at a terminal)"),
+    ("watch", "watch a narrated game between bots (the default when input is not a terminal)"),
+    ("simulate", "play many seeded games between bots and compare their win rates"),
+    ("replay", "step through a saved game record, narrated"),
+)
+
+_DEFAULT_HELP = """\
+With no command, cheekymonkey runs 'play' when standard input is a terminal, and 'watch' otherwise
+(in a pipe, a script or CI it shows a whole narrated game between bots and exits 0). Options given
+without a command go to that default command, e.g. 'cheekymonkey --seed 7'.
+"""
 
 
 class _Command(Protocol):
@@ -26,24 +37,35 @@ def _module(name: str) -> _Command:
     return module
 
 
+def default_command() -> str:
+    """The sub-command run when none is given: ``play`` at a terminal, ``watch`` otherwise."""
+    try:
+        interactive = sys.stdin is not None and sys.stdin.isatty()
+    except (AttributeError, ValueError):
+        interactive = False
+    return "play" if interactive else "watch"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the whole command, sub-commands included."""
     parser = argparse.ArgumentParser(
         prog="cheekymonkey",
         description="Cheeky Monkey, the push-your-luck game by Reiner Knizia, in your terminal.",
+        epilog=_DEFAULT_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    default, _ = COMMANDS[0]
-    _module(default).add_arguments(parser)
-    parser.set_defaults(command=default)
-    subparsers = parser.add_subparsers(title="commands", metavar="COMMAND")
+    subparsers = parser.add_subparsers(title="commands", metavar="COMMAND", dest="command")
     for name, help_text in COMMANDS:
         sub = subparsers.add_parser(name, help=help_text, description=help_text)
         _module(name).add_arguments(sub)
-        sub.set_defaults(command=name)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line with ``argv`` (``sys.argv[1:]`` if None); return the exit status."""
-    args = build_parser().parse_args(sys.argv[1:] if argv is None else list(argv))
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    names = {name for name, _ in COMMANDS}
+    if not arguments or (arguments[0] not in names and arguments[0] not in ("-h", "--help")):
+        arguments.insert(0, default_command())
+    args = build_parser().parse_args(arguments)
     return _module(args.command).run(args)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import argparse
 
+from cheekymonkey.bots import BOTS
 from cheekymonkey.rules import Ruleset
 
-__all__ = ["add_game_options", "players_type", "ruleset_from"]
+__all__ = ["add_game_options", "bot_names_type", "bots_for_seats", "players_type", "ruleset_from"]
 
 
 def players_type(text: str) -> int:
@@ -35,3 +36,19 @@ def add_game_options(parser: argparse.ArgumentParser, *, players: int = 3) -> No
 def ruleset_from(args: argparse.Namespace) -> Ruleset:
     """The preset named by ``--variant``."""
     return Ruleset.preset(args.variant)
+
+
+def bot_names_type(text: str) -> tuple[str, ...]:
+    """Parse ``--bots`` for argparse: bot names separated by commas (random, heuristic, expectimax)."""
+    names = tuple(name.strip().lower() for name in text.split(",") if name.strip())
+    if not names:
+        raise argparse.ArgumentTypeError("no bot names given")
+    for name in names:
+        if name not in BOTS:
+            raise argparse.ArgumentTypeError(f"no bot named {name!r}; the bots are {', '.join(BOTS)}")
+    return names
+
+
+def bots_for_seats(names: tuple[str, ...], seats: int) -> list[str]:
+    """One bot name per seat: a single name fills every seat; otherwise the names repeat in turn."""
+    return [names[i % len(names)] for i in range(seats)]

@@ -5,10 +5,11 @@ from __future__ import annotations
 import argparse
 
 from cheekymonkey.actions import Action
-from cheekymonkey.cli.narrate import describe_event, format_sheet
-from cheekymonkey.cli.options import add_game_options, ruleset_from
+from cheekymonkey.bots import bot_named
+from cheekymonkey.cli.narrate import describe_event, make_console, sheet_table
+from cheekymonkey.cli.options import add_game_options, bot_names_type, bots_for_seats, ruleset_from
 from cheekymonkey.events import apply_with_events
-from cheekymonkey.play import RandomBot, play_game
+from cheekymonkey.play import play_game
 from cheekymonkey.state import GameState
 
 __all__ = ["add_arguments", "run"]
@@ -17,20 +18,29 @@ __all__ = ["add_arguments", "run"]
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add this command's options."""
     add_game_options(parser)
+    parser.add_argument(
+        "--bots",
+        type=bot_names_type,
+        default=("heuristic",),
+        help="bots to seat, comma-separated, repeated round the table: random, heuristic, expectimax "
+        "(default heuristic)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
-    """Play and narrate one game between random bots."""
+    """Play and narrate one game between bots; return 0."""
+    console = make_console()
     ruleset = ruleset_from(args)
-    names = [f"Bot {seat + 1}" for seat in range(args.players)]
+    kinds = bots_for_seats(args.bots, args.players)
+    names = [f"{kind.capitalize()} {seat}" for seat, kind in enumerate(kinds)]
     seed = "random" if args.seed is None else args.seed
-    print(f"Cheeky Monkey, {ruleset.name} rules, {args.players} players, seed {seed}.")
+    console.print(f"Cheeky Monkey, {ruleset.name} rules, {args.players} players, seed {seed}.")
 
     def narrate(state: GameState, action: Action) -> None:
         for event in apply_with_events(state, action)[1]:
-            print(describe_event(event, names))
+            console.print(describe_event(event, names))
 
-    game = play_game([RandomBot() for _ in names], ruleset=ruleset, seed=args.seed, on_action=narrate)
-    print()
-    print(format_sheet(game.score, ruleset, names))
+    game = play_game([bot_named(kind) for kind in kinds], ruleset=ruleset, seed=args.seed, on_action=narrate)
+    console.print()
+    console.print(sheet_table(game.score, ruleset, names))
     return 0

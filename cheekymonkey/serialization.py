@@ -1,0 +1,675 @@
+"""JSON documents for states, actions, rule sets, events, views, score sheets and game records.
+
+Every document is a JSON object with a ``format`` (``"cheekymonkey/1"``) and a ``kind`` beside the
+value's own fields, written with sorted keys. Animals and phases are lowercase names; a count per
+animal (the bag, a rule set's counts) is an object keyed by animal name. For example, an action::
+
+    {"format": "cheekymonkey/1", "kind": "action", "seat": 2, "type": "claim"}
+
+Loading checks everything: the JSON itself, the format version, the kind, every field's type, unknown
+fields, and then the value's own invariants (a state goes through :class:`~cheekymonkey.GameState`'s
+validating constructor; a record is replayed; a score sheet must add up). Any problem raises one error
+type, :class:`DocumentError`, naming the problem and where in the document it is.
+
+This module needs the ``json`` extra (``pip install 'cheekymonkey[json]'``) for cattrs. The JSON Schema of
+every document kind ships in :mod:`cheekymonkey.schema`.
+
+>>> from cheekymonkey import new_game
+>>> text = dumps(new_game(2))
+>>> loads(text, "state") == new_game(2)
+True
+>>> loads('{"format": "cheekymonkey/9", "kind": "state"}')
+Traceback (most recent call last):
+    ...
+cheekymonkey.serialization.DocumentError: invalid document at $.format: format 'cheekymonkey/9' is newer than ...
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Mapping
+from typing import Any, Final, Literal, TypeAlias, cast, get_args, overload
+
+import cattrs
+from cattrs.cols import homogenous_tuple_structure_factory
+from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
+from cattrs.v import format_exception
+
+from cheekymonkey.actions import Action, Claim, Draw, Herd, Place, Reveal, Stop, Swap
+from cheekymonkey.errors import CheekyMonkeyError, ReplayError
+from cheekymonkey.events import (
+    Busted,
+    Claimed,
+    Drew,
+    Event,
+    GameOver,
+    HerdSecured,
+    Stacked,
+    Stopped,
+    Swapped,
+)
+from cheekymonkey.records import GameRecord
+from cheekymonkey.rules import ANIMALS, Animal, Ruleset
+from cheekymonkey.scoring import Decision, ScoreSheet, SeatScore, score_counts
+from cheekymonkey.state import GameState, Phase
+from cheekymonkey.views import TableView
+
+__all__ = [
+    "FORMAT",
+    "KINDS",
+    "Document",
+    "DocumentError",
+    "Kind",
+    "dump_action",
+    "dump_event",
+    "dump_record",
+    "dump_ruleset",
+    "dump_score",
+    "dump_state",
+    "dump_view",
+    "dumps",
+    "from_document",
+    "load_action",
+    "load_event",
+    "load_record",
+    "load_ruleset",
+    "load_score",
+    "load_state",
+    "load_view",
+    "loads",
+    "to_document",
+]
+
+FORMAT_NAME: Final = "cheekymonkey"
+FORMAT_VERSION: Final = 1
+FORMAT: Final = f"{FORMAT_NAME}/{FORMAT_VERSION}"
+"""The ``format`` field of every document this version writes and reads."""
+
+Kind: TypeAlias = Literal["state", "action", "ruleset", "event", "view", "score", "record"]
+"""The kinds of document."""
+
+KINDS: Final[tuple[Kind, ...]] = ("state", "action", "ruleset", "event", "view", "score", "record")
+"""Every document kind, in a fixed order."""
+
+Document: TypeAlias = GameState | Action | Ruleset | Event | TableView | ScoreSheet | GameRecord
+"""Any value that has a JSON document."""
+
+ACTION_TAGS: Final[dict[type, str]] = {
+    Draw: "draw",
+    Reveal: "reveal",
+    Claim: "claim",
+    Swap: "swap",
+    Stop: "stop",
+    Place: "place",
+    Herd: "herd",
+}
+"""The ``type`` field of each action class."""
+
+EVENT_TAGS: Final[dict[type, str]] = {
+    Drew: "drew",
+    Busted: "busted",
+    Claimed: "claimed",
+    Swapped: "swapped",
+    Stopped: "stopped",
+    Stacked: "stacked",
+    HerdSecured: "herd_secured",
+    GameOver: "game_over",
+}
+"""The ``type`` field of each event class."""
+
+TAG_FIELD: Final = "type"
+"""The field that says which action or event a JSON object is."""
+
+PER_ANIMAL: Final[dict[tuple[type, str], bool]] = {
+    (Ruleset, "counts"): False,
+    (Ruleset, "bonus_values"): False,
+    (GameState, "bag"): False,
+    (SeatScore, "counts"): False,
+    (ScoreSheet, "tile_holders"): True,
+}
+"""Fields that hold one value per animal, written as an object keyed by animal name; True if a value may be null."""
+
+SIGNED: Final[frozenset[tuple[type, str]]] = frozenset({(GameRecord, "seed")})
+"""Integer fields that may be negative; every other integer in a document is 0 or more."""
+
+DOCUMENT_TYPES: Final[dict[Kind, tuple[type, ...]]] = {
+    "state": (GameState,),
+    "action": tuple(ACTION_TAGS),
+    "ruleset": (Ruleset,),
+    "event": tuple(EVENT_TAGS),
+    "view": (TableView,),
+    "score": (ScoreSheet,),
+    "record": (GameRecord,),
+}
+"""The classes whose values each kind of document holds."""
+
+_ANIMAL_NAMES: Final = tuple(a.name.lower() for a in ANIMALS)
+_ANIMAL_BY_NAME: Final = {a.name.lower(): a for a in ANIMALS}
+_PHASE_BY_NAME: Final = {p.name.lower(): p for p in Phase}
+_DECISION_BY_VALUE: Final = {d.value: d for d in Decision}
+_FORMAT_PATTERN: Final = re.compile(rf"{FORMAT_NAME}/([0-9]+)")
+
+
+class DocumentError(CheekyMonkeyError, ValueError):
+    """A JSON document that cannot be loaded: malformed, truncated, tampered with, or from a newer version.
+
+    Attributes:
+        kind: The kind of document that was expected or declared, or None if not known.
+        path: Where the (first) problem is, as a JSON path (``$`` is the whole document).
+        reason: What is wrong there, in words.
+        problems: Every problem found, each as ``(path, reason)``; the first is ``(path, reason)``.
+    """
+
+    def __init__(self, kind: str | None, problems: list[tuple[str, str]]) -> None:
+        self.kind = kind
+        self.problems = tuple(problems)
+        self.path, self.reason = self.problems[0]
+        what = f"invalid {kind} document" if kind else "invalid document"
+        listed = "; ".join(f"at {path}: {reason}" for path, reason in self.problems)
+        super().__init__(f"{what} {listed}")
+
+
+class _Bad(ValueError):
+    """A value in a document that is not what its field needs; the message says what is wrong."""
+
+
+def _describe(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+# --- structuring and unstructuring hooks ---------------------------------------------------------
+
+
+def _structure_int(value: object, _: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _Bad(f"expected an integer, got {_describe(value)}")
+    return value
+
+
+def _structure_bool(value: object, _: object) -> bool:
+    if not isinstance(value, bool):
+        raise _Bad(f"expected true or false, got {_describe(value)}")
+    return value
+
+
+def _structure_str(value: object, _: object) -> str:
+    if not isinstance(value, str):
+        raise _Bad(f"expected a string, got {_describe(value)}")
+    return value
+
+
+def _structure_animal(value: object, _: object) -> Animal:
+    animal = _ANIMAL_BY_NAME.get(value) if isinstance(value, str) else None
+    if animal is None:
+        raise _Bad(f"expected an animal ({', '.join(_ANIMAL_NAMES)}), got {_describe(value)}")
+    return animal
+
+
+def _structure_phase(value: object, _: object) -> Phase:
+    phase = _PHASE_BY_NAME.get(value) if isinstance(value, str) else None
+    if phase is None:
+        raise _Bad(f"expected a phase ({', '.join(_PHASE_BY_NAME)}), got {_describe(value)}")
+    return phase
+
+
+def _structure_decision(value: object, _: object) -> Decision:
+    decision = _DECISION_BY_VALUE.get(value) if isinstance(value, str) else None
+    if decision is None:
+        raise _Bad(f"expected a decision ({', '.join(_DECISION_BY_VALUE)}), got {_describe(value)}")
+    return decision
+
+
+def _strict_tuple_factory(tp: Any, converter: cattrs.Converter) -> Callable[[object, object], tuple[object, ...]]:
+    # cattrs would iterate any iterable (a string is a sequence of characters); a document holds lists.
+    inner = homogenous_tuple_structure_factory(tp, converter)
+
+    def structure(value: object, target: object) -> tuple[object, ...]:
+        if not isinstance(value, list):
+            raise _Bad(f"expected a list, got {_describe(value)}")
+        return cast(tuple[object, ...], inner(value, target))
+
+    return structure
+
+
+def _is_homogenous_tuple(tp: Any) -> bool:
+    args = get_args(tp)
+    return getattr(tp, "__origin__", None) is tuple and len(args) == 2 and args[1] is Ellipsis
+
+
+def _per_animal_hooks(nullable: bool) -> tuple[Callable[[object, object], tuple[object, ...]], Callable[[Any], Any]]:
+    def structure(value: object, _: object) -> tuple[object, ...]:
+        if not isinstance(value, dict):
+            raise _Bad(f"expected an object with a value per animal, got {_describe(value)}")
+        unknown = sorted(str(k) for k in value if k not in _ANIMAL_BY_NAME)
+        if unknown:
+            raise _Bad(f"unknown animals {', '.join(map(repr, unknown))}; the animals are {', '.join(_ANIMAL_NAMES)}")
+        missing = [name for name in _ANIMAL_NAMES if name not in value]
+        if missing:
+            raise _Bad(f"no value for {', '.join(missing)}: every animal needs one (0 if not in play)")
+        values: list[object] = []
+        for name in _ANIMAL_NAMES:
+            item = value[name]
+            if item is None and nullable:
+                values.append(None)
+                continue
+            if isinstance(item, bool) or not isinstance(item, int) or item < 0:
+                expected = "a seat number or null" if nullable else "a count (an integer, 0 or more)"
+                raise _Bad(f"the value for {name} must be {expected}, got {_describe(item)}")
+            values.append(item)
+        return tuple(values)
+
+    def unstructure(values: tuple[object, ...]) -> dict[str, object]:
+        return dict(zip(_ANIMAL_NAMES, values, strict=True))
+
+    return structure, unstructure
+
+
+def _tagged_union(converter: cattrs.Converter, tags: Mapping[type, str], what: str) -> Callable[[object, object], Any]:
+    by_tag = {tag: cls for cls, tag in tags.items()}
+
+    def structure(value: object, _: object) -> Any:
+        if not isinstance(value, dict):
+            raise _Bad(f"expected an {what} object, got {_describe(value)}")
+        tag = value.get(TAG_FIELD)
+        cls = by_tag.get(tag) if isinstance(tag, str) else None
+        if cls is None:
+            raise _Bad(f"{TAG_FIELD} {_describe(tag)} is not an {what}; expected one of {', '.join(by_tag)}")
+        fields = {k: v for k, v in value.items() if k != TAG_FIELD}
+        return converter.structure(fields, cls)
+
+    return structure
+
+
+def _tagged_unstructure(converter: cattrs.Converter, tags: Mapping[type, str]) -> Callable[[Any], dict[str, Any]]:
+    def unstructure(value: Any) -> dict[str, Any]:
+        fields: dict[str, Any] = converter.unstructure(value, unstructure_as=value.__class__)
+        fields[TAG_FIELD] = tags[value.__class__]
+        return fields
+
+    return unstructure
+
+
+def _make_converter() -> cattrs.Converter:
+    converter = cattrs.Converter(forbid_extra_keys=True, detailed_validation=True)
+    converter.register_structure_hook(int, _structure_int)
+    converter.register_structure_hook(bool, _structure_bool)
+    converter.register_structure_hook(str, _structure_str)
+    converter.register_structure_hook(Animal, _structure_animal)
+    converter.register_structure_hook(Phase, _structure_phase)
+    converter.register_structure_hook(Decision, _structure_decision)
+    converter.register_unstructure_hook(Animal, lambda a: a.name.lower())
+    converter.register_unstructure_hook(Phase, lambda p: p.name.lower())
+    converter.register_unstructure_hook(Decision, lambda d: d.value)
+    converter.register_structure_hook_factory(_is_homogenous_tuple, _strict_tuple_factory)
+    # Per-animal fields become objects keyed by animal name, both ways.
+    classes: dict[type, dict[str, tuple[Any, Any]]] = {}
+    for (cls, name), nullable in PER_ANIMAL.items():
+        classes.setdefault(cls, {})[name] = _per_animal_hooks(nullable)
+    for cls, hooks in classes.items():
+        structure_overrides: dict[str, Any] = {n: override(struct_hook=s) for n, (s, _) in hooks.items()}
+        unstructure_overrides: dict[str, Any] = {n: override(unstruct_hook=u) for n, (_, u) in hooks.items()}
+        converter.register_structure_hook(cls, make_dict_structure_fn(cls, converter, **structure_overrides))
+        converter.register_unstructure_hook(cls, make_dict_unstructure_fn(cls, converter, **unstructure_overrides))
+    action_union: Any = Action
+    event_union: Any = Event
+    converter.register_structure_hook(action_union, _tagged_union(converter, ACTION_TAGS, "action"))
+    converter.register_structure_hook(event_union, _tagged_union(converter, EVENT_TAGS, "event"))
+    converter.register_unstructure_hook(action_union, _tagged_unstructure(converter, ACTION_TAGS))
+    converter.register_unstructure_hook(event_union, _tagged_unstructure(converter, EVENT_TAGS))
+    return converter
+
+
+_CONVERTER: Final = _make_converter()
+
+
+# --- errors --------------------------------------------------------------------------------------
+
+
+def _format_exception(exc: BaseException, tp: type | None) -> str:
+    if isinstance(exc, _Bad | CheekyMonkeyError):
+        return str(exc)
+    if isinstance(exc, KeyError):
+        return "this required field is missing"
+    if isinstance(exc, cattrs.ForbiddenExtraKeysError):
+        return f"unknown fields {', '.join(repr(k) for k in sorted(exc.extra_fields))}"
+    return format_exception(exc, tp)
+
+
+def _problems(exc: BaseException) -> list[tuple[str, str]]:
+    problems = []
+    for line in cattrs.transform_error(exc, path="$", format_exception=_format_exception):
+        reason, _, path = line.rpartition(" @ ")
+        problems.append((path, reason))
+    return problems
+
+
+# --- documents -----------------------------------------------------------------------------------
+
+
+def _kind_of(value: object) -> Kind:
+    for kind, types in DOCUMENT_TYPES.items():
+        if isinstance(value, types):
+            return kind
+    raise TypeError(f"{_describe(value)} has no JSON document; documents hold {', '.join(KINDS)}")
+
+
+def to_document(value: Document) -> dict[str, Any]:
+    """The JSON document of ``value`` as plain dicts and lists, ready for ``json.dumps`` or a web framework.
+
+    Args:
+        value: A state, action, rule set, event, table view, score sheet or game record.
+
+    Returns:
+        A dict with ``format``, ``kind`` and the value's fields.
+
+    Raises:
+        TypeError: If ``value`` is none of those.
+    """
+    kind = _kind_of(value)
+    if kind == "action":
+        body: dict[str, Any] = _CONVERTER.unstructure(value, unstructure_as=Action)
+    elif kind == "event":
+        body = _CONVERTER.unstructure(value, unstructure_as=Event)
+    else:
+        body = _CONVERTER.unstructure(value, unstructure_as=value.__class__)
+    return {"format": FORMAT, "kind": kind, **body}
+
+
+def dumps(value: Document, *, indent: int | None = None) -> str:
+    """The JSON text of ``value``'s document, keys sorted, so equal values give equal text.
+
+    Args:
+        value: A state, action, rule set, event, table view, score sheet or game record.
+        indent: Indent nested levels by this many spaces; None for one line.
+
+    Raises:
+        TypeError: If ``value`` has no document kind.
+    """
+    return json.dumps(to_document(value), sort_keys=True, indent=indent, ensure_ascii=False)
+
+
+def _check_header(document: object, kind: Kind | None) -> tuple[Kind, dict[str, Any]]:
+    if not isinstance(document, dict):
+        raise DocumentError(kind, [("$", f"a document must be a JSON object, got {_describe(document)}")])
+    declared = document.get("format")
+    if "format" not in document:
+        raise DocumentError(kind, [("$", f"no 'format' field: not a {FORMAT_NAME} document")])
+    match = _FORMAT_PATTERN.fullmatch(declared) if isinstance(declared, str) else None
+    if match is None:
+        raise DocumentError(kind, [("$.format", f"format {_describe(declared)} is not {FORMAT!r}")])
+    version = int(match.group(1))
+    if version > FORMAT_VERSION:
+        reason = f"format {declared!r} is newer than this library reads ({FORMAT!r}): upgrade cheekymonkey"
+        raise DocumentError(kind, [("$.format", reason)])
+    if version != FORMAT_VERSION:
+        raise DocumentError(kind, [("$.format", f"format {declared!r} is not {FORMAT!r}")])
+    declared_kind = document.get("kind")
+    if declared_kind not in KINDS:
+        raise DocumentError(kind, [("$.kind", f"kind {_describe(declared_kind)} is not one of {', '.join(KINDS)}")])
+    if kind is not None and declared_kind != kind:
+        raise DocumentError(kind, [("$.kind", f"expected a {kind} document, got a {declared_kind} document")])
+    body = {k: v for k, v in document.items() if k not in ("format", "kind")}
+    return cast(Kind, declared_kind), body
+
+
+def _check_sheet(sheet: ScoreSheet, ruleset: Ruleset | None, path: str) -> None:
+    problems: list[tuple[str, str]] = []
+    for i, line in enumerate(sheet.seats):
+        where = f"{path}.seats[{i}]"
+        if line.seat != i:
+            problems.append((f"{where}.seat", f"line {i} is for seat {line.seat}"))
+        if line.tokens != sum(line.counts):
+            problems.append((f"{where}.tokens", f"{line.tokens} tokens, but the counts add up to {sum(line.counts)}"))
+        if line.total != line.tokens + line.bonus:
+            problems.append((f"{where}.total", f"total {line.total} is not tokens {line.tokens} + bonus {line.bonus}"))
+    if problems:
+        raise DocumentError(None, problems)
+    if not sheet.seats:
+        raise DocumentError(None, [(f"{path}.seats", "a score sheet needs at least one seat")])
+    if ruleset is not None:
+        expected = score_counts([line.counts for line in sheet.seats], ruleset)
+        if expected != sheet:
+            raise DocumentError(None, [(path, "the score sheet does not follow from its counts under the rule set")])
+        return
+    # Without the rule set, check what the sheet says of itself (R16-R18).
+    for animal, holder in zip(ANIMALS, sheet.tile_holders, strict=True):
+        name = animal.name.lower()
+        if holder is not None:
+            if holder >= len(sheet.seats):
+                problems.append((f"{path}.tile_holders.{name}", f"seat {holder} is not on the sheet"))
+                continue
+            held = sheet.seats[holder].counts[animal]
+            if any(line.counts[animal] >= held for line in sheet.seats if line.seat != holder):
+                problems.append((f"{path}.tile_holders.{name}", f"seat {holder} does not hold the most {name} (R16)"))
+    for i, line in enumerate(sheet.seats):
+        tiles = tuple(a for a in ANIMALS if sheet.tile_holders[a] == i)
+        if line.tiles != tiles:
+            problems.append((f"{path}.seats[{i}].tiles", "the tiles do not match the tile holders"))
+        if (line.best_tile is None) != (not tiles):
+            problems.append((f"{path}.seats[{i}].best_tile", "a best tile needs a tile, and a tile a best tile"))
+    top = max(line.total for line in sheet.seats)
+    tied = {line.seat for line in sheet.seats if line.total == top}
+    if not sheet.winners or not set(sheet.winners) <= tied or list(sheet.winners) != sorted(set(sheet.winners)):
+        problems.append((f"{path}.winners", f"the winners must be among the top scorers {sorted(tied)}, in order"))
+    elif (sheet.decided_by is Decision.SCORE) != (len(tied) == 1) or (
+        sheet.decided_by is Decision.SHARED and len(sheet.winners) < 2
+    ):
+        problems.append((f"{path}.decided_by", f"{sheet.decided_by.value!r} does not fit {len(tied)} top scorers"))
+    if problems:
+        raise DocumentError(None, problems)
+
+
+def _structure(kind: Kind, body: dict[str, Any]) -> Document:
+    target: Any
+    if kind == "action":
+        target = Action
+        body = dict(body)
+    elif kind == "event":
+        target = Event
+    else:
+        (target,) = DOCUMENT_TYPES[kind]
+    try:
+        value: Document = _CONVERTER.structure(body, target)
+    except (cattrs.BaseValidationError, _Bad, CheekyMonkeyError, KeyError, TypeError, ValueError) as error:
+        raise DocumentError(kind, _problems(error)) from error
+    try:
+        if isinstance(value, ScoreSheet):
+            _check_sheet(value, None, "$")
+        elif isinstance(value, GameOver):
+            _check_sheet(value.sheet, None, "$.sheet")
+        elif isinstance(value, GameRecord):
+            _check_record(value)
+    except DocumentError as error:
+        raise DocumentError(kind, list(error.problems)) from error
+    return value
+
+
+def _check_record(record: GameRecord) -> None:
+    try:
+        record.start()
+    except CheekyMonkeyError as error:
+        raise DocumentError(None, [("$", str(error))]) from error
+    try:
+        record.states()
+    except ReplayError as error:
+        reason = f"step {error.step} does not replay: {error.cause}"
+        raise DocumentError(None, [(f"$.actions[{error.step}]", reason)]) from error
+
+
+def _reject_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            # A repeated key would silently let the last copy win: a sign of tampering or a bad writer.
+            raise _Bad(f"the key {key!r} appears twice in one object")
+        result[key] = value
+    return result
+
+
+def _reject_constant(name: str) -> None:
+    raise _Bad(f"{name} is not a JSON number")
+
+
+def _parse(text: str | bytes, kind: Kind | None) -> object:
+    if not isinstance(text, str | bytes):
+        raise DocumentError(kind, [("$", f"expected JSON text (str or bytes), got {_describe(text)}")])
+    try:
+        return json.loads(text, object_pairs_hook=_reject_duplicates, parse_constant=_reject_constant)
+    except json.JSONDecodeError as error:
+        reason = f"not valid JSON (truncated or corrupt?): {error.msg} at line {error.lineno} column {error.colno}"
+        raise DocumentError(kind, [("$", reason)]) from None
+    except (_Bad, UnicodeDecodeError, RecursionError) as error:
+        raise DocumentError(kind, [("$", f"not valid JSON: {error}")]) from None
+
+
+def from_document(document: object, kind: Kind | None = None) -> Document:
+    """The value held by an already-parsed JSON document (plain dicts and lists), fully checked.
+
+    Args:
+        document: The parsed document.
+        kind: The kind of document expected, or None to accept any kind.
+
+    Returns:
+        The state, action, rule set, event, view, score sheet or record the document holds.
+
+    Raises:
+        DocumentError: If the document is malformed, of another kind or a newer format, or holds a value
+            that breaks an invariant; it names the problem and its JSON path.
+    """
+    declared, body = _check_header(document, kind)
+    return _structure(declared, body)
+
+
+def loads(text: str | bytes, kind: Kind | None = None) -> Document:
+    """Parse JSON text into the value its document holds, fully checked.
+
+    Args:
+        text: The JSON text.
+        kind: The kind of document expected, or None to accept any kind.
+
+    Raises:
+        DocumentError: As :func:`from_document`, and for text that is not JSON (truncated, say).
+    """
+    return from_document(_parse(text, kind), kind)
+
+
+@overload
+def _load(text: str | bytes, kind: Literal["state"]) -> GameState: ...
+@overload
+def _load(text: str | bytes, kind: Literal["ruleset"]) -> Ruleset: ...
+@overload
+def _load(text: str | bytes, kind: Literal["view"]) -> TableView: ...
+@overload
+def _load(text: str | bytes, kind: Literal["score"]) -> ScoreSheet: ...
+@overload
+def _load(text: str | bytes, kind: Literal["record"]) -> GameRecord: ...
+@overload
+def _load(text: str | bytes, kind: Kind) -> Document: ...
+def _load(text: str | bytes, kind: Kind) -> Document:
+    return loads(text, kind)
+
+
+def dump_state(state: GameState, *, indent: int | None = None) -> str:
+    """The JSON text of a game state (a ``state`` document)."""
+    return dumps(state, indent=indent)
+
+
+def load_state(text: str | bytes) -> GameState:
+    """Load a ``state`` document; every invariant of :class:`~cheekymonkey.GameState` is checked.
+
+    Raises:
+        DocumentError: If the text is not a valid state document.
+    """
+    return _load(text, "state")
+
+
+def dump_action(action: Action) -> str:
+    """The JSON text of an action (an ``action`` document)."""
+    return dumps(action)
+
+
+def load_action(text: str | bytes) -> Action:
+    """Load an ``action`` document.
+
+    Raises:
+        DocumentError: If the text is not a valid action document.
+    """
+    return cast(Action, _load(text, "action"))
+
+
+def dump_ruleset(ruleset: Ruleset, *, indent: int | None = None) -> str:
+    """The JSON text of a rule set (a ``ruleset`` document).
+
+    >>> document = json.loads(dump_ruleset(Ruleset.little_children(without_kangaroo=True)))
+    >>> document["kind"], document["counts"]["lion"], document["counts"]["monkey"], document["swap"]
+    ('ruleset', 0, 10, False)
+    """
+    return dumps(ruleset, indent=indent)
+
+
+def load_ruleset(text: str | bytes) -> Ruleset:
+    """Load a ``ruleset`` document; the rule set is checked as :class:`~cheekymonkey.Ruleset` checks it (R21).
+
+    Raises:
+        DocumentError: If the text is not a valid rule set document.
+    """
+    return _load(text, "ruleset")
+
+
+def dump_event(event: Event) -> str:
+    """The JSON text of an event (an ``event`` document)."""
+    return dumps(event)
+
+
+def load_event(text: str | bytes) -> Event:
+    """Load an ``event`` document (a game-over event's score sheet must add up).
+
+    Raises:
+        DocumentError: If the text is not a valid event document.
+    """
+    return cast(Event, _load(text, "event"))
+
+
+def dump_view(table: TableView, *, indent: int | None = None) -> str:
+    """The JSON text of a table view (a ``view`` document): what a server sends one seat."""
+    return dumps(table, indent=indent)
+
+
+def load_view(text: str | bytes) -> TableView:
+    """Load a ``view`` document.
+
+    Raises:
+        DocumentError: If the text is not a valid view document.
+    """
+    return _load(text, "view")
+
+
+def dump_score(sheet: ScoreSheet, *, indent: int | None = None) -> str:
+    """The JSON text of a score sheet (a ``score`` document)."""
+    return dumps(sheet, indent=indent)
+
+
+def load_score(text: str | bytes) -> ScoreSheet:
+    """Load a ``score`` document; the sheet must agree with itself (totals, tile holders, winners).
+
+    Raises:
+        DocumentError: If the text is not a valid score document.
+    """
+    return _load(text, "score")
+
+
+def dump_record(record: GameRecord, *, indent: int | None = None) -> str:
+    """The JSON text of a game record (a ``record`` document)."""
+    return dumps(record, indent=indent)
+
+
+def load_record(text: str | bytes) -> GameRecord:
+    """Load a ``record`` document and replay it: a step that is illegal where it falls is rejected.
+
+    Raises:
+        DocumentError: If the text is not a valid record document, or the record does not replay (the
+            path names the first failing step, ``$.actions[i]``).
+    """
+    return _load(text, "record")

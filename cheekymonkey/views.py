@@ -1,0 +1,121 @@
+"""Table views: what one seat sees at the table, as a type of its own so a full state is never sent by mistake."""
+
+from __future__ import annotations
+
+import attrs
+
+from cheekymonkey.actions import Action
+from cheekymonkey.engine import legal_actions
+from cheekymonkey.errors import InvalidValueError
+from cheekymonkey.rules import Animal, Ruleset
+from cheekymonkey.state import GameState, Phase
+
+__all__ = ["TableView", "view"]
+
+
+def _fail(reason: str) -> InvalidValueError:
+    return InvalidValueError(f"invalid table view: {reason}")
+
+
+@attrs.frozen(slots=True)
+class TableView:
+    """What a seat (or a spectator) sees at the table (R9): stack tops and heights, never whole stacks.
+
+    The bag is a size only, and each stack shows its top token only; the tokens in front of the player
+    to move lie face up for everybody. Build one with :func:`view`; building one directly checks that
+    its parts agree and raises :class:`~cheekymonkey.InvalidValueError` if not.
+
+    >>> from cheekymonkey import new_game
+    >>> table = view(new_game(3), 1)
+    >>> table.bag_size, table.stack_heights, table.to_move, table.legal
+    (52, (0, 0, 0), 0, ())
+    """
+
+    ruleset: Ruleset
+    """The rules of the game (public: everybody knows what is played)."""
+    viewer: int | None
+    """The seat this view is for, or None for a spectator."""
+    to_move: int
+    """The seat whose turn it is (after the end, the seat that would have been next)."""
+    phase: Phase
+    """Where in the turn the game is."""
+    bag_size: int
+    """How many tokens are in the bag (not which)."""
+    stack_heights: tuple[int, ...]
+    """How many tokens each seat's stack holds, in seat order."""
+    stack_tops: tuple[Animal | None, ...]
+    """The visible top token of each seat's stack, or None for an empty stack (R9)."""
+    front: tuple[Animal, ...]
+    """The tokens in front of the player to move, face up, in the order they came."""
+    claimable: Animal | None
+    """The animal that may still be claimed from stack tops (R7), or None."""
+    swap_open: bool
+    """Whether the monkey just drawn may still be swapped (R11)."""
+    legal: tuple[Action, ...]
+    """What the viewer may do now, in :func:`~cheekymonkey.legal_actions` order; empty unless it is their move."""
+
+    def __attrs_post_init__(self) -> None:
+        players = len(self.stack_heights)
+        if len(self.stack_tops) != players:
+            raise _fail(f"{len(self.stack_tops)} stack tops for {players} stack heights")
+        if not self.ruleset.min_players <= players <= self.ruleset.max_players:
+            raise _fail(
+                f"{players} seats, but the rule set allows {self.ruleset.min_players} to {self.ruleset.max_players}"
+            )
+        if self.viewer is not None and not 0 <= self.viewer < players:
+            raise _fail(f"viewer {self.viewer!r} is not one of the {players} seats")
+        if not 0 <= self.to_move < players:
+            raise _fail(f"to_move {self.to_move!r} is not one of the {players} seats")
+        for seat, (height, top) in enumerate(zip(self.stack_heights, self.stack_tops, strict=True)):
+            if height < 0 or (height == 0) != (top is None):
+                raise _fail(f"seat {seat}'s stack has height {height} and top {top!r}")
+        if self.bag_size < 0 or self.bag_size + sum(self.stack_heights) + len(self.front) != self.ruleset.total_tokens:
+            raise _fail(
+                f"{self.bag_size} in the bag, {sum(self.stack_heights)} stacked and {len(self.front)} in front "
+                f"do not add up to the rule set's {self.ruleset.total_tokens} tokens"
+            )
+        if self.legal and (self.viewer != self.to_move or self.phase not in (Phase.DECIDE, Phase.PLACING)):
+            raise _fail("legal actions are shown only to the player to move, while they decide or place")
+
+    @property
+    def players(self) -> int:
+        """The number of seats."""
+        return len(self.stack_heights)
+
+    @property
+    def my_turn(self) -> bool:
+        """Whether the viewer is the one to act now (not at a chance node or after the end)."""
+        return self.viewer == self.to_move and self.phase in (Phase.DECIDE, Phase.PLACING)
+
+
+def view(state: GameState, seat: int | None) -> TableView:
+    """What ``seat`` sees of ``state`` at the table; None for a spectator (R9).
+
+    Args:
+        state: The full game state (which stays on the server).
+        seat: The seat the view is for, or None for a spectator.
+
+    Returns:
+        The seat's view: stack tops and heights, the front of the player to move, the bag's size,
+        whose turn it is, and the viewer's legal actions if it is their move.
+
+    Raises:
+        InvalidValueError: If ``seat`` is not one of the game's seats (or None).
+    """
+    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.players):
+        raise InvalidValueError(f"seat {seat!r} is not one of the {state.players} seats")
+    phase = state.phase
+    mine = seat == state.seat and (phase is Phase.DECIDE or phase is Phase.PLACING)
+    return TableView(
+        ruleset=state.ruleset,
+        viewer=seat,
+        to_move=state.seat,
+        phase=phase,
+        bag_size=state.bag_size,
+        stack_heights=tuple(len(stack) for stack in state.stacks),
+        stack_tops=tuple(stack[-1] if stack else None for stack in state.stacks),
+        front=state.front,
+        claimable=state.claimable,
+        swap_open=state.swap_open,
+        legal=legal_actions(state) if mine else (),
+    )
