@@ -8,11 +8,11 @@ from typing import Protocol, runtime_checkable
 
 import attrs
 
-from cheekymonkey.actions import Action
+from cheekymonkey.actions import Action, Draw
 from cheekymonkey.engine import apply, legal_actions, sample_chance
 from cheekymonkey.errors import GameTooLongError, InvalidGameError
 from cheekymonkey.records import GameRecord
-from cheekymonkey.rules import Ruleset
+from cheekymonkey.rules import ANIMALS, Ruleset
 from cheekymonkey.scoring import ScoreSheet, score
 from cheekymonkey.state import GameState, Phase, new_game
 
@@ -32,11 +32,24 @@ class Bot(Protocol):
 
 
 class RandomBot:
-    """Picks uniformly among the legal actions. It stops with positive probability, as R22 asks."""
+    """Picks uniformly among the legal actions, but never a draw that must bust.
+
+    So it stops with positive probability, and never draws when every token left in the bag would bust
+    it, as R22 asks.
+    """
 
     def choose(self, state: GameState, rng: random.Random) -> Action:
-        """Return a legal action chosen uniformly with ``rng``."""
+        """Return a legal action chosen uniformly with ``rng``, leaving out a draw that must bust (R22)."""
         actions = legal_actions(state)
+        if actions[0].__class__ is Draw:
+            bag = state.bag
+            front = state.front
+            for animal in ANIMALS:
+                if bag[animal] and animal not in front:
+                    break
+            else:
+                # R22: every token left in the bag matches one in front, so drawing is a certain bust.
+                actions = actions[1:]
         return actions[rng.randrange(len(actions))]
 
     def __repr__(self) -> str:
