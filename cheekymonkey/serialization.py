@@ -465,7 +465,6 @@ def _structure(kind: Kind, body: dict[str, Any]) -> Document:
     target: Any
     if kind == "action":
         target = Action
-        body = dict(body)
     elif kind == "event":
         target = Event
     else:

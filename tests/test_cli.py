@@ -288,3 +288,14 @@ def test_python_dash_m_cheekymonkey_play_reads_answers_from_a_pipe() -> None:
     assert result.returncode == 0, result.stderr
     assert "You stop with" in result.stdout
     assert "Final scores" in result.stdout
+
+
+def test_the_command_without_its_extra_says_which_extra_to_install(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Without rich installed, the command exits with status 2 and names the cli extra instead of a traceback."""
+    for name in [m for m in sys.modules if m.startswith("cheekymonkey.cli.") or m == "rich" or m.startswith("rich.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "rich", None)
+    assert main(["watch"]) == 2
+    assert "pip install 'cheekymonkey[cli]'" in capsys.readouterr().err

@@ -45,7 +45,7 @@ from cheekymonkey import (
 )
 from cheekymonkey.bots import HeuristicBot
 from cheekymonkey.schema import SCHEMA_KINDS, load_schema
-from cheekymonkey.schema.generate import generate_schemas, schema_text
+from cheekymonkey.schema.generate import generate_schemas, schema_text, write_schemas
 from cheekymonkey.serialization import (
     FORMAT,
     KINDS,
@@ -110,37 +110,45 @@ def playout(seed: int) -> Iterator[tuple[GameState, object]]:
     yield state, None
 
 
+_VALIDATORS = {kind: jsonschema.Draft202012Validator(load_schema(kind)) for kind in SCHEMA_KINDS}
+
+
 def _validate(document: dict[str, Any]) -> None:
-    schema = load_schema(document["kind"])
-    jsonschema.Draft202012Validator(schema).validate(document)
+    _VALIDATORS[document["kind"]].validate(document)
 
 
-def _round_trip(value: Document) -> None:
+def _round_trip(value: Document, *, validate: bool = False) -> None:
     text = dumps(value)
     loaded = loads(text)
     assert loaded == value
     assert type(loaded) is type(value)
     assert dumps(loaded) == text  # stable: the same value always gives the same text
+    document = to_document(value)
+    assert from_document(document) == value
+    if validate:
+        _validate(document)
 
 
 # --- round trips ---------------------------------------------------------------------------------
 
 
 def test_thousands_of_random_reachable_states_round_trip_with_their_views_actions_and_events() -> None:
-    """Every state of 40 random games (presets and custom rules), its views, actions and events survive JSON."""
+    """Every state of 40 random games, its views, actions and events survive JSON; a sample meets the schema."""
     states = 0
     for seed in range(40):
         for state, action in playout(seed):
-            _round_trip(state)
-            _round_trip(view(state, state.seat))
-            _round_trip(view(state, None))
+            # The schema check is slower than the round trip, so every 10th state's documents get it.
+            validate = states % 10 == 0
+            _round_trip(state, validate=validate)
+            _round_trip(view(state, state.seat), validate=validate)
+            _round_trip(view(state, None), validate=validate)
             states += 1
             if action is not None:
-                _round_trip(action)  # type: ignore[arg-type]
+                _round_trip(action, validate=validate)  # type: ignore[arg-type]
                 for event in apply_with_events(state, action)[1]:  # type: ignore[arg-type]
-                    _round_trip(event)
+                    _round_trip(event, validate=validate)
             else:
-                _round_trip(score(state))
+                _round_trip(score(state), validate=True)
     assert states > 3000
 
 
@@ -569,3 +577,11 @@ def test_the_core_library_imports_without_cattrs_or_rich() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "52"
+
+
+def test_write_schemas_writes_the_shipped_files(tmp_path: Path) -> None:
+    """The regeneration script writes one file per kind, each equal to the shipped file."""
+    written = write_schemas(tmp_path)
+    assert sorted(path.name for path in written) == sorted(f"{kind}.schema.json" for kind in SCHEMA_KINDS)
+    for path in written:
+        assert json.loads(path.read_text(encoding="utf-8")) == load_schema(path.name.removesuffix(".schema.json"))

@@ -67,5 +67,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     names = {name for name, _ in COMMANDS}
     if not arguments or (arguments[0] not in names and arguments[0] not in ("-h", "--help")):
         arguments.insert(0, default_command())
-    args = build_parser().parse_args(arguments)
+    try:
+        parser = build_parser()
+    except ImportError as error:
+        # The command needs the cli extra (rich, cattrs); the library itself needs only attrs.
+        print(f"cheekymonkey: {error}; install the command line with: pip install 'cheekymonkey[cli]'", file=sys.stderr)
+        return 2
+    args = parser.parse_args(arguments)
     return _module(args.command).run(args)

@@ -71,6 +71,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--record", type=Path, default=None, help="where to save the game record (default: a new file)")
     parser.add_argument("--no-record", action="store_true", help="do not save a record of the game")
+    parser.epilog = (
+        "Answers may come from a pipe or a file, one per line. If the input ends before the game does, the "
+        "game stops, the record so far is saved, and the exit status is 1; a finished or quit game exits with 0."
+    )
 
 
 def _animal_words(word: str, allowed: tuple[Animal, ...]) -> list[Animal] | str:
