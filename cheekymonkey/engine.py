@@ -8,8 +8,10 @@ legal move costs little and an illegal one still raises :class:`IllegalActionErr
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable
+from bisect import bisect_right
+from collections.abc import Iterable
 from fractions import Fraction
+from itertools import accumulate, compress
 from typing import Final
 
 from cheekymonkey.actions import (
@@ -50,6 +52,8 @@ _DECIDE: Final = Phase.DECIDE
 _PLACING: Final = Phase.PLACING
 _OVER: Final = Phase.OVER
 _MONKEY: Final = Animal.MONKEY
+# A bag with no token left: comparing a bag with it is cheaper than calling any(bag).
+_EMPTY_BAG: Final = (0,) * len(ANIMALS)
 
 
 def _illegal(state: GameState, action: object, reason: str) -> IllegalActionError:
@@ -73,7 +77,7 @@ def _end_turn(state: GameState, bag: tuple[int, ...], stacks: tuple[tuple[Animal
     seat = state.seat + 1
     if seat == len(stacks):
         seat = 0
-    if any(bag):
+    if bag != _EMPTY_BAG:
         return make_state(state.ruleset, seat, _CHANCE, bag, stacks, (), None, False)
     # R15: the bag is empty and nothing is in front of anybody.
     return make_state(state.ruleset, seat, _OVER, bag, stacks, (), None, False)
@@ -82,13 +86,16 @@ def _end_turn(state: GameState, bag: tuple[int, ...], stacks: tuple[tuple[Animal
 def _with_stack(
     stacks: tuple[tuple[Animal, ...], ...], seat: int, stack: tuple[Animal, ...]
 ) -> tuple[tuple[Animal, ...], ...]:
-    return (*stacks[:seat], stack, *stacks[seat + 1 :])
+    # A list round trip is cheaper than concatenating two slices around the new stack.
+    changed = list(stacks)
+    changed[seat] = stack
+    return tuple(changed)
 
 
 def _apply_draw(state: GameState, action: Draw) -> GameState:
     if state.phase is not _DECIDE:
         raise _wrong_phase(state, action)
-    if not any(state.bag):
+    if state.bag == _EMPTY_BAG:
         raise _illegal(state, action, "R8: the bag is empty, so you cannot draw")
     # R7: claims not taken before this decision are lost.
     return make_state(state.ruleset, state.seat, _CHANCE, state.bag, state.stacks, state.front, None, False)
@@ -102,16 +109,19 @@ def _apply_reveal(state: GameState, action: Reveal) -> GameState:
     if not bag[animal]:
         raise _illegal(state, action, f"R5: no {animal.label} is left in the bag")
     front = state.front
+    counts = list(bag)
     if animal in front:
         # R6: a duplicate busts; every token in front and the drawn one go back into the bag.
-        refill = list(bag)
         for token in front:
-            refill[token] += 1
-        return _end_turn(state, tuple(refill), state.stacks)
-    bag = (*bag[:animal], bag[animal] - 1, *bag[animal + 1 :])
+            counts[token] += 1
+        return _end_turn(state, tuple(counts), state.stacks)
+    counts[animal] -= 1
     # R11: a monkey that did not bust may be swapped, if the rules have the swap.
-    swap_open = animal is _MONKEY and state.ruleset.swap
-    return make_state(state.ruleset, state.seat, _DECIDE, bag, state.stacks, (*front, animal), animal, swap_open)
+    ruleset = state.ruleset
+    swap_open = animal is _MONKEY and ruleset.swap
+    # Concatenation, not (*front, animal): it builds the tuple directly, at about half the cost.
+    front = front + (animal,)  # noqa: RUF005
+    return make_state(ruleset, state.seat, _DECIDE, tuple(counts), state.stacks, front, animal, swap_open)
 
 
 def _opponent_top(state: GameState, action: Claim | Swap, rule: str) -> tuple[int, tuple[Animal, ...]]:
@@ -139,9 +149,8 @@ def _apply_claim(state: GameState, action: Claim) -> GameState:
     # R7: the claimed token goes in front; the next one down may be claimed in turn (claims chain).
     # R11: claiming gives up the swap.
     stacks = _with_stack(state.stacks, seat, stack[:-1])
-    return make_state(
-        state.ruleset, state.seat, _DECIDE, state.bag, stacks, (*state.front, claimable), claimable, False
-    )
+    front = state.front + (claimable,)  # noqa: RUF005 (concatenation is cheaper than unpacking)
+    return make_state(state.ruleset, state.seat, _DECIDE, state.bag, stacks, front, claimable, False)
 
 
 def _apply_swap(state: GameState, action: Swap) -> GameState:
@@ -159,17 +168,14 @@ def _apply_swap(state: GameState, action: Swap) -> GameState:
     return make_state(state.ruleset, state.seat, _DECIDE, state.bag, stacks, front, None, False)
 
 
-def _stack_all(state: GameState, front: tuple[Animal, ...], stack: tuple[Animal, ...]) -> GameState:
-    return _end_turn(state, state.bag, _with_stack(state.stacks, state.seat, stack + front))
-
-
 def _apply_stop(state: GameState, action: Stop) -> GameState:
     if state.phase is not _DECIDE:
         raise _wrong_phase(state, action)
     front = state.front
     if front.count(front[0]) == len(front):
         # R9: with one animal in front every order is the same, so the tokens go on at once.
-        return _stack_all(state, front, state.stacks[state.seat])
+        seat = state.seat
+        return _end_turn(state, state.bag, _with_stack(state.stacks, seat, state.stacks[seat] + front))
     return make_state(state.ruleset, state.seat, _PLACING, state.bag, state.stacks, front, None, False)
 
 
@@ -178,14 +184,15 @@ def _apply_place(state: GameState, action: Place) -> GameState:
         raise _wrong_phase(state, action)
     animal = action.animal
     front = state.front
-    if animal not in front:
-        raise _illegal(state, action, f"R9: no {animal.label} is in front of you to put on your stack")
-    at = front.index(animal)
+    try:
+        at = front.index(animal)
+    except ValueError:
+        raise _illegal(state, action, f"R9: no {animal.label} is in front of you to put on your stack") from None
     rest = front[:at] + front[at + 1 :]
     stack = state.stacks[state.seat] + (animal,)
     if rest.count(rest[0]) == len(rest):
         # R9: the rest are all one animal, so their order is no choice.
-        return _stack_all(state, rest, stack)
+        return _end_turn(state, state.bag, _with_stack(state.stacks, state.seat, stack + rest))
     stacks = _with_stack(state.stacks, state.seat, stack)
     return make_state(state.ruleset, state.seat, _PLACING, state.bag, stacks, rest, None, False)
 
@@ -199,17 +206,6 @@ def _apply_herd(state: GameState, action: Herd) -> GameState:
     # R10: the herd goes to the bottom of the stack, and the turn ends.
     seat = state.seat
     return _end_turn(state, state.bag, _with_stack(state.stacks, seat, front + state.stacks[seat]))
-
-
-_HANDLERS: Final[dict[type, Callable[[GameState, object], GameState]]] = {
-    Draw: _apply_draw,  # type: ignore[dict-item]
-    Reveal: _apply_reveal,  # type: ignore[dict-item]
-    Claim: _apply_claim,  # type: ignore[dict-item]
-    Swap: _apply_swap,  # type: ignore[dict-item]
-    Stop: _apply_stop,  # type: ignore[dict-item]
-    Place: _apply_place,  # type: ignore[dict-item]
-    Herd: _apply_herd,  # type: ignore[dict-item]
-}
 
 
 def apply(state: GameState, action: Action) -> GameState:
@@ -231,12 +227,30 @@ def apply(state: GameState, action: Action) -> GameState:
     >>> state.front
     (Animal.SEAL,)
     """
-    handler = _HANDLERS.get(action.__class__)
-    if handler is None or state.__class__ is not GameState:
-        if handler is None:
-            raise _illegal(state, action, f"{action!r} is not an action")
-        raise _illegal(state, action, f"{state!r} is not a GameState")
-    return handler(state, action)
+    kind = action.__class__
+    if state.__class__ is GameState:
+        # Dispatch on the exact class, most frequent first (a playout is about 35% Reveal, 20% Draw,
+        # 20% Place, 13% Stop, 10% Claim): identity tests beat a dict lookup and a second call.
+        if kind is Reveal:
+            return _apply_reveal(state, action)  # type: ignore[arg-type]
+        if kind is Draw:
+            return _apply_draw(state, action)  # type: ignore[arg-type]
+        if kind is Place:
+            return _apply_place(state, action)  # type: ignore[arg-type]
+        if kind is Stop:
+            return _apply_stop(state, action)  # type: ignore[arg-type]
+        if kind is Claim:
+            return _apply_claim(state, action)  # type: ignore[arg-type]
+        if kind is Swap:
+            return _apply_swap(state, action)  # type: ignore[arg-type]
+        if kind is Herd:
+            return _apply_herd(state, action)  # type: ignore[arg-type]
+    if kind not in _ACTION_KINDS:
+        raise _illegal(state, action, f"{action!r} is not an action")
+    raise _illegal(state, action, f"{state!r} is not a GameState")
+
+
+_ACTION_KINDS: Final = frozenset({Draw, Reveal, Claim, Swap, Stop, Place, Herd})
 
 
 def legal_actions(state: GameState) -> tuple[Action, ...]:
@@ -254,27 +268,45 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     phase = state.phase
     if phase is _DECIDE:
         front = state.front
-        actions: list[Action] = [DRAW, STOP] if any(state.bag) else [STOP]
-        if front.count(front[0]) == len(front):
-            actions.append(HERD)
-        me = state.seat
+        # Draw (unless the bag is empty, R8), Stop, and Herd if every token in front shows one animal (R10).
+        head = _HEADS[state.bag != _EMPTY_BAG][front.count(front[0]) == len(front)]
         claimable = state.claimable
-        if claimable is not None:
-            for seat, stack in enumerate(state.stacks):
-                if stack and seat != me and stack[-1] is claimable:
-                    actions.append(CLAIMS[seat])
+        if claimable is None:
+            return head  # no claims (R7, R12), and so no swap either: a swap is open only with a monkey to claim
+        me = state.seat
+        stacks = state.stacks
+        more: list[Action] = []
+        # R7: claim any opponent's top that shows the animal just drawn, by seat number. A plain loop
+        # with its own counter: a comprehension costs a frame of its own and enumerate a tuple per
+        # seat, and this runs after every draw.
+        seat = 0
+        for stack in stacks:
+            if stack and stack[-1] is claimable and seat != me:
+                more.append(CLAIMS[seat])
+            seat += 1  # noqa: SIM113 (see above)
         if state.swap_open:
-            for seat, stack in enumerate(state.stacks):
-                if stack and seat != me and stack[-1] is not _MONKEY:
-                    actions.append(SWAPS[seat])
-        return tuple(actions)
+            # R12: swap with any opponent whose stack has a top that is not a monkey.
+            seat = 0
+            for stack in stacks:
+                if stack and stack[-1] is not _MONKEY and seat != me:
+                    more.append(SWAPS[seat])
+                seat += 1  # noqa: SIM113 (as for claims)
+        return head + tuple(more) if more else head
     if phase is _CHANCE:
-        bag = state.bag
-        return tuple([REVEALS[a] for a in ANIMALS if bag[a]])
+        # R5: one outcome per animal with a token in the bag.
+        return tuple(compress(REVEALS, state.bag))
     if phase is _PLACING:
+        # R9: one Place per animal in front.
         front = state.front
         return tuple([PLACES[a] for a in ANIMALS if a in front])
     return ()
+
+
+# The deciding phase's fixed actions, by [bag not empty][all one animal in front].
+_HEADS: Final[tuple[tuple[tuple[Action, ...], ...], ...]] = (
+    ((STOP,), (STOP, HERD)),
+    ((DRAW, STOP), (DRAW, STOP, HERD)),
+)
 
 
 def is_chance_node(state: GameState) -> bool:
@@ -322,13 +354,26 @@ def sample_chance(state: GameState, rng: random.Random) -> Reveal:
     """
     if state.phase is not _CHANCE:
         raise NotAChanceNodeError(f"no draw is pending in phase {state.phase.name}")
-    bag = state.bag
-    pick = rng.randrange(sum(bag))
-    for animal in ANIMALS:
-        pick -= bag[animal]
-        if pick < 0:
-            return REVEALS[animal]
-    raise AssertionError("unreachable: the pick is below the bag's size")  # pragma: no cover
+    # Running totals of the bag: the last is its size, and the pick falls to the first animal whose
+    # running total exceeds it, so each token in the bag is one equally likely pick.
+    totals = list(accumulate(state.bag))
+    size = totals[-1]
+    if size <= 0:  # pragma: no cover - a checked chance node always has a token in the bag
+        raise NotAChanceNodeError("no draw is possible: the bag is empty")
+    if rng.__class__ is _Random:
+        # What Random.randrange(size) computes, without its argument handling: the same pick from the
+        # same stream, at a third of the cost. A subclass may override randrange, so it gets the call.
+        getrandbits = rng.getrandbits
+        bits = size.bit_length()
+        pick = getrandbits(bits)
+        while pick >= size:
+            pick = getrandbits(bits)
+    else:
+        pick = rng.randrange(size)
+    return REVEALS[bisect_right(totals, pick)]
+
+
+_Random: Final = random.Random
 
 
 def apply_all(state: GameState, actions: Iterable[Action]) -> GameState:
@@ -359,19 +404,20 @@ def stop_in_order(state: GameState, order: Iterable[Animal]) -> GameState:
     (Animal.LION, Animal.SEAL)
     """
     order = tuple(order)
-    start = state
-    if not all(isinstance(animal, Animal) for animal in order):
-        raise _illegal(start, order, "R9: the order must be a sequence of animals")
-    if state.phase is _DECIDE:
-        state = apply(state, STOP)
-    elif state.phase is not _PLACING:
-        raise _wrong_phase(state, Stop())
-    front = start.front if start.phase is _DECIDE else state.front
-    if sorted(order) != sorted(front):
-        raise _illegal(start, order, f"R9: the order must list exactly the tokens in front, {front!r}")
-    seat = start.seat
+    if state.__class__ is not GameState:
+        raise _illegal(state, order, f"{state!r} is not a GameState")
     for animal in order:
-        if state.phase is not _PLACING or state.seat != seat:
-            break  # the rest were one animal and went on by themselves
-        state = apply(state, PLACES[animal])
-    return state
+        # An Animal member, not an int that equals one: the stack must hold the enum members.
+        if animal.__class__ is not Animal:
+            raise _illegal(state, order, "R9: the order must be a sequence of animals")
+    phase = state.phase
+    if phase is not _DECIDE and phase is not _PLACING:
+        raise _wrong_phase(state, STOP)
+    front = state.front
+    if order != front and sorted(order) != sorted(front):
+        raise _illegal(state, order, f"R9: the order must list exactly the tokens in front, {front!r}")
+    # R9: the tokens go on the stack in the order given, bottom first, and the turn ends. This is the
+    # state that Stop and one Place per token reach, built once instead of once per step.
+    seat = state.seat
+    stacks = state.stacks
+    return _end_turn(state, state.bag, _with_stack(stacks, seat, stacks[seat] + order))

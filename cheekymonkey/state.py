@@ -194,6 +194,11 @@ def make_state(
     return state
 
 
+# Rule sets are frozen values, so every game that asks for the standard rules can share one, and
+# skip building and checking it again (a simulator starts millions of games).
+_STANDARD: Final = Ruleset.standard()
+
+
 def new_game(players: int, *, ruleset: Ruleset | None = None, first_player: int = 0) -> GameState:
     """Set up a game: every token in the bag, every stack empty, the first draw pending (R4).
 
@@ -213,7 +218,7 @@ def new_game(players: int, *, ruleset: Ruleset | None = None, first_player: int 
     (Phase.CHANCE, 0, 52)
     """
     if ruleset is None:
-        ruleset = Ruleset.standard()
+        ruleset = _STANDARD
     elif not isinstance(ruleset, Ruleset):
         raise InvalidGameError(f"ruleset must be a Ruleset, got {ruleset!r}")
     if isinstance(players, bool) or not isinstance(players, int):

@@ -1,0 +1,381 @@
+"""The speed benchmark: the yardstick's policy played through the public API, against the yardstick.
+
+The yardstick (``shared/bench/reference_playout.py`` beside the repository, or ``--reference PATH``)
+plays the standard game in one mutable function with no checks. This script plays the *same policy*
+through ``new_game``, ``legal_actions``, ``apply`` and ``sample_chance``, every rule and legality
+check in force, and times the two alternately in one process, round after round, so that both see the
+same machine load. It prints both rates, their ratio per round and the median ratio, and checks that
+the two mean total scores per game agree (they play one policy, so they must, up to sampling noise).
+
+Run from the repository root (see ``benchmarks/README.md``)::
+
+    python benchmarks/playout.py              # ratio rounds, then per-call costs, memory, seats
+    python benchmarks/playout.py --only ratio # just the ratio
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import importlib.util
+import math
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import cheekymonkey
+from cheekymonkey import (
+    Animal,
+    Claim,
+    Draw,
+    GameState,
+    Phase,
+    Place,
+    Ruleset,
+    Stop,
+    Swap,
+    apply,
+    chance_outcomes,
+    legal_actions,
+    new_game,
+    sample_chance,
+    score,
+    stop_in_order,
+)
+
+DEFAULT_REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "bench" / "reference_playout.py"
+
+_OVER = Phase.OVER
+_CHANCE = Phase.CHANCE
+_DECIDE = Phase.DECIDE
+_PLACING = Phase.PLACING
+_MONKEY = Animal.MONKEY
+_DRAW = Draw()
+_STOP = Stop()
+_PLACES = tuple(Place(a) for a in Animal)
+
+
+def load_reference(path: Path) -> ModuleType:
+    """Import the yardstick script from ``path`` without copying it."""
+    spec = importlib.util.spec_from_file_location("reference_playout", path)
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"cannot load the yardstick from {str(path)!r}")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def api_play(players: int, rng: random.Random, ruleset: Ruleset | None = None) -> list[int]:
+    """Play one game of the yardstick's policy through the public API; return the seats' total scores.
+
+    Chance is resolved by the library's own sampler with ``rng``; the policy draws from the same
+    ``rng``. Every decision is made from the state and from ``legal_actions``; every action goes
+    through the checked ``apply``.
+    """
+    state = new_game(players, ruleset=ruleset)
+    while state.phase is not _OVER:
+        # The turn's draws: a chance node is resolved by the library's sampler (R5).
+        state = apply(state, sample_chance(state, rng))
+        if state.phase is not _DECIDE:
+            continue  # a bust (R6): the next turn, or the end
+        actions = legal_actions(state)
+        front = state.front
+        # 1. A monkey that did not bust: swap with probability 1/2 with a uniformly chosen opponent
+        #    whose top is not a monkey (exactly the legal swaps); otherwise claim every claimable.
+        swaps = [a for a in actions if a.__class__ is Swap] if front[-1] is _MONKEY else None
+        if swaps and rng.random() < 0.5:
+            state = apply(state, rng.choice(swaps))
+        else:
+            # Take the first legal claim until none is left (R7: the next token down may show the same
+            # animal, so claims chain).
+            while True:
+                for action in actions:
+                    if action.__class__ is Claim:
+                        break
+                else:
+                    break
+                state = apply(state, action)
+                actions = legal_actions(state)
+        # 2. Stop on 3+ animals in front, an empty bag, half the bag busting, or with probability 1/4.
+        front = state.front
+        kinds = set(front)
+        bag = state.bag
+        in_bag = sum(bag)
+        busting = 0
+        for animal in kinds:
+            busting += bag[animal]
+        if len(kinds) >= 3 or in_bag == 0 or 2 * busting >= in_bag or rng.random() < 0.25:
+            # Stacked in the order they came in front (R9), all or nothing: the same as Stop and one
+            # Place per token, checked the same way.
+            state = stop_in_order(state, front)
+        else:
+            state = apply(state, _DRAW)
+        # 3. Never a herd.
+    return list(score(state).totals)
+
+
+_CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
+
+
+def _rate(
+    play: Callable[[int, random.Random], list[int]],
+    games: int,
+    players: int,
+    rng: random.Random,
+    clock: Callable[[], float] = time.process_time,
+) -> tuple[float, list[int]]:
+    """Games per second of ``play`` over ``games`` games, and each game's total score."""
+    start = clock()
+    totals = [sum(play(players, rng)) for _ in range(games)]
+    return games / (clock() - start), totals
+
+
+def _mean_and_error(values: list[int]) -> tuple[float, float]:
+    mean = statistics.fmean(values)
+    return mean, statistics.stdev(values) / math.sqrt(len(values))
+
+
+def run_ratio(reference: ModuleType, rounds: int, games: int, players: int, seed: int, clock: str = "cpu") -> float:
+    """Time the two playouts alternately; print each round and the median ratio; return the median."""
+    print(f"== games per second, {players} players, standard rules: {rounds} rounds of {games} games each")
+    print(f"   engine: {Path(cheekymonkey.__file__).parent} ({'compiled' if _compiled() else 'pure Python'})")
+    print(f"   clock: {clock} ({'this process only' if clock == 'cpu' else 'elapsed time'})")
+    timer = _CLOCKS[clock]
+    api_rng = random.Random(seed)
+    ref_rng = random.Random(seed + 1)
+    # One warm-up game each, so imports and first-call costs stay out of the rounds.
+    api_play(players, random.Random(0))
+    reference.play(players, random.Random(0))
+    ratios = []
+    api_totals: list[int] = []
+    ref_totals: list[int] = []
+    for i in range(rounds):
+        gc.collect()
+        # Alternate which goes first, so a drift in machine load falls on both alike.
+        if i % 2 == 0:
+            api_rate, api_t = _rate(api_play, games, players, api_rng, timer)
+            ref_rate, ref_t = _rate(reference.play, games, players, ref_rng, timer)
+        else:
+            ref_rate, ref_t = _rate(reference.play, games, players, ref_rng, timer)
+            api_rate, api_t = _rate(api_play, games, players, api_rng, timer)
+        api_totals += api_t
+        ref_totals += ref_t
+        ratios.append(api_rate / ref_rate)
+        print(
+            f"   round {i + 1:2}: api {api_rate:6.0f} games/s   yardstick {ref_rate:6.0f} games/s"
+            f"   ratio {ratios[-1]:.3f}"
+        )
+    median = statistics.median(ratios)
+    print(f"   median ratio: {median:.3f}  (min {min(ratios):.3f}, max {max(ratios):.3f})")
+    api_mean, api_err = _mean_and_error(api_totals)
+    ref_mean, ref_err = _mean_and_error(ref_totals)
+    z = (api_mean - ref_mean) / math.hypot(api_err, ref_err)
+    print(
+        f"   mean total score per game: api {api_mean:.2f} +- {api_err:.2f}, yardstick {ref_mean:.2f} +- {ref_err:.2f}"
+        f"  (z = {z:+.2f}: {'agree' if abs(z) < 3 else 'DISAGREE'})"
+    )
+    return median
+
+
+def _compiled() -> bool:
+    engine = sys.modules["cheekymonkey.engine"]
+    return not str(engine.__file__).endswith(".py")
+
+
+def _per_call(func: Callable[[], object], calls: int) -> float:
+    """Median time of one call in nanoseconds, over five batches of ``calls`` calls."""
+    times = []
+    for _ in range(5):
+        start = time.perf_counter_ns()
+        for _ in range(calls):
+            func()
+        times.append((time.perf_counter_ns() - start) / calls)
+    return statistics.median(times)
+
+
+Calls = list[tuple[GameState, Any]]
+
+
+def _recorded(players: int, games: int, seed: int) -> tuple[Calls, Calls, int]:
+    """What the API playout does over ``games`` games: its ``apply`` and ``stop_in_order`` calls, and their number.
+
+    Each stop is also expanded into the Stop and Place steps that reach the same state, and those
+    are added to the ``apply`` calls, so that every kind of action has cases to time.
+    """
+    applied: list[tuple[GameState, Any]] = []
+    stops: list[tuple[GameState, Any]] = []
+
+    def recording_apply(state: GameState, action: Any) -> GameState:
+        applied.append((state, action))
+        return cheekymonkey.apply(state, action)
+
+    def recording_stop(state: GameState, order: Any) -> GameState:
+        stops.append((state, tuple(order)))
+        return cheekymonkey.stop_in_order(state, order)
+
+    names = {"apply": recording_apply, "stop_in_order": recording_stop}
+    module = globals()
+    saved = {name: module[name] for name in names}
+    module.update(names)
+    try:
+        rng = random.Random(seed)
+        for _ in range(games):
+            api_play(players, rng)
+    finally:
+        module.update(saved)
+    calls = len(applied) + len(stops)
+    for state, order in stops:
+        step = apply(state, _STOP)
+        applied.append((state, _STOP))
+        for animal in order:
+            if step.phase is not _PLACING:
+                break
+            applied.append((step, _PLACES[animal]))
+            step = apply(step, _PLACES[animal])
+    return applied, stops, calls
+
+
+def run_costs(players: int, seed: int) -> None:
+    """Print the median cost of ``apply`` per action kind, of ``legal_actions`` per phase, and more."""
+    games = 200
+    print(f"== cost per call in nanoseconds ({players} players; the states of {games} recorded API playouts)")
+    applied, stops, calls = _recorded(players, games, seed)
+    by_kind: dict[str, list[tuple[GameState, Any]]] = {}
+    for state, action in applied:
+        by_kind.setdefault(type(action).__name__, []).append((state, action))
+    print(
+        f"   per game: {calls / games:.1f} engine calls (apply and stop_in_order), "
+        f"{len(applied) / games:.1f} actions if every stop went by Stop and Place"
+    )
+    for kind in ("Reveal", "Draw", "Claim", "Swap", "Stop", "Place", "Herd"):
+        cases = by_kind.get(kind, [])
+        if cases:
+            costs = [_per_call(lambda s=s, a=a: apply(s, a), 200) for s, a in cases[:60]]  # type: ignore[misc]
+            print(
+                f"   apply {kind:<7}            {statistics.median(costs):6.0f}   ({len(cases) / games:4.1f} per game)"
+            )
+    costs = [_per_call(lambda s=s, o=o: stop_in_order(s, o), 200) for s, o in stops[:60]]  # type: ignore[misc]
+    print(f"   stop_in_order            {statistics.median(costs):6.0f}   ({len(stops) / games:4.1f} per game)")
+    states: dict[Phase, list[GameState]] = {}
+    for state, _ in applied:
+        states.setdefault(state.phase, []).append(state)
+    for phase in (_CHANCE, _DECIDE, _PLACING):
+        sample = states.get(phase, [])[:60]
+        if sample:
+            costs = [_per_call(lambda s=s: legal_actions(s), 200) for s in sample]  # type: ignore[misc]
+            print(f"   legal_actions at {phase.name:<8} {statistics.median(costs):6.0f}")
+    chance = states[_CHANCE][:60]
+    rng = random.Random(seed)
+    costs = [_per_call(lambda s=s: sample_chance(s, rng), 200) for s in chance]  # type: ignore[misc]
+    print(f"   sample_chance            {statistics.median(costs):6.0f}")
+    costs = [_per_call(lambda s=s: chance_outcomes(s), 200) for s in chance]  # type: ignore[misc]
+    print(f"   chance_outcomes          {statistics.median(costs):6.0f}   (exact Fractions; not used by the playout)")
+    finals = [after for after in (stop_in_order(s, o) for s, o in stops) if after.phase is _OVER][:60]
+    costs = [_per_call(lambda s=s: score(s), 50) for s in finals]  # type: ignore[misc]
+    print(f"   score (a finished game)  {statistics.median(costs):6.0f}   (once per game)")
+    costs = [_per_call(lambda: new_game(players), 200)]
+    print(f"   new_game                 {statistics.median(costs):6.0f}")
+    costs = [_per_call(lambda: _empty_call(), 200)]
+    print(f"   (an empty Python call    {statistics.median(costs):6.0f}, included in each figure above)")
+
+
+def _empty_call() -> None:
+    return None
+
+
+def deep_size(obj: object, seen: set[int] | None = None) -> int:
+    """The bytes ``obj`` holds, following tuples, slots and attrs fields; shared objects count once.
+
+    Enum members and small ints are shared with the whole process; they are counted once too, as
+    anything else reachable is.
+    """
+    if seen is None:
+        seen = set()
+    if id(obj) in seen:
+        return 0
+    seen.add(id(obj))
+    size = sys.getsizeof(obj)
+    if isinstance(obj, tuple | list | set | frozenset):
+        size += sum(deep_size(item, seen) for item in obj)
+    slots = getattr(type(obj), "__slots__", ())
+    for name in slots:
+        if hasattr(obj, name) and name != "__weakref__":
+            size += deep_size(getattr(obj, name), seen)
+    return size
+
+
+def run_memory(players: int, seed: int) -> None:
+    """Print the deep size of a state in the middle of a game, and what the state after it adds."""
+    print("== memory of a mid-game state (deep size: tuples, slots and fields followed; shared objects once)")
+    applied, _, _ = _recorded(players, 1, seed)
+    ruleset = applied[0][0].ruleset
+    half = ruleset.total_tokens // 2
+    state, action = next((s, a) for s, a in applied if s.phase is _DECIDE and sum(s.bag) <= half)
+    total = deep_size(state)
+    rules = deep_size(ruleset)
+    out = sum(len(s) for s in state.stacks) + len(state.front)
+    print(f"   {players} players, {out} of {ruleset.total_tokens} tokens out of the bag, phase {state.phase.name}")
+    print(f"   the state: {total} bytes, of which the rule set (shared by every state of the game) {rules}")
+    seen: set[int] = set()
+    deep_size(state, seen)
+    after = apply(state, action)
+    print(f"   the state after {action!r}: {deep_size(after, seen)} bytes not shared with the one before")
+
+
+def run_seats(games: int, seed: int, reference: ModuleType, rounds: int = 3) -> None:
+    """Print the API playout's rate and its ratio to the yardstick for 2 to 6 seats."""
+    print(f"== cost by number of seats (median of {rounds} alternating rounds of {games} games each)")
+    for players in range(2, 7):
+        api_rates, ref_rates = [], []
+        api_rng, ref_rng = random.Random(seed), random.Random(seed + 1)
+        for _ in range(rounds):
+            api_rates.append(_rate(api_play, games, players, api_rng)[0])
+            ref_rates.append(_rate(reference.play, games, players, ref_rng)[0])
+        api_rate, ref_rate = statistics.median(api_rates), statistics.median(ref_rates)
+        ratio = statistics.median(a / r for a, r in zip(api_rates, ref_rates, strict=True))
+        _, _, calls = _recorded(players, 100, seed)
+        per_call = 1e6 / (api_rate * calls / 100)
+        print(
+            f"   {players} seats: api {api_rate:5.0f} games/s, {calls / 100:5.1f} engine calls/game, "
+            f"{per_call:4.2f} us/call; yardstick {ref_rate:5.0f} games/s; ratio {ratio:.3f}"
+        )
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark; see ``--help``."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--reference", type=Path, default=DEFAULT_REFERENCE, help="the yardstick script")
+    parser.add_argument("--rounds", type=int, default=15, help="alternating rounds (default 15)")
+    parser.add_argument(
+        "--clock",
+        choices=sorted(_CLOCKS),
+        default="cpu",
+        help="cpu: this process's CPU time, robust on a shared machine (default); wall: elapsed time",
+    )
+    parser.add_argument("--games", type=int, default=200, help="games per playout per round (default 200)")
+    parser.add_argument("--players", type=int, default=3, help="seats (default 3)")
+    parser.add_argument("--seed", type=int, default=1, help="seed (default 1)")
+    parser.add_argument(
+        "--only", choices=("ratio", "costs", "memory", "seats"), action="append", help="run only these parts"
+    )
+    args = parser.parse_args(argv)
+    reference = load_reference(args.reference)
+    parts = args.only or ["ratio", "costs", "memory", "seats"]
+    if "ratio" in parts:
+        run_ratio(reference, args.rounds, args.games, args.players, args.seed, args.clock)
+    if "costs" in parts:
+        run_costs(args.players, args.seed)
+    if "memory" in parts:
+        run_memory(args.players, args.seed)
+    if "seats" in parts:
+        run_seats(args.games, args.seed, reference)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
