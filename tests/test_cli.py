@@ -55,10 +55,16 @@ def test_a_whole_game_is_played_from_standard_input_and_its_record_replays(
     answers = itertools.cycle(["c", "w", "d", "s", "e", "s", "h", "g", "p", "k", "l", "m", "zzz"])
     _feed(monkeypatch, "\n".join(next(answers) for _ in range(20_000)) + "\n")
     record_path = tmp_path / "game.json"
-    status = main(["play", "--players", "3", "--seed", "5", "--bots", "heuristic,random", "--record", str(record_path)])
+    # Seed 52 is one where these answers claim, swap and bust at least once each.
+    status = main(
+        ["play", "--players", "3", "--seed", "52", "--bots", "heuristic,random", "--record", str(record_path)]
+    )
     out = capsys.readouterr().out
     assert status == 0
     assert "You draw a" in out
+    assert "You claim a" in out
+    assert "You swap the monkey for" in out
+    assert "bust!" in out
     assert "You stop with" in out
     assert "'zzz' is not an answer" in out
     assert "Drawing again busts with probability" in out
@@ -66,7 +72,7 @@ def test_a_whole_game_is_played_from_standard_input_and_its_record_replays(
     assert f"Record saved to {record_path}" in out
     record = load_record(record_path.read_text(encoding="utf-8"))
     assert record.players == 3
-    assert record.seed == 5
+    assert record.seed == 52
     assert record.final_state().phase is Phase.OVER
 
 
