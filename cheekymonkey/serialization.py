@@ -183,8 +183,19 @@ def _describe(value: object) -> str:
 
 
 def _structure_int(value: object, _: object) -> int:
+    # Every integer in a document is a count, a seat or a score, so 0 or more, except those in SIGNED.
     if isinstance(value, bool) or not isinstance(value, int):
         raise _Bad(f"expected an integer, got {_describe(value)}")
+    if value < 0:
+        raise _Bad(f"expected an integer of 0 or more, got {value!r}")
+    return value
+
+
+def _structure_signed(value: object, _: object) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _Bad(f"expected an integer or null, got {_describe(value)}")
     return value
 
 
@@ -303,21 +314,26 @@ def _make_converter() -> cattrs.Converter:
     converter.register_unstructure_hook(Phase, lambda p: p.name.lower())
     converter.register_unstructure_hook(Decision, lambda d: d.value)
     converter.register_structure_hook_factory(_is_homogenous_tuple, _strict_tuple_factory)
-    # Per-animal fields become objects keyed by animal name, both ways.
-    classes: dict[type, dict[str, tuple[Any, Any]]] = {}
-    for (cls, name), nullable in PER_ANIMAL.items():
-        classes.setdefault(cls, {})[name] = _per_animal_hooks(nullable)
-    for cls, hooks in classes.items():
-        structure_overrides: dict[str, Any] = {n: override(struct_hook=s) for n, (s, _) in hooks.items()}
-        unstructure_overrides: dict[str, Any] = {n: override(unstruct_hook=u) for n, (_, u) in hooks.items()}
-        converter.register_structure_hook(cls, make_dict_structure_fn(cls, converter, **structure_overrides))
-        converter.register_unstructure_hook(cls, make_dict_unstructure_fn(cls, converter, **unstructure_overrides))
+    # The unions first: the class hooks below are generated now and look them up.
     action_union: Any = Action
     event_union: Any = Event
     converter.register_structure_hook(action_union, _tagged_union(converter, ACTION_TAGS, "action"))
     converter.register_structure_hook(event_union, _tagged_union(converter, EVENT_TAGS, "event"))
     converter.register_unstructure_hook(action_union, _tagged_unstructure(converter, ACTION_TAGS))
     converter.register_unstructure_hook(event_union, _tagged_unstructure(converter, EVENT_TAGS))
+    # Per-animal fields become objects keyed by animal name, both ways; a seed may be negative.
+    classes: dict[type, dict[str, tuple[Any, Any]]] = {}
+    for (cls, name), nullable in PER_ANIMAL.items():
+        classes.setdefault(cls, {})[name] = _per_animal_hooks(nullable)
+    for cls, name in SIGNED:
+        classes.setdefault(cls, {})[name] = (_structure_signed, None)
+    for cls, hooks in classes.items():
+        structure_overrides: dict[str, Any] = {n: override(struct_hook=s) for n, (s, _) in hooks.items()}
+        unstructure_overrides: dict[str, Any] = {
+            n: override(unstruct_hook=u) for n, (_, u) in hooks.items() if u is not None
+        }
+        converter.register_structure_hook(cls, make_dict_structure_fn(cls, converter, **structure_overrides))
+        converter.register_unstructure_hook(cls, make_dict_unstructure_fn(cls, converter, **unstructure_overrides))
     return converter
 
 

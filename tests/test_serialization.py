@@ -44,6 +44,8 @@ from cheekymonkey import (
     score,
 )
 from cheekymonkey.bots import HeuristicBot
+from cheekymonkey.events import GameOver as GameOverEvent
+from cheekymonkey.events import Swapped
 from cheekymonkey.schema import SCHEMA_KINDS, load_schema
 from cheekymonkey.schema.generate import generate_schemas, schema_text, write_schemas
 from cheekymonkey.serialization import (
@@ -585,3 +587,83 @@ def test_write_schemas_writes_the_shipped_files(tmp_path: Path) -> None:
     assert sorted(path.name for path in written) == sorted(f"{kind}.schema.json" for kind in SCHEMA_KINDS)
     for path in written:
         assert json.loads(path.read_text(encoding="utf-8")) == load_schema(path.name.removesuffix(".schema.json"))
+
+
+# --- fuzzing: any change to a valid document is either a valid value or a DocumentError --------------
+
+_NAMES = [a.name.lower() for a in ANIMALS] + [p.name.lower() for p in Phase] + ["draw", "claim", "state", FORMAT]
+_JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 60)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=6)
+    | st.sampled_from(_NAMES),
+    lambda children: st.lists(children, max_size=3) | st.dictionaries(st.sampled_from(_NAMES), children, max_size=3),
+    max_leaves=5,
+)
+
+
+def _samples() -> list[dict[str, Any]]:
+    tiny = Ruleset.custom({Animal.SEAL: 2, Animal.LION: 1, Animal.MONKEY: 3})
+    game = play_game([HeuristicBot(), RandomBot(), HeuristicBot()], ruleset=tiny, seed=3)
+    states = game.record.states()
+    middle = states[len(states) // 2]
+    values: list[Document] = [
+        middle,
+        view(middle, middle.seat),
+        game.record,
+        game.score,
+        tiny,
+        Claim(1),
+        Reveal(Animal.MONKEY),
+        GameOverEvent(game.score),
+        Swapped(0, 1, Animal.SEAL),
+    ]
+    return [to_document(value) for value in values]
+
+
+SAMPLES = _samples()
+
+
+def _paths(node: object, prefix: tuple[str | int, ...] = ()) -> list[tuple[str | int, ...]]:
+    found: list[tuple[str | int, ...]] = []
+    items: list[tuple[str | int, object]] = []
+    if isinstance(node, dict):
+        items = list(node.items())
+    elif isinstance(node, list):
+        items = list(enumerate(node))
+    for key, child in items:
+        found.append((*prefix, key))
+        found.extend(_paths(child, (*prefix, key)))
+    return found
+
+
+@given(st.data())
+def test_a_mutated_document_loads_to_a_valid_value_or_is_refused_with_a_document_error(data: st.DataObject) -> None:
+    """Fuzz: replacing, deleting or adding any part of a valid document never gives a bare exception or a bad value."""
+    document = copy.deepcopy(data.draw(st.sampled_from(SAMPLES), label="document"))
+    path = data.draw(st.sampled_from(_paths(document)), label="path")
+    parent: Any = document
+    for key in path[:-1]:
+        parent = parent[key]
+    operation = data.draw(st.sampled_from(["replace", "delete", "add"]), label="operation")
+    if operation == "replace":
+        parent[path[-1]] = data.draw(_JSON, label="value")
+    elif operation == "delete":
+        del parent[path[-1]]
+    elif isinstance(parent, dict):
+        parent[data.draw(st.sampled_from(_NAMES), label="key")] = data.draw(_JSON, label="value")
+    else:
+        parent.insert(path[-1], data.draw(_JSON, label="value"))
+    try:
+        value = from_document(json.loads(json.dumps(document)))
+    except DocumentError as error:
+        refused = error
+    else:
+        # Accepted: the value is whole (it dumps and loads back equal), and the schema accepts the document too.
+        assert loads(dumps(value)) == value
+        _validate(document)
+        return
+    assert refused.path.startswith("$")
+    assert refused.reason
