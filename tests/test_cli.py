@@ -305,3 +305,24 @@ def test_the_command_without_its_extra_says_which_extra_to_install(
     monkeypatch.setitem(sys.modules, "rich", None)
     assert main(["watch"]) == 2
     assert "pip install 'cheekymonkey[cli]'" in capsys.readouterr().err
+
+
+class _Interrupted:
+    """Standard input on which the player presses Ctrl-C at the first prompt."""
+
+    def isatty(self) -> bool:
+        return False
+
+    def readline(self) -> str:
+        raise KeyboardInterrupt
+
+
+def test_ctrl_c_during_play_saves_the_record_and_exits_with_130(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Ctrl-C at a prompt ends the game without a traceback, saves the record so far, and exits with 130."""
+    monkeypatch.setattr("sys.stdin", _Interrupted())
+    record_path = tmp_path / "interrupted.json"
+    assert main(["play", "--seed", "1", "--record", str(record_path)]) == 130
+    assert "Interrupted: the game is left unfinished." in capsys.readouterr().out
+    assert len(load_record(record_path.read_text(encoding="utf-8")).actions) == 1

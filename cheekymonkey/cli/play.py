@@ -3,8 +3,8 @@
 Answers are short: ``d`` draws, ``s`` stops, ``h`` secures a herd, ``c 2`` claims from seat 2, ``w 1``
 swaps with seat 1, and while stacking a letter (or a name) picks the animal to put down next. ``?``
 shows the help. The game also reads its answers from a pipe or a file: when standard input runs out
-before the end, it says so, saves the record of the game so far, and exits with status 1. A game
-played to the end, or quit with ``q``, exits with status 0.
+before the end, it says so, saves the record of the game so far, and exits with status 1 (130 after
+Ctrl-C, also saving the record). A game played to the end, or quit with ``q``, exits with status 0.
 """
 
 from __future__ import annotations
@@ -243,6 +243,10 @@ def run(args: argparse.Namespace) -> int:
         status = 1
     except _Quit:
         console.print("You quit the game.")
+    except KeyboardInterrupt:
+        console.print()
+        console.print("Interrupted: the game is left unfinished.")
+        status = 130  # the shell's convention for a program stopped by Ctrl-C
     record = GameRecord(ruleset, players, 0, tuple(actions), args.seed)
     if state.phase is Phase.OVER:
         console.print()
