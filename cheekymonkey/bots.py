@@ -146,7 +146,13 @@ class ExpectimaxBot:
         return best
 
     def expected_banked(self, state: GameState) -> float:
-        """The expected tokens banked this turn from a deciding ``state`` with optimal play to the bot's depth."""
+        """The expected tokens banked this turn from a deciding ``state`` with optimal play to the bot's depth.
+
+        Raises:
+            InvalidValueError: If the player in ``state`` is not deciding (a chance node, placing, or the end).
+        """
+        if state.phase is not Phase.DECIDE:
+            raise InvalidValueError(f"expected a deciding state, got one in phase {state.phase.name}")
         return self._value(state, self.depth)
 
     def _action_value(self, state: GameState, action: Action, depth: int) -> float:

@@ -173,3 +173,9 @@ def test_expectimax_wins_clearly_more_often_than_the_random_bot() -> None:
     expectimax, random_bot = _match(None, 200)
     assert expectimax + random_bot == pytest.approx(200)
     assert expectimax >= 180, (expectimax, random_bot)
+
+
+def test_expected_banked_needs_a_deciding_state() -> None:
+    """The expectation is of a decision: a chance node is refused with InvalidValueError."""
+    with pytest.raises(InvalidValueError, match="expected a deciding state, got one in phase CHANCE"):
+        ExpectimaxBot().expected_banked(new_game(2))
