@@ -485,7 +485,8 @@ def _list_performance(app: Sphinx, source: list[str]) -> None:
     build free of warnings either way (a missing page in a toctree, or a page in none).
     """
     if PERFORMANCE_DOC in app.env.found_docs:
-        source[0] = source[0].replace("\nverification\n```", "\nverification\nperformance\n```", 1)
+        # The last entry of the page's toctree, just before its closing fence.
+        source[0] = re.sub(r"(```\{toctree\}.*?\n)```", r"\1performance\n```", source[0], count=1, flags=re.DOTALL)
 
 
 _PAGES: dict[str, RulesPages] = {}
