@@ -368,12 +368,12 @@ class RulesPages:
         def close_clause() -> None:
             if clause is None:
                 return
-            units = by_clause.get(clause, [])
+            units = sorted(by_clause.get(clause, []), key=_reading_order)
             if units:
                 links = ", ".join(f"{{ref}}`{_short(u)} <{u.label}>`" for u in units)
-                out.extend([f"*Code:* {links}", ""])
+                out.extend([f"*Code that names this clause:* {links}", ""])
             else:
-                out.extend(["*Code:* no code names this clause.", ""])
+                out.extend(["*Code that names this clause:* none (no comment or docstring cites it).", ""])
 
         for number, line in enumerate(self.text.splitlines(), start=1):
             if line.lstrip().startswith(("```", "~~~")):
@@ -467,6 +467,16 @@ class RulesPages:
                 ]
             )
         return "\n".join(out)
+
+
+# The engine core first, where the rules are carried out; then the modules built on it.
+_MODULE_ORDER = ("engine", "state", "rules", "actions", "scoring", "events", "records", "play", "errors")
+
+
+def _reading_order(unit: Unit) -> tuple[int, str, int]:
+    module = _short(unit).split(".")[0]
+    rank = _MODULE_ORDER.index(module) if module in _MODULE_ORDER else len(_MODULE_ORDER)
+    return rank, unit.path, unit.first
 
 
 def _short(unit: Unit) -> str:
