@@ -2,20 +2,21 @@
 
 The yardstick (``shared/bench/reference_playout.py`` beside the repository, or ``--reference PATH``)
 plays the standard game in one mutable function with no checks. This script plays the *same policy*
-through ``new_game``, ``legal_actions``, ``apply`` and ``sample_chance``, every rule and legality
-check in force, and times the two alternately in one process, round after round, so that both see the
+through ``new_game``, ``legal_actions``, ``apply``, ``stop_in_order`` and ``sample_chance``, every rule
+and legality check in force, and times the two alternately in one process, round after round, so that both see the
 same machine load. It prints both rates, their ratio per round and the median ratio, and checks that
 the two mean total scores per game agree (they play one policy, so they must, up to sampling noise).
 
-Run from the repository root (see ``benchmarks/README.md``)::
+With the package installed (``pip install -e .``), see ``benchmarks/README.md``::
 
-    python benchmarks/playout.py              # ratio rounds, then per-call costs, memory, seats
-    python benchmarks/playout.py --only ratio # just the ratio
+    python benchmarks/playout.py               # ratio rounds, then per-call costs, memory, seats
+    python benchmarks/playout.py --only ratio  # just the ratio
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import gc
 import importlib.util
 import math
@@ -70,12 +71,13 @@ def load_reference(path: Path) -> ModuleType:
     return module
 
 
-def api_play(players: int, rng: random.Random, ruleset: Ruleset | None = None) -> list[int]:
+def api_play(players: int, rng: random.Random, ruleset: Ruleset | None = None, stepwise: bool = False) -> list[int]:
     """Play one game of the yardstick's policy through the public API; return the seats' total scores.
 
     Chance is resolved by the library's own sampler with ``rng``; the policy draws from the same
     ``rng``. Every decision is made from the state and from ``legal_actions``; every action goes
-    through the checked ``apply``.
+    through the checked ``apply``. A stop goes through ``stop_in_order``, or with ``stepwise`` through
+    ``Stop`` and one ``Place`` per token.
     """
     state = new_game(players, ruleset=ruleset)
     while state.phase is not _OVER:
@@ -110,9 +112,15 @@ def api_play(players: int, rng: random.Random, ruleset: Ruleset | None = None) -
         for animal in kinds:
             busting += bag[animal]
         if len(kinds) >= 3 or in_bag == 0 or 2 * busting >= in_bag or rng.random() < 0.25:
-            # Stacked in the order they came in front (R9), all or nothing: the same as Stop and one
-            # Place per token, checked the same way.
-            state = stop_in_order(state, front)
+            # Stacked in the order they came in front (R9).
+            if stepwise:
+                state = apply(state, _STOP)
+                for animal in front:
+                    if state.phase is not _PLACING:
+                        break  # the rest were all one animal and went on by themselves
+                    state = apply(state, _PLACES[animal])
+            else:
+                state = stop_in_order(state, front)
         else:
             state = apply(state, _DRAW)
         # 3. Never a herd.
@@ -140,16 +148,20 @@ def _mean_and_error(values: list[int]) -> tuple[float, float]:
     return mean, statistics.stdev(values) / math.sqrt(len(values))
 
 
-def run_ratio(reference: ModuleType, rounds: int, games: int, players: int, seed: int, clock: str = "cpu") -> float:
+def run_ratio(
+    reference: ModuleType, rounds: int, games: int, players: int, seed: int, clock: str = "cpu", stepwise: bool = False
+) -> float:
     """Time the two playouts alternately; print each round and the median ratio; return the median."""
     print(f"== games per second, {players} players, standard rules: {rounds} rounds of {games} games each")
+    print(f"   stopping with: {'Stop and one Place per token' if stepwise else 'stop_in_order'}")
+    play = functools.partial(api_play, stepwise=stepwise)
     print(f"   engine: {Path(cheekymonkey.__file__).parent} ({'compiled' if _compiled() else 'pure Python'})")
     print(f"   clock: {clock} ({'this process only' if clock == 'cpu' else 'elapsed time'})")
     timer = _CLOCKS[clock]
     api_rng = random.Random(seed)
     ref_rng = random.Random(seed + 1)
     # One warm-up game each, so imports and first-call costs stay out of the rounds.
-    api_play(players, random.Random(0))
+    play(players, random.Random(0))
     reference.play(players, random.Random(0))
     ratios = []
     api_totals: list[int] = []
@@ -158,11 +170,11 @@ def run_ratio(reference: ModuleType, rounds: int, games: int, players: int, seed
         gc.collect()
         # Alternate which goes first, so a drift in machine load falls on both alike.
         if i % 2 == 0:
-            api_rate, api_t = _rate(api_play, games, players, api_rng, timer)
+            api_rate, api_t = _rate(play, games, players, api_rng, timer)
             ref_rate, ref_t = _rate(reference.play, games, players, ref_rng, timer)
         else:
             ref_rate, ref_t = _rate(reference.play, games, players, ref_rng, timer)
-            api_rate, api_t = _rate(api_play, games, players, api_rng, timer)
+            api_rate, api_t = _rate(play, games, players, api_rng, timer)
         api_totals += api_t
         ref_totals += ref_t
         ratios.append(api_rate / ref_rate)
@@ -188,14 +200,17 @@ def _compiled() -> bool:
 
 
 def _per_call(func: Callable[[], object], calls: int) -> float:
-    """Median time of one call in nanoseconds, over five batches of ``calls`` calls."""
+    """CPU time of one call in nanoseconds: the fastest of seven batches of ``calls`` calls.
+
+    The fastest batch is the one least disturbed by other work on the machine, as with ``timeit``.
+    """
     times = []
-    for _ in range(5):
-        start = time.perf_counter_ns()
+    for _ in range(7):
+        start = time.process_time_ns()
         for _ in range(calls):
             func()
-        times.append((time.perf_counter_ns() - start) / calls)
-    return statistics.median(times)
+        times.append((time.process_time_ns() - start) / calls)
+    return min(times)
 
 
 Calls = list[tuple[GameState, Any]]
@@ -243,7 +258,8 @@ def _recorded(players: int, games: int, seed: int) -> tuple[Calls, Calls, int]:
 def run_costs(players: int, seed: int) -> None:
     """Print the median cost of ``apply`` per action kind, of ``legal_actions`` per phase, and more."""
     games = 200
-    print(f"== cost per call in nanoseconds ({players} players; the states of {games} recorded API playouts)")
+    print(f"== cost per call in nanoseconds ({players} players; states from {games} recorded API playouts)")
+    print("   (each: the median over up to 60 recorded cases of the fastest of 7 batches of 200 calls)")
     applied, stops, calls = _recorded(players, games, seed)
     by_kind: dict[str, list[tuple[GameState, Any]]] = {}
     for state, action in applied:
@@ -312,7 +328,7 @@ def deep_size(obj: object, seen: set[int] | None = None) -> int:
 def run_memory(players: int, seed: int) -> None:
     """Print the deep size of a state in the middle of a game, and what the state after it adds."""
     print("== memory of a mid-game state (deep size: tuples, slots and fields followed; shared objects once)")
-    applied, _, _ = _recorded(players, 1, seed)
+    applied, stops, calls = _recorded(players, 1, seed)
     ruleset = applied[0][0].ruleset
     half = ruleset.total_tokens // 2
     state, action = next((s, a) for s, a in applied if s.phase is _DECIDE and sum(s.bag) <= half)
@@ -325,6 +341,11 @@ def run_memory(players: int, seed: int) -> None:
     deep_size(state, seen)
     after = apply(state, action)
     print(f"   the state after {action!r}: {deep_size(after, seen)} bytes not shared with the one before")
+    # A whole game's history (what undo keeps): states share their tuples, so each adds little.
+    history = [s for s, _ in applied[: calls - len(stops)]] + [s for s, _ in stops]
+    seen = set()
+    kept = sum(deep_size(s, seen) for s in history)
+    print(f"   every state the game passed through ({len(history)}): {kept} bytes, {kept / len(history):.0f} per state")
 
 
 def run_seats(games: int, seed: int, reference: ModuleType, rounds: int = 3) -> None:
@@ -342,7 +363,7 @@ def run_seats(games: int, seed: int, reference: ModuleType, rounds: int = 3) -> 
         per_call = 1e6 / (api_rate * calls / 100)
         print(
             f"   {players} seats: api {api_rate:5.0f} games/s, {calls / 100:5.1f} engine calls/game, "
-            f"{per_call:4.2f} us/call; yardstick {ref_rate:5.0f} games/s; ratio {ratio:.3f}"
+            f"{per_call:4.2f} us per call (policy included); yardstick {ref_rate:5.0f} games/s; ratio {ratio:.3f}"
         )
 
 
@@ -361,13 +382,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=3, help="seats (default 3)")
     parser.add_argument("--seed", type=int, default=1, help="seed (default 1)")
     parser.add_argument(
+        "--stepwise", action="store_true", help="stop with Stop and one Place per token, not stop_in_order"
+    )
+    parser.add_argument(
         "--only", choices=("ratio", "costs", "memory", "seats"), action="append", help="run only these parts"
     )
     args = parser.parse_args(argv)
     reference = load_reference(args.reference)
     parts = args.only or ["ratio", "costs", "memory", "seats"]
     if "ratio" in parts:
-        run_ratio(reference, args.rounds, args.games, args.players, args.seed, args.clock)
+        run_ratio(reference, args.rounds, args.games, args.players, args.seed, args.clock, args.stepwise)
     if "costs" in parts:
         run_costs(args.players, args.seed)
     if "memory" in parts:

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The optional compiled build, end to end: build the mypyc wheel from a scratch copy of the project,
+# install it into a scratch virtual environment, check that the engine really is compiled, then
+#   benchmarks/compiled.sh [bench] [playout.py options]   measure it with benchmarks/playout.py
+#   benchmarks/compiled.sh test [pytest options]          run the test suite against it
+# The working tree is never touched: an in-place build leaves .so files beside the sources, and
+# Python would then import them instead of the .py files.
+set -euo pipefail
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+mode=bench
+if [ "${1:-}" = bench ] || [ "${1:-}" = test ]; then
+    mode="$1"
+    shift
+fi
+python="${PYTHON:-python}"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+# A copy of the project without its history, caches and built docs.
+copy() {
+    mkdir "$2"
+    (cd "$repo" && tar -c --exclude=./.git --exclude=__pycache__ --exclude=./docs/_build --exclude='*.so' "${@:3}" .) |
+        tar -x -C "$2"
+}
+copy "$repo" "$work/src"
+echo "== building the compiled wheel (mypyc)"
+HATCH_BUILD_HOOK_ENABLE_MYPYC=1 "$python" -m pip wheel --quiet --no-deps --wheel-dir "$work/dist" "$work/src"
+ls "$work/dist"
+"$python" -m venv --system-site-packages "$work/venv"
+"$work/venv/bin/python" -m pip install --quiet --no-deps --force-reinstall "$work/dist"/*.whl
+
+# Run from the scratch folder, so that the installed wheel is what `import cheekymonkey` finds.
+cd "$work"
+"$work/venv/bin/python" - <<'EOF'
+import sys
+
+import cheekymonkey.engine as engine
+
+print(f"engine: {engine.__file__}")
+sys.exit(0 if engine._COMPILED else "the engine was not compiled")
+EOF
+
+case "$mode" in
+bench)
+    "$work/venv/bin/python" "$repo/benchmarks/playout.py" "$@"
+    ;;
+test)
+    # The project without its package sources (those would shadow the installed wheel) and its history.
+    copy "$repo" "$work/t" --exclude=./cheekymonkey
+    cd "$work/t"
+    "$work/venv/bin/python" -m pytest tests -q -p no:cacheprovider "$@"
+    ;;
+esac
