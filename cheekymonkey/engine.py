@@ -8,10 +8,9 @@ legal move costs little and an illegal one still raises :class:`IllegalActionErr
 from __future__ import annotations
 
 import random
-from bisect import bisect_right
 from collections.abc import Iterable
 from fractions import Fraction
-from itertools import accumulate, compress
+from itertools import compress
 from typing import Final
 
 from cheekymonkey.actions import (
@@ -382,17 +381,17 @@ def chance_outcomes(state: GameState) -> tuple[tuple[Reveal, Fraction], ...]:
 def sample_chance(state: GameState, rng: random.Random) -> Reveal:
     """Draw the pending token at random with ``rng``: each token in the bag equally likely (R5).
 
-    Uses integer weights only (no fractions), so it is cheap enough for simulations.
+    Uses integer weights only (no fractions), so it is cheap enough for simulations: the pick is
+    ``rng.randrange(n)`` over the n tokens in the bag, counted in animal order. For a plain
+    ``random.Random`` it is computed from ``rng.getrandbits`` directly, with the same result.
 
     Raises:
         NotAChanceNodeError: If ``state`` is not a chance node.
     """
     if state.phase is not _CHANCE:
         raise NotAChanceNodeError(f"no draw is pending in phase {state.phase.name}")
-    # Running totals of the bag: the last is its size, and the pick falls to the first animal whose
-    # running total exceeds it, so each token in the bag is one equally likely pick.
-    totals = list(accumulate(state.bag))
-    size = totals[-1]
+    bag = state.bag
+    size = sum(bag)
     if size <= 0:  # pragma: no cover - a checked chance node always has a token in the bag
         raise NotAChanceNodeError("no draw is possible: the bag is empty")
     if rng.__class__ is _Random:
@@ -405,7 +404,14 @@ def sample_chance(state: GameState, rng: random.Random) -> Reveal:
             pick = getrandbits(bits)
     else:
         pick = rng.randrange(size)
-    return REVEALS[bisect_right(totals, pick)]
+    # The pick counts tokens in animal order: it lands on each animal as often as it has tokens (R5).
+    animal = 0
+    for count in bag:
+        pick -= count
+        if pick < 0:
+            return REVEALS[animal]
+        animal += 1  # noqa: SIM113 (enumerate would build a tuple per animal)
+    raise AssertionError("unreachable: the pick is below the bag's size")  # pragma: no cover
 
 
 _Random: Final = random.Random
