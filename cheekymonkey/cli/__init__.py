@@ -17,6 +17,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("watch", "watch a narrated game between bots (the default when input is not a terminal)"),
     ("simulate", "play many seeded games between bots and compare their win rates"),
     ("replay", "step through a saved game record, narrated"),
+    ("verify", "prove a rule set's scoring rules with z3 and print the report"),
 )
 
 _DEFAULT_HELP = """\

@@ -1,0 +1,95 @@
+"""``cheekymonkey verify``: prove a rule set's scoring rules with z3, and print the report.
+
+The rule set is a preset (``--preset``, the standard game by default) or a ``ruleset`` JSON document
+(``--ruleset FILE``, as written by :func:`cheekymonkey.serialization.dump_ruleset`). It is checked for
+each seat count given with ``--players`` (repeatable), by default every seat count the rule set allows
+up to 6. Exit status: 0 when nothing is refuted, 1 when a property is refuted (the report shows a
+counterexample table), 2 if the input cannot be read or z3 is not installed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from cheekymonkey.errors import CheekyMonkeyError
+from cheekymonkey.rules import MAX_PLAYERS, Ruleset
+
+__all__ = ["add_arguments", "run"]
+
+_DEFAULT_MOST_SEATS = 6
+"""Without ``--players``, seat counts above this are skipped: they take z3 longer and add little."""
+
+
+def _seats(text: str) -> int:
+    try:
+        players = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of players") from None
+    if not 2 <= players <= MAX_PLAYERS:
+        raise argparse.ArgumentTypeError(f"{players} players: a game takes 2 to {MAX_PLAYERS}")
+    return players
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add this command's options."""
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument(
+        "--preset",
+        choices=Ruleset.preset_names(),
+        default="standard",
+        help="the preset rule set to verify (default standard)",
+    )
+    source.add_argument("--ruleset", type=Path, default=None, help="a ruleset JSON document to verify instead")
+    parser.add_argument(
+        "--players",
+        type=_seats,
+        action="append",
+        default=None,
+        help="a seat count to verify (repeatable; default: every count the rule set allows, up to 6)",
+    )
+
+
+def _fail(message: str) -> int:
+    print(f"cheekymonkey verify: {message}", file=sys.stderr)
+    return 2
+
+
+def run(args: argparse.Namespace) -> int:
+    """Verify the chosen rule set for each seat count and print the reports; return the exit status."""
+    try:
+        from cheekymonkey.verify import verify_ruleset
+    except ImportError as error:
+        return _fail(str(error))
+    if args.ruleset is not None:
+        from cheekymonkey.serialization import load_ruleset
+
+        try:
+            ruleset = load_ruleset(args.ruleset.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError) as error:
+            return _fail(f"cannot read {str(args.ruleset)!r}: {error}")
+        except CheekyMonkeyError as error:
+            return _fail(f"{args.ruleset}: {error}")
+    else:
+        ruleset = Ruleset.preset(args.preset)
+    if args.players:
+        seat_counts = sorted(set(args.players))
+        for players in seat_counts:
+            if not ruleset.min_players <= players <= ruleset.max_players:
+                return _fail(
+                    f"{players} players: the {ruleset.name} rules allow {ruleset.min_players} to {ruleset.max_players}"
+                )
+    else:
+        seat_counts = list(range(ruleset.min_players, min(ruleset.max_players, _DEFAULT_MOST_SEATS) + 1))
+    refuted = 0
+    for players in seat_counts:
+        report = verify_ruleset(ruleset, players)
+        print(report.format())
+        print(f"Highest score of one seat in a finished game: {report.max_score}, reached by:")
+        for seat, row in enumerate(report.max_score_table):
+            print(f"  seat {seat}: " + ", ".join(f"{a.label} {row[a]}" for a in ruleset.animals))
+        print()
+        refuted += len(report.refuted)
+    print("All properties proved." if not refuted else f"{refuted} properties refuted.")
+    return 1 if refuted else 0
