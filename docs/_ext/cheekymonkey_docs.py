@@ -535,8 +535,9 @@ def _source_read(app: Sphinx, docname: str, source: list[str]) -> None:
 def _env_get_outdated(
     app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str], removed: set[str]
 ) -> list[str]:
-    # The generated pages depend on files Sphinx does not track as sources (tests, code): always re-read them.
-    return [doc for doc in (RULES_DOC, CODE_DOC, TESTS_DOC) if doc in env.found_docs]
+    # The generated pages depend on files Sphinx does not track as sources (tests, code), and the explanation
+    # index on whether the performance page exists: always re-read them.
+    return [doc for doc in (RULES_DOC, CODE_DOC, TESTS_DOC, EXPLANATION_DOC) if doc in env.found_docs]
 
 
 # ---------------------------------------------------------------------------------------------------------
