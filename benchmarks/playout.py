@@ -63,6 +63,8 @@ _PLACES = tuple(Place(a) for a in Animal)
 
 def load_reference(path: Path) -> ModuleType:
     """Import the yardstick script from ``path`` without copying it."""
+    if not path.is_file():
+        raise SystemExit(f"no yardstick at {str(path)!r}: pass its path with --reference")
     spec = importlib.util.spec_from_file_location("reference_playout", path)
     if spec is None or spec.loader is None:
         raise SystemExit(f"cannot load the yardstick from {str(path)!r}")

@@ -83,8 +83,8 @@ def _make_state_compiled(
 
 
 _new: Final = object.__new__
-_COMPILED: Final = not __file__.endswith(".py")
-"""Whether this module runs compiled by mypyc (the optional build) rather than as Python source."""
+# Whether this module runs compiled by mypyc (the optional build): then it is an extension module.
+_COMPILED: Final = not __file__.endswith((".py", ".pyc"))
 # The engine builds every state it derives through _make: unchecked, since each follows from a
 # checked state by a legal action (see make_state).
 _make: Final = _make_state_compiled if _COMPILED else make_state
