@@ -111,7 +111,7 @@ def test_sample_chance_picks_what_randrange_of_the_bag_size_picks(
     assert sample_chance(state, random.Random(seed)).animal is expected
 
 
-@given(reachable_states())
+@given(reachable_states(max_steps=120))
 def test_the_compiled_builds_state_constructor_builds_the_same_state(state: GameState) -> None:
     """The constructor the mypyc build uses gives a state equal, field for field, to make_state's."""
     fields = (
