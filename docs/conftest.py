@@ -1,4 +1,4 @@
-"""pytest set-up for the docs: run the examples in the pages, not the Sphinx configuration."""
+"""pytest set-up for the docs: run the examples in the pages and the extension, not the Sphinx configuration."""
 
-collect_ignore = ["conf.py", "_ext"]
+collect_ignore = ["conf.py"]
 collect_ignore_glob = ["_build/*"]

@@ -137,7 +137,11 @@ _CLAUSE = re.compile(r"\b([RE])(\d{1,2}(?:\.\d+)?)\b(?:\s*[-\u2013]\s*\1?(\d{1,2
 
 
 def clauses_in(text: str) -> set[str]:
-    """The clauses a comment or docstring names (``R7``, ``E3``, ``R7.1``), ranges (``R16-R19``) expanded."""
+    """The clauses a comment or docstring names (``R7``, ``E3``, ``R7.1``), ranges (``R16-R19``) expanded.
+
+    >>> sorted(clauses_in("# R16-R18: scoring; see E3, R7.1 and R22 (not E501)"), key=clause_key)
+    ['E3', 'R7.1', 'R16', 'R17', 'R18', 'R22']
+    """
     found: set[str] = set()
     for match in _CLAUSE.finditer(text):
         letter, first, last = match.group(1), match.group(2), match.group(3)
@@ -254,7 +258,7 @@ def _parse(path: Path) -> ast.Module:
 _TEST_REF = re.compile(r"`?(tests/[\w/]+\.py)((?:::\w+)+)`?")
 
 
-class TestRef:
+class NamedTest:
     """A test named in the rules, ``tests/x.py::test_name`` or ``tests/x.py::TestClass::test_name``."""
 
     def __init__(self, path: str, names: tuple[str, ...]) -> None:
@@ -315,7 +319,7 @@ class RulesPages:
         self.root = root
         self.text = rules_path.read_text(encoding="utf-8") if rules_path.is_file() else None
         self.units = code_units(root)
-        self.tests: dict[tuple[str, tuple[str, ...]], TestRef] = {}
+        self.tests: dict[tuple[str, tuple[str, ...]], NamedTest] = {}
         self.titles: dict[str, str] = {}
         if self.text is not None:
             self._scan()
@@ -340,7 +344,7 @@ class RulesPages:
                 names = tuple(match.group(2).split("::")[1:])
                 key = (match.group(1), names)
                 if key not in self.tests:
-                    self.tests[key] = TestRef(match.group(1), names)
+                    self.tests[key] = NamedTest(match.group(1), names)
                     self.tests[key].locate(self.root)
                 self.tests[key].clauses.add(clause)
 
