@@ -13,6 +13,8 @@ if [ "${1:-}" = bench ] || [ "${1:-}" = test ]; then
     shift
 fi
 python="${PYTHON:-python}"
+# Nothing may put the source tree ahead of the installed wheel.
+unset PYTHONPATH
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
