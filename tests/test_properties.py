@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cheekymonkey import ANIMALS, Decision, Ruleset, ScoreSheet, score_counts
+from cheekymonkey import ANIMALS, Animal, Decision, Ruleset, ScoreSheet, score_counts
 from tests.strategies import count_tables, custom_rulesets, presets, rulesets
 
 Table = tuple[tuple[int, ...], ...]
@@ -115,10 +116,8 @@ def test_one_more_token_never_lowers_own_score_or_raises_another(
     assert all(after[i] <= before[i] for i in range(len(table)) if i != seat)
 
 
-@given(scored_tables())
-def test_winners_follow_the_top_score_then_the_highest_tile(case: tuple[Ruleset, Table]) -> None:
-    """R18-R19: the top score wins; a tie goes to the highest single tile; with no tile among them, all share."""
-    ruleset, table = case
+def _check_winners(table: Table, ruleset: Ruleset) -> Decision:
+    """Assert R18-R19 on one table, in their own words; return how the winners were decided."""
     sheet = score_counts(table, ruleset)
     top = max(sheet.totals)
     tied = [s for s in sheet.seats if s.total == top]
@@ -126,7 +125,7 @@ def test_winners_follow_the_top_score_then_the_highest_tile(case: tuple[Ruleset,
     if len(tied) == 1:
         assert sheet.winners == (tied[0].seat,)
         assert sheet.decided_by is Decision.SCORE
-        return
+        return sheet.decided_by
     best = max((s.best_tile or 0) for s in tied)
     expected = tuple(s.seat for s in tied if best == 0 or s.best_tile == best)
     assert sheet.winners == expected
@@ -134,6 +133,39 @@ def test_winners_follow_the_top_score_then_the_highest_tile(case: tuple[Ruleset,
     if sheet.decided_by is Decision.SHARED and best > 0:
         # R18's note: only repeated bonus values can leave seats with tiles tied.
         assert len({v for v in ruleset.bonus_values if v}) < len(ruleset.animals)
+    return sheet.decided_by
+
+
+@given(scored_tables())
+def test_winners_follow_the_top_score_then_the_highest_tile(case: tuple[Ruleset, Table]) -> None:
+    """R18-R19: the top score wins; a tie goes to the highest single tile; with no tile among them, all share."""
+    _check_winners(case[1], case[0])
+
+
+def _splits(count: int, players: int) -> list[tuple[int, ...]]:
+    """Every way to put at most ``count`` tokens of one animal into ``players`` stacks."""
+    return [s for s in itertools.product(range(count + 1), repeat=players) if sum(s) <= count]
+
+
+def test_winners_follow_r18_on_every_table_of_a_small_rule_set() -> None:
+    """R16-R18, exhaustively: every 2- and 3-seat table of a 3-animal rule set, ties with tiles included."""
+    ruleset = Ruleset.custom({Animal.ELEPHANT: 2, Animal.SEAL: 3, Animal.MONKEY: 4})
+    seen: set[Decision] = set()
+    tables = 0
+    for players in (2, 3):
+        per_animal = [_splits(ruleset.counts[a], players) for a in ruleset.animals]
+        for columns in itertools.product(*per_animal):
+            table = [[0] * len(ANIMALS) for _ in range(players)]
+            for animal, column in zip(ruleset.animals, columns, strict=True):
+                for seat, count in enumerate(column):
+                    table[seat][animal] = count
+            rows = tuple(tuple(row) for row in table)
+            for animal in ANIMALS:
+                assert score_counts(rows, ruleset).tile_holders[animal] == _expected_holder(rows, ruleset, animal)
+            seen.add(_check_winners(rows, ruleset))
+            tables += 1
+    assert seen == set(Decision)  # scores, tie-breaks and shared wins all occur
+    assert tables == 6 * 10 * 15 + 10 * 20 * 35  # C(count + seats, seats) splits per animal
 
 
 @st.composite

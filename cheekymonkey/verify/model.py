@@ -58,6 +58,20 @@ class ScoringModel:
     Raises:
         InvalidRulesetError: If ``ruleset`` is not a :class:`~cheekymonkey.Ruleset`.
         InvalidGameError: If ``players`` is not a seat count the rule set allows.
+
+    Attributes:
+        ruleset: The rule set.
+        players: The number of seats.
+        animals: The animals in play.
+        counts: The integer variable per (seat, animal in play): that seat's tokens of that animal.
+        awarded: Per (seat, animal), whether the seat takes the animal's tile (R16).
+        scores: Each seat's score (R17).
+        best: Each seat's best tile value, 0 without a tile (R18).
+        tied: Per seat, whether it has the top score.
+        wins: Per seat, whether it is among the winners (R18, R19).
+        decision: 0, 1 or 2 for :class:`~cheekymonkey.Decision` SCORE, TIE_BREAK or SHARED.
+        unresolved: Whether two or more seats share the top score and the tie-break leaves two or more.
+        holder: Per animal, the seat taking its tile plus one, or 0 for nobody.
     """
 
     def __init__(self, ruleset: Ruleset, players: int) -> None:
