@@ -4,16 +4,7 @@ from __future__ import annotations
 
 from cheekymonkey import GameState, RandomBot, Ruleset, apply, play_game
 from cheekymonkey.actions import Action
-
-
-def _tokens_held(state: GameState) -> list[int]:
-    held = list(state.bag)
-    for stack in state.stacks:
-        for token in stack:
-            held[token] += 1
-    for token in state.front:
-        held[token] += 1
-    return held
+from tests.invariants import tokens_held
 
 
 def test_many_seeded_games_conserve_all_52_tokens_after_every_action() -> None:
@@ -24,8 +15,8 @@ def test_many_seeded_games_conserve_all_52_tokens_after_every_action() -> None:
     def check(state: GameState, action: Action) -> None:
         nonlocal checked
         after = apply(state, action)
-        assert _tokens_held(after) == list(standard.counts)
-        assert sum(_tokens_held(after)) == 52
+        assert tokens_held(after) == list(standard.counts)
+        assert sum(tokens_held(after)) == 52
         checked += 1
 
     for seed in range(2000):
