@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 
-import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile("dev", max_examples=60, deadline=None)
@@ -26,12 +25,3 @@ settings.register_profile(
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
-
-def pytest_configure(config: pytest.Config) -> None:
-    """Let hypothesis report a failure cleanly under the suite's ``filterwarnings = error``.
-
-    On a failing example hypothesis imports libcst to suggest a patch, and that import warns
-    (``mypy_extensions.TypedDict is deprecated``); as an error, the warning turns the failure into a
-    pytest INTERNALERROR that hides which test failed and why.
-    """
-    config.addinivalue_line("filterwarnings", "ignore:mypy_extensions.TypedDict is deprecated:DeprecationWarning")
