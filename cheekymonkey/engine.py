@@ -107,7 +107,7 @@ def _wrong_phase(state: GameState, action: object) -> IllegalActionError:
 
 
 def _end_turn(state: GameState, bag: tuple[int, ...], stacks: tuple[tuple[Animal, ...], ...]) -> GameState:
-    # R3: play goes up the seat numbers; R4: the next turn opens with its compulsory draw.
+    # R3: play goes up the seat numbers; R4, E1: the next turn opens at a chance node, its compulsory draw.
     seat = state.seat + 1
     if seat == len(stacks):
         seat = 0
@@ -146,11 +146,13 @@ def _apply_reveal(state: GameState, action: Reveal) -> GameState:
     counts = list(bag)
     if animal in front:
         # R6: a duplicate busts; every token in front and the drawn one go back into the bag.
+        # R14: that includes a token taken by a swap; the opponent keeps the monkey.
         for token in front:
             counts[token] += 1
         return _end_turn(state, tuple(counts), state.stacks)
     counts[animal] -= 1
-    # R11: a monkey that did not bust may be swapped, if the rules have the swap.
+    # R11: a monkey that did not bust may be swapped, if the rules have the swap. R13: after a swap no
+    # monkey is in front, so a later monkey does not bust and opens claims and the swap again.
     ruleset = state.ruleset
     swap_open = animal is _MONKEY and ruleset.swap
     # Concatenation, not (*front, animal): it builds the tuple directly, at about half the cost.
@@ -160,6 +162,7 @@ def _apply_reveal(state: GameState, action: Reveal) -> GameState:
 
 def _opponent_top(state: GameState, action: Claim | Swap, rule: str) -> tuple[int, tuple[Animal, ...]]:
     seat = action.seat
+    # E5: a seat the game does not have is refused like any other illegal target.
     stacks = state.stacks
     if seat == state.seat:
         raise _illegal(state, action, f"{rule}: you cannot take from your own stack")
@@ -207,7 +210,7 @@ def _apply_stop(state: GameState, action: Stop) -> GameState:
         raise _wrong_phase(state, action)
     front = state.front
     if front.count(front[0]) == len(front):
-        # R9: with one animal in front every order is the same, so the tokens go on at once.
+        # R9, E2: with one animal in front every order is the same, so the tokens go on at once.
         seat = state.seat
         return _end_turn(state, state.bag, _with_stack(state.stacks, seat, state.stacks[seat] + front))
     return _make(state.ruleset, state.seat, _PLACING, state.bag, state.stacks, front, None, False)
@@ -225,7 +228,7 @@ def _apply_place(state: GameState, action: Place) -> GameState:
     rest = front[:at] + front[at + 1 :]
     stack = state.stacks[state.seat] + (animal,)
     if rest.count(rest[0]) == len(rest):
-        # R9: the rest are all one animal, so their order is no choice.
+        # R9, E2: the rest are all one animal, so their order is no choice.
         return _end_turn(state, state.bag, _with_stack(state.stacks, state.seat, stack + rest))
     stacks = _with_stack(state.stacks, state.seat, stack)
     return _make(state.ruleset, state.seat, _PLACING, state.bag, stacks, rest, None, False)
@@ -280,7 +283,7 @@ def apply(state: GameState, action: Action) -> GameState:
         if kind is Herd:
             return _apply_herd(state, action)  # type: ignore[arg-type]
     if kind not in _ACTION_KINDS:
-        raise _illegal(state, action, f"{action!r} is not an action")
+        raise _illegal(state, action, f"{action!r} is not an action")  # E9: wrong input gets a typed error
     raise _illegal(state, action, f"{state!r} is not a GameState")
 
 
@@ -288,7 +291,7 @@ _ACTION_KINDS: Final = frozenset({Draw, Reveal, Claim, Swap, Stop, Place, Herd})
 
 
 def legal_actions(state: GameState) -> tuple[Action, ...]:
-    """Every action the rules allow in ``state``, and nothing else, in a fixed order.
+    """Every action the rules allow in ``state``, and nothing else, in a fixed order (E3).
 
     At a chance node: one :class:`Reveal` per animal left in the bag, in animal order. While
     deciding: :class:`Draw` (unless the bag is empty), :class:`Stop`, :class:`Herd` (if every token in

@@ -42,10 +42,10 @@ ANIMALS: Final[tuple[Animal, ...]] = tuple(Animal)
 """All eight animals, in their fixed order (the order of every per-animal tuple)."""
 
 MAX_PLAYERS: Final = 16
-"""The most seats any rule set may allow (a ruling: the box says 2-6; custom sets may go further)."""
+"""The most seats any rule set may allow (ruling E4: the box says 2-6; custom sets may go further)."""
 
 _STANDARD_COUNTS: Final = (3, 4, 5, 6, 7, 8, 9, 10)  # R1
-_STANDARD_VALUES: Final = (10, 9, 8, 7, 6, 5, 4, 3)  # R2
+_STANDARD_VALUES: Final = (10, 9, 8, 7, 6, 5, 4, 3)  # R2, E6: Elephant 10 down to Monkey 3
 
 
 def _check_per_animal(name: str, values: object) -> tuple[int, ...]:
@@ -89,7 +89,7 @@ class Ruleset:
     """A name for people: the preset's name, or ``"custom"``."""
 
     def __attrs_post_init__(self) -> None:
-        # R21: every impossible rule set is refused here, when it is made.
+        # R21, E7: every impossible rule set is refused here, when it is made.
         counts = _check_per_animal("counts", self.counts)
         values = _check_per_animal("bonus values", self.bonus_values)
         if not any(counts):

@@ -32,7 +32,7 @@ class Phase(enum.IntEnum):
 
 @attrs.frozen(slots=True)
 class GameState:
-    """Everything about a game at one moment, as an immutable, hashable, picklable value.
+    """Everything about a game at one moment, as an immutable, hashable, picklable value (E10).
 
     States are made by :func:`new_game` and :func:`~cheekymonkey.apply`; building one directly
     (for example when loading a saved game) checks every invariant and raises
@@ -85,7 +85,7 @@ def _check_tokens(where: str, tokens: object) -> tuple[Animal, ...]:
 
 
 def check_state(state: GameState) -> None:
-    """Check every invariant of a state; raise :class:`~cheekymonkey.InvalidStateError` if one fails."""
+    """Check every invariant of a state; raise :class:`~cheekymonkey.InvalidStateError` if one fails (E8)."""
     ruleset = state.ruleset
     if not isinstance(ruleset, Ruleset):
         raise _fail(f"ruleset must be a Ruleset, got {ruleset!r}")
