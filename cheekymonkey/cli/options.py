@@ -7,7 +7,7 @@ import argparse
 from cheekymonkey.bots import BOTS
 from cheekymonkey.rules import Ruleset
 
-__all__ = ["add_game_options", "bot_names_type", "bots_for_seats", "players_type", "ruleset_from"]
+__all__ = ["add_bots_option", "add_game_options", "bot_names_type", "bots_for_seats", "players_type", "ruleset_from"]
 
 
 def players_type(text: str) -> int:
@@ -30,6 +30,16 @@ def add_game_options(parser: argparse.ArgumentParser, *, players: int = 3) -> No
         choices=Ruleset.preset_names(),
         default="standard",
         help="rule set: standard, younger (R19), little-children or little-children-no-kangaroo (R20)",
+    )
+
+
+def add_bots_option(parser: argparse.ArgumentParser, *, who: str) -> None:
+    """Add ``--bots``: bot kinds, comma-separated, repeated round the table; ``who`` says whom they play."""
+    parser.add_argument(
+        "--bots",
+        type=bot_names_type,
+        default=("heuristic",),
+        help=f"{who}, comma-separated, repeated round the table: random, heuristic, expectimax (default heuristic)",
     )
 
 

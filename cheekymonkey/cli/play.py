@@ -24,7 +24,7 @@ from cheekymonkey.cli.narrate import (
     table_of,
     tokens,
 )
-from cheekymonkey.cli.options import add_game_options, bot_names_type, bots_for_seats, ruleset_from
+from cheekymonkey.cli.options import add_bots_option, add_game_options, bots_for_seats, ruleset_from
 from cheekymonkey.engine import legal_actions, sample_chance
 from cheekymonkey.events import apply_with_events
 from cheekymonkey.play import rngs_for
@@ -62,13 +62,7 @@ class _EndOfInput(Exception):
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add this command's options."""
     add_game_options(parser)
-    parser.add_argument(
-        "--bots",
-        type=bot_names_type,
-        default=("heuristic",),
-        help="your opponents, comma-separated, repeated round the table: random, heuristic, expectimax "
-        "(default heuristic)",
-    )
+    add_bots_option(parser, who="your opponents")
     parser.add_argument("--record", type=Path, default=None, help="where to save the game record (default: a new file)")
     parser.add_argument("--no-record", action="store_true", help="do not save a record of the game")
     parser.epilog = (

@@ -7,7 +7,7 @@ import argparse
 from cheekymonkey.actions import Action
 from cheekymonkey.bots import bot_named
 from cheekymonkey.cli.narrate import describe_event, make_console, sheet_table
-from cheekymonkey.cli.options import add_game_options, bot_names_type, bots_for_seats, ruleset_from
+from cheekymonkey.cli.options import add_bots_option, add_game_options, bots_for_seats, ruleset_from
 from cheekymonkey.events import apply_with_events
 from cheekymonkey.play import play_game
 from cheekymonkey.state import GameState
@@ -18,13 +18,7 @@ __all__ = ["add_arguments", "run"]
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add this command's options."""
     add_game_options(parser)
-    parser.add_argument(
-        "--bots",
-        type=bot_names_type,
-        default=("heuristic",),
-        help="bots to seat, comma-separated, repeated round the table: random, heuristic, expectimax "
-        "(default heuristic)",
-    )
+    add_bots_option(parser, who="the bots to seat")
 
 
 def run(args: argparse.Namespace) -> int:
