@@ -17,6 +17,7 @@ True
 """
 
 from cheekymonkey.actions import Action, Claim, Draw, Herd, Place, Reveal, Stop, Swap
+from cheekymonkey.board import board
 from cheekymonkey.bots import ExpectimaxBot, HeuristicBot, bust_probability
 from cheekymonkey.engine import (
     apply,
@@ -53,6 +54,7 @@ from cheekymonkey.events import (
     Swapped,
     apply_with_events,
 )
+from cheekymonkey.notation import ActionTextError, action_text, parse_action, parse_actions
 from cheekymonkey.play import Bot, PlayedGame, RandomBot, play_game
 from cheekymonkey.records import GameRecord
 from cheekymonkey.rules import ANIMALS, Animal, Ruleset
@@ -65,6 +67,7 @@ __version__ = "0.1.0"
 __all__ = [
     "ANIMALS",
     "Action",
+    "ActionTextError",
     "Animal",
     "Bot",
     "Busted",
@@ -106,9 +109,11 @@ __all__ = [
     "Swapped",
     "TableView",
     "__version__",
+    "action_text",
     "apply",
     "apply_all",
     "apply_with_events",
+    "board",
     "bust_probability",
     "chance_outcomes",
     "current_player",
@@ -116,6 +121,8 @@ __all__ = [
     "is_terminal",
     "legal_actions",
     "new_game",
+    "parse_action",
+    "parse_actions",
     "play_game",
     "sample_chance",
     "score",

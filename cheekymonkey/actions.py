@@ -1,4 +1,9 @@
-"""Actions: small frozen values, one per kind of move, whose repr is the call that builds them."""
+"""Actions: small frozen values, one per kind of move, whose repr is the call that builds them.
+
+One rule for what they accept: an animal is an :class:`~cheekymonkey.Animal`, its number 0-7 or its
+name in any case (:meth:`~cheekymonkey.Animal.parse`), and a seat is a whole number 0 or more (whether
+the game has that seat is checked by :func:`~cheekymonkey.apply`, which names the seats it has).
+"""
 
 from __future__ import annotations
 
@@ -13,16 +18,15 @@ __all__ = ["Action", "Claim", "Draw", "Herd", "Place", "Reveal", "Stop", "Swap"]
 
 
 def _animal(value: object) -> Animal:
-    if isinstance(value, Animal):
-        return value
-    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(ANIMALS):
-        return ANIMALS[value]
-    raise InvalidValueError(f"{value!r} is not an Animal")
+    # One rule for every animal field: an Animal, its number 0-7, or its name in any case (Animal.parse).
+    return Animal.parse(value)
 
 
 def _seat(value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < MAX_PLAYERS:
-        raise InvalidValueError(f"{value!r} is not a seat number (0 to {MAX_PLAYERS - 1})")
+    # Any seat number is a value; whether the game has that seat is checked when the action is applied,
+    # where the error can name the game's seats (R3).
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise InvalidValueError(f"{value!r} is not a seat number: a seat is an integer, 0 for the first seat")
     return value
 
 

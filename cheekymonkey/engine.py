@@ -167,7 +167,7 @@ def _opponent_top(state: GameState, action: Claim | Swap, rule: str) -> tuple[in
     if seat == state.seat:
         raise _illegal(state, action, f"{rule}: you cannot take from your own stack")
     if seat >= len(stacks):
-        raise _illegal(state, action, f"R3: there is no seat {seat} in a {len(stacks)}-player game")
+        raise _illegal(state, action, f"R3: there is no seat {seat}; this game's seats are 0 to {len(stacks) - 1}")
     stack = stacks[seat]
     if not stack:
         raise _illegal(state, action, f"{rule}: seat {seat}'s stack is empty")

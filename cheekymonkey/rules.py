@@ -8,7 +8,7 @@ from typing import Final
 
 import attrs
 
-from cheekymonkey.errors import InvalidRulesetError
+from cheekymonkey.errors import InvalidRulesetError, InvalidValueError
 
 __all__ = ["ANIMALS", "MAX_PLAYERS", "Animal", "Ruleset"]
 
@@ -32,14 +32,53 @@ class Animal(enum.IntEnum):
     def __repr__(self) -> str:
         return f"Animal.{self.name}"
 
+    def __str__(self) -> str:
+        # A front end formatting a message shows the word, not the number: str(Animal.LION) == "Lion".
+        return self.name.capitalize()
+
+    def __format__(self, spec: str) -> str:
+        # IntEnum formats as its number by default; f"{animal}" and f"{animal:>8}" give the name too.
+        return format(str(self), spec)
+
     @property
     def label(self) -> str:
-        """The animal's display name, for example ``"Elephant"``."""
+        """The animal's display name, for example ``"Elephant"`` (the same as ``str(animal)``)."""
         return self.name.capitalize()
+
+    @property
+    def plural(self) -> str:
+        """The display name for several tokens, for example ``"Elephants"``."""
+        return self.name.capitalize() + "s"
+
+    @classmethod
+    def parse(cls, value: object) -> Animal:
+        """The animal ``value`` stands for: an :class:`Animal`, its number 0-7, or its name in any case.
+
+        This is the one rule for every place that takes an animal (the actions, :meth:`Ruleset.custom`).
+
+        Raises:
+            InvalidValueError: If ``value`` is none of these (``True``, ``8``, ``"E"``, ``1.0``...).
+
+        >>> Animal.parse("lion"), Animal.parse("Giraffe"), Animal.parse(7), Animal.parse(Animal.SEAL)
+        (Animal.LION, Animal.GIRAFFE, Animal.MONKEY, Animal.SEAL)
+        """
+        if isinstance(value, cls):
+            return value
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(_MEMBERS):
+            return _MEMBERS[value]
+        if isinstance(value, str):
+            found = _BY_NAME.get(value.strip().lower())
+            if found is not None:
+                return found
+        names = ", ".join(a.name.lower() for a in _MEMBERS)
+        raise InvalidValueError(f"{value!r} is not an Animal: give an Animal, its number 0 to 7, or a name ({names})")
 
 
 ANIMALS: Final[tuple[Animal, ...]] = tuple(Animal)
 """All eight animals, in their fixed order (the order of every per-animal tuple)."""
+
+_MEMBERS: Final = ANIMALS
+_BY_NAME: Final = {a.name.lower(): a for a in ANIMALS}
 
 MAX_PLAYERS: Final = 16
 """The most seats any rule set may allow (ruling E4: the box says 2-6; custom sets may go further)."""
@@ -153,9 +192,9 @@ class Ruleset:
     @classmethod
     def custom(
         cls,
-        counts: Mapping[Animal, int],
+        counts: Mapping[Animal, int] | Mapping[str, int],
         *,
-        bonus_values: Mapping[Animal, int] | None = None,
+        bonus_values: Mapping[Animal, int] | Mapping[str, int] | None = None,
         bonus_tiles: bool = True,
         swap: bool | None = None,
         min_players: int = 2,
@@ -165,7 +204,8 @@ class Ruleset:
         """Build a rule set from a mapping of the animals in play to their counts (R21).
 
         Args:
-            counts: Each animal in play and its token count (1 or more).
+            counts: Each animal in play and its token count (1 or more). An animal is given as
+                :meth:`Animal.parse` takes it: the Animal, its number or its name.
             bonus_values: Bonus tile values by animal; defaults to the standard value of each
                 animal in play (Elephant 10 down to Monkey 3).
             bonus_tiles: Whether majorities earn bonus tiles.
@@ -180,9 +220,8 @@ class Ruleset:
         if not isinstance(counts, Mapping):
             raise InvalidRulesetError(f"counts must be a mapping of animals to counts, got {counts!r}")
         per_animal = [0] * len(ANIMALS)
-        for animal, count in counts.items():
-            if not isinstance(animal, Animal):
-                raise InvalidRulesetError(f"{animal!r} is not an Animal")
+        for key, count in counts.items():
+            animal = _animal_key(key)
             if isinstance(count, bool) or not isinstance(count, int) or count < 1:
                 raise InvalidRulesetError(f"the count of {animal.label} is {count!r}: a count below 1 is impossible")
             per_animal[animal] = count
@@ -192,10 +231,8 @@ class Ruleset:
             if not isinstance(bonus_values, Mapping):
                 raise InvalidRulesetError(f"bonus_values must be a mapping of animals to values, got {bonus_values!r}")
             values = [0] * len(ANIMALS)
-            for animal, value in bonus_values.items():
-                if not isinstance(animal, Animal):
-                    raise InvalidRulesetError(f"{animal!r} is not an Animal")
-                values[animal] = value
+            for key, value in bonus_values.items():
+                values[_animal_key(key)] = value
         if swap is None:
             swap = per_animal[Animal.MONKEY] > 0
         return cls(
@@ -224,6 +261,14 @@ class Ruleset:
     def preset_names() -> tuple[str, ...]:
         """The names :meth:`preset` accepts."""
         return tuple(_PRESETS)
+
+
+def _animal_key(key: object) -> Animal:
+    # The one rule for animals (Animal.parse), reported as a rule set problem.
+    try:
+        return Animal.parse(key)
+    except InvalidValueError as error:
+        raise InvalidRulesetError(str(error)) from None
 
 
 def _little_children_no_kangaroo() -> Ruleset:

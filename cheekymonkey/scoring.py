@@ -24,6 +24,10 @@ class Decision(enum.Enum):
     SHARED = "shared"
     """Several seats share the win: the tie-break found no single seat (no tiles, or equal best tiles)."""
 
+    def __str__(self) -> str:
+        # A word, the same as in JSON documents: str(Decision.TIE_BREAK) == "tie-break".
+        return self.value
+
 
 @attrs.frozen(slots=True)
 class SeatScore:

@@ -8,6 +8,7 @@ from typing import Final
 
 import attrs
 
+from cheekymonkey.board import board
 from cheekymonkey.errors import InvalidGameError, InvalidStateError
 from cheekymonkey.rules import ANIMALS, Animal, Ruleset
 
@@ -28,6 +29,13 @@ class Phase(enum.IntEnum):
 
     def __repr__(self) -> str:
         return f"Phase.{self.name}"
+
+    def __str__(self) -> str:
+        # A word, the same as in JSON documents: str(Phase.DECIDE) == "decide".
+        return self.name.lower()
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
 
 
 @attrs.frozen(slots=True)
@@ -58,6 +66,9 @@ class GameState:
 
     def __attrs_post_init__(self) -> None:
         check_state(self)
+
+    def __str__(self) -> str:
+        return board(self)
 
     @property
     def players(self) -> int:

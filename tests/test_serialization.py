@@ -423,11 +423,11 @@ BROKEN: list[tuple[str, str | None, Callable[[], str], str, str]] = [
         "None is not an action",
     ),
     (
-        "claim seat too big",
+        "claim seat negative",
         "action",
-        lambda: json.dumps({"format": FORMAT, "kind": "action", "type": "claim", "seat": 99}),
-        "$",
-        "not a seat number",
+        lambda: json.dumps({"format": FORMAT, "kind": "action", "type": "claim", "seat": -1}),
+        "$.seat",
+        "an integer of 0 or more",
     ),
     (
         "draw with a seat",

@@ -24,6 +24,9 @@ class Status(enum.Enum):
     NOT_APPLICABLE = "not applicable"
     """The property is about bonus tiles, and the rule set has none (R19)."""
 
+    def __str__(self) -> str:
+        return self.value
+
 
 @attrs.frozen(slots=True)
 class PropertyResult:

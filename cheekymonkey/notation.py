@@ -1,0 +1,249 @@
+"""Text for actions, both ways: what a player types (``d``, ``c 2``, ``ls``) and what a front end shows.
+
+python-chess reads a move with ``board.parse_san("Nf3")`` and writes one with ``board.san(move)``;
+here :func:`parse_action` reads an action in a state and :func:`action_text` writes one, so a chat or
+terminal front end does not need a parser of its own. The notation:
+
+- ``d`` draws (also ``draw``), ``s`` stops (``stop``), ``h`` secures a herd (``herd``);
+- ``c 2`` claims from seat 2 (also ``c2``, ``claim 2``; just ``c`` when only one seat can be claimed
+  from); ``w 1`` swaps with seat 1 (``w1``, ``swap 1``; just ``w`` when only one seat can be swapped with);
+- while stacking, ``l`` puts a Lion down (also ``lion``, ``place lion``, or any start of the name, ``li``);
+- at a chance node, ``l`` is the draw of a Lion (also ``lion``, ``reveal lion``).
+
+Each animal has its own first letter (``e s h g p k l m``: Elephant, Seal, Hippo, Giraffe, Panda,
+Kangaroo, Lion, Monkey). The phase says whether ``s`` stops (deciding) or puts a Seal down (placing).
+Case and spaces around the text do not matter.
+
+>>> from cheekymonkey import Animal, Reveal, Stop, apply_all, new_game
+>>> state = apply_all(new_game(3), [Reveal(Animal.LION), Stop(), Reveal(Animal.LION)])
+>>> parse_action("c 0", state)
+Claim(0)
+>>> action_text(parse_action("claim", state), state), action_text(Stop(), state, long=True)
+('c 0', 'stop')
+>>> parse_action("c 2", state)
+Traceback (most recent call last):
+...
+cheekymonkey.notation.ActionTextError: 'c 2': you cannot claim from seat 2; you can claim from 0 (valid now: ...)
+
+While stacking, one answer may put several tokens down, bottom first (:func:`parse_actions`).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from cheekymonkey.actions import DRAW, HERD, STOP, Action, Claim, Draw, Place, Reveal, Stop, Swap
+from cheekymonkey.engine import legal_actions
+from cheekymonkey.errors import CheekyMonkeyError, IllegalActionError
+from cheekymonkey.rules import ANIMALS, Animal
+from cheekymonkey.state import GameState, Phase
+
+__all__ = ["ActionTextError", "action_text", "parse_action", "parse_actions"]
+
+_LETTER: Final = {a: a.name[0].lower() for a in ANIMALS}
+_BY_LETTER: Final = {letter: a for a, letter in _LETTER.items()}
+# Every animal has its own first letter, so one letter names one animal (tests check it stays so).
+
+_SIMPLE: Final[dict[str, Action]] = {"d": DRAW, "draw": DRAW, "s": STOP, "stop": STOP, "h": HERD, "herd": HERD}
+_SEAT_WORDS: Final[dict[str, type[Claim | Swap]]] = {"c": Claim, "claim": Claim, "w": Swap, "swap": Swap}
+
+
+class ActionTextError(CheekyMonkeyError, ValueError):
+    """Text that does not name an action allowed now: unreadable, illegal in the state, or ambiguous.
+
+    Attributes:
+        text: The text given.
+        reason: Why it names no action, in words, for the person who typed it.
+        valid: The short texts of every action allowed now (empty at a finished game).
+    """
+
+    def __init__(self, text: str, reason: str, valid: tuple[str, ...]) -> None:
+        shown = f" (valid now: {', '.join(valid)})" if valid else ""
+        super().__init__(f"{text!r}: {reason}{shown}")
+        self.text = text
+        self.reason = reason
+        self.valid = valid
+
+    def __reduce__(self) -> tuple[type[ActionTextError], tuple[str, str, tuple[str, ...]]]:
+        # Errors cross process boundaries (worker pools, servers); rebuild from the fields, not the message.
+        return type(self), (self.text, self.reason, self.valid)
+
+
+def action_text(action: Action, state: GameState, *, long: bool = False) -> str:
+    """The text for ``action`` in ``state``, which :func:`parse_action` reads back to the same action.
+
+    Args:
+        action: An action allowed in ``state`` (one of ``legal_actions(state)``).
+        state: The state it is played in.
+        long: Words instead of letters: ``"claim 2"``, ``"place lion"`` rather than ``"c 2"``, ``"l"``.
+
+    Returns:
+        The text; for every legal action, ``parse_action(action_text(a, state), state) == a``.
+
+    Raises:
+        IllegalActionError: If the action is not allowed in ``state`` (like python-chess's ``san``, the
+            text is only written for a legal move).
+
+    >>> from cheekymonkey import Animal, Place, Reveal, new_game
+    >>> action_text(Reveal(Animal.LION), new_game(2)), action_text(Reveal("lion"), new_game(2), long=True)
+    ('l', 'reveal lion')
+    """
+    if action not in legal_actions(state):
+        raise IllegalActionError(state, action, f"it is not allowed now, so it has no text (phase {state.phase})")
+    if isinstance(action, Claim | Swap):
+        word = ("claim" if long else "c") if isinstance(action, Claim) else ("swap" if long else "w")
+        return f"{word} {action.seat}"
+    if isinstance(action, Place | Reveal):
+        if not long:
+            return _LETTER[action.animal]
+        return f"{'place' if isinstance(action, Place) else 'reveal'} {action.animal.name.lower()}"
+    if isinstance(action, Draw):
+        return "draw" if long else "d"
+    if isinstance(action, Stop):
+        return "stop" if long else "s"
+    return "herd" if long else "h"
+
+
+def _valid(state: GameState) -> tuple[str, ...]:
+    return tuple(action_text(a, state) for a in legal_actions(state))
+
+
+def _animals(text: str, words: list[str], state: GameState) -> list[Animal]:
+    """The animals named by ``words``: names or their starts, or runs of first letters (``ls``)."""
+    chosen: list[Animal] = []
+    for word in words:
+        starts = [a for a in ANIMALS if a.name.lower().startswith(word)]
+        if len(starts) == 1:
+            chosen.append(starts[0])
+        elif word.isalpha() and all(letter in _BY_LETTER for letter in word):
+            chosen.extend(_BY_LETTER[letter] for letter in word)
+        else:
+            names = ", ".join(f"{_LETTER[a]} ({a.name.lower()})" for a in ANIMALS)
+            raise ActionTextError(text, f"{word!r} is not an animal; the animals are {names}", _valid(state))
+    return chosen
+
+
+def parse_actions(text: str, state: GameState) -> tuple[Action, ...]:
+    """Read text that may name several actions: while stacking, ``"ls"`` (or ``"lion seal"``) puts a Lion, then a Seal.
+
+    Otherwise it reads exactly what :func:`parse_action` reads, as a one-action tuple. Tokens named
+    after the turn has ended by itself (the last animals left in front go on without a choice, R9) are
+    left out, so ``"lsm"`` with a Seal, a Lion and a Monkey in front gives two actions.
+
+    Args:
+        text: What the player typed.
+        state: The state they typed it in.
+
+    Returns:
+        The actions, in the order to apply them; each is legal where it falls.
+
+    Raises:
+        ActionTextError: If the text names no action allowed now; its ``valid`` lists what is.
+
+    >>> from cheekymonkey import Animal, Draw, Reveal, Stop, apply_all, new_game
+    >>> state = apply_all(new_game(2), [Reveal("seal"), Draw(), Reveal("lion"), Draw(), Reveal("monkey"), Stop()])
+    >>> parse_actions("ls", state)
+    (Place(Animal.LION), Place(Animal.SEAL))
+    """
+    if state.phase is not Phase.PLACING:
+        return (parse_action(text, state),)
+    words = text.strip().lower().replace(",", " ").split()
+    if words and words[0] == "place":
+        words = words[1:]
+    if not words:
+        raise ActionTextError(text, "say which animal to put on your stack next", _valid(state))
+    chosen = _animals(text, words, state)
+    remaining = list(state.front)
+    for animal in chosen:
+        if animal not in remaining:
+            front = ", ".join(a.label for a in state.front)
+            raise ActionTextError(text, f"no {animal.label} left to put down; in front of you: {front}", _valid(state))
+        remaining.remove(animal)
+    actions: list[Action] = []
+    left = list(state.front)
+    for animal in chosen:
+        if len(set(left)) < 2:
+            break  # R9: what is left goes on by itself, in the only order there is
+        actions.append(Place(animal))
+        left.remove(animal)
+    return tuple(actions)
+
+
+def _seat_action(text: str, kind: type[Claim | Swap], rest: str, state: GameState) -> Action:
+    options = [a for a in legal_actions(state) if isinstance(a, kind)]
+    verb = "claim from" if kind is Claim else "swap with"
+    if not options:
+        raise ActionTextError(text, f"there is nobody to {verb} now", _valid(state))
+    seats = ", ".join(str(a.seat) for a in options)
+    if not rest:
+        if len(options) == 1:
+            return options[0]
+        raise ActionTextError(text, f"say which seat to {verb}: {seats}", _valid(state))
+    if not rest.isdigit():
+        raise ActionTextError(text, f"{rest!r} is not a seat number; you can {verb} {seats}", _valid(state))
+    for action in options:
+        if action.seat == int(rest):
+            return action
+    raise ActionTextError(text, f"you cannot {verb} seat {int(rest)}; you can {verb} {seats}", _valid(state))
+
+
+def parse_action(text: str, state: GameState) -> Action:
+    """Read one action typed in ``state``: ``d``, ``s``, ``h``, ``c 2``, ``w 1``, or an animal while stacking.
+
+    The notation is in the module's description above; :func:`action_text` writes it.
+
+    Args:
+        text: What the player typed (case and surrounding spaces do not matter).
+        state: The state they typed it in; the phase decides how the text is read.
+
+    Returns:
+        The one action the text names, legal in ``state``.
+
+    Raises:
+        ActionTextError: If the text names no action, an action the rules do not allow now (saying
+            why, R7-R12), or more than one; its ``valid`` lists the texts that would have been valid.
+
+    >>> from cheekymonkey import new_game
+    >>> parse_action("lion", new_game(2))
+    Reveal(Animal.LION)
+    """
+    if not isinstance(text, str):
+        raise ActionTextError(repr(text), f"{text!r} is not text", _valid(state))
+    answer = text.strip().lower()
+    phase = state.phase
+    if phase is Phase.OVER:
+        raise ActionTextError(text, "the game is over: no action is allowed (R15)", ())
+    if phase is Phase.PLACING:
+        actions = parse_actions(text, state)
+        if len(actions) != 1:
+            raise ActionTextError(text, "that is several tokens; name one (parse_actions reads several)", _valid(state))
+        return actions[0]
+    if phase is Phase.CHANCE:
+        words = answer.split()
+        if words and words[0] == "reveal":
+            words = words[1:]
+        if len(words) != 1:
+            raise ActionTextError(text, "a draw reveals one animal: name it", _valid(state))
+        named = _animals(text, words, state)
+        if len(named) != 1:
+            raise ActionTextError(text, "a draw reveals one animal: name one", _valid(state))
+        if state.bag[named[0]] == 0:
+            raise ActionTextError(text, f"no {named[0].label} is left in the bag", _valid(state))
+        return Reveal(named[0])
+    word, _, rest = answer.partition(" ")
+    rest = rest.strip()
+    if word[:1] in ("c", "w") and word[1:].isdigit():
+        word, rest = word[0], word[1:]
+    seat_kind = _SEAT_WORDS.get(word)
+    if seat_kind is not None:
+        return _seat_action(text, seat_kind, rest, state)
+    action = _SIMPLE.get(word)
+    if action is None:
+        raise ActionTextError(text, "that is not an action", _valid(state))
+    if rest:
+        raise ActionTextError(text, f"{word!r} takes nothing after it", _valid(state))
+    if action not in legal_actions(state):
+        if action is DRAW:
+            raise ActionTextError(text, "the bag is empty: you cannot draw (R8)", _valid(state))
+        raise ActionTextError(text, "a herd needs every token in front of you to show one animal (R10)", _valid(state))
+    return action
