@@ -83,6 +83,19 @@ def rngs_for(seed: int | random.Random | None) -> tuple[random.Random, random.Ra
     return random.Random(seed), random.Random(f"cheekymonkey bots {seed}" if seed is not None else None)
 
 
+def _check_bots(bots: object) -> None:
+    # Misuse caught here reads better than the TypeError it would cause at the bot's first move.
+    if isinstance(bots, str) or not isinstance(bots, Sequence):
+        raise InvalidGameError(f"bots must be a list with one bot per seat, got {bots!r}")
+    for seat, bot in enumerate(bots):
+        if isinstance(bot, type):
+            raise InvalidGameError(
+                f"seat {seat}'s bot is the class {bot.__name__}, not a bot: pass an instance, {bot.__name__}()"
+            )
+        if not callable(getattr(bot, "choose", None)):
+            raise InvalidGameError(f"seat {seat}'s bot {bot!r} has no choose(state, rng) method; see cheekymonkey.Bot")
+
+
 def play_game(
     bots: Sequence[Bot],
     *,
@@ -106,7 +119,8 @@ def play_game(
         on_action: Called with each state and the action about to be applied to it.
 
     Raises:
-        InvalidGameError: If the seats, first player or seed do not fit.
+        InvalidGameError: If the seats, first player or seed do not fit, or a bot is not a bot (a class
+            instead of an instance, or something without a ``choose`` method).
         IllegalActionError: If a bot chooses an illegal action.
         GameTooLongError: If the game passes ``max_actions``.
 
@@ -114,6 +128,7 @@ def play_game(
     >>> game.state.bag_size, sum(len(stack) for stack in game.state.stacks)
     (0, 52)
     """
+    _check_bots(bots)
     state = new_game(len(bots), ruleset=ruleset, first_player=first_player)
     chance_rng, bot_rng = rngs_for(seed)
     actions: list[Action] = []

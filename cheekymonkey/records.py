@@ -6,7 +6,7 @@ import attrs
 
 from cheekymonkey.actions import Action
 from cheekymonkey.engine import apply
-from cheekymonkey.errors import IllegalActionError, ReplayError
+from cheekymonkey.errors import IllegalActionError, InvalidGameError, ReplayError
 from cheekymonkey.rules import Ruleset
 from cheekymonkey.state import GameState, new_game
 
@@ -33,6 +33,18 @@ class GameRecord:
     """Every action in order, chance outcomes (:class:`~cheekymonkey.Reveal`) included."""
     seed: int | None = None
     """The seed the game was played with, if it was given as an integer; for information only."""
+    names: tuple[str, ...] = ()
+    """The players' names in seat order, or empty if not recorded; for information only."""
+    bots: tuple[str, ...] = ()
+    """What played each seat, in seat order (a bot kind such as ``"heuristic"``, or ``"human"``), or empty."""
+
+    def __attrs_post_init__(self) -> None:
+        # Names and kinds are optional, but when given there is one per seat, so a replay can show them.
+        for field, values in (("names", self.names), ("bots", self.bots)):
+            if not isinstance(values, tuple) or not all(isinstance(v, str) and v.strip() for v in values):
+                raise InvalidGameError(f"{field} must be a tuple of non-empty strings, got {values!r}")
+            if values and len(values) != self.players:
+                raise InvalidGameError(f"{len(values)} {field} for {self.players} seats: give one per seat, or none")
 
     def start(self) -> GameState:
         """The state before the first action.

@@ -496,6 +496,8 @@ def _structure(kind: Kind, body: dict[str, Any]) -> Document:
             _check_sheet(value.sheet, None, "$.sheet")
         elif isinstance(value, GameRecord):
             _check_record(value)
+        elif isinstance(value, TableView) and value.sheet is not None:
+            _check_sheet(value.sheet, value.ruleset, "$.sheet")  # the sheet must follow from its counts
     except DocumentError as error:
         raise DocumentError(kind, list(error.problems)) from error
     return value

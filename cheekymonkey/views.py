@@ -5,9 +5,11 @@ from __future__ import annotations
 import attrs
 
 from cheekymonkey.actions import Action
+from cheekymonkey.board import board
 from cheekymonkey.engine import legal_actions
 from cheekymonkey.errors import InvalidValueError
 from cheekymonkey.rules import Animal, Ruleset
+from cheekymonkey.scoring import ScoreSheet, score
 from cheekymonkey.state import GameState, Phase
 
 __all__ = ["TableView", "view"]
@@ -53,6 +55,8 @@ class TableView:
     """Whether the monkey just drawn may still be swapped (R11)."""
     legal: tuple[Action, ...]
     """What the viewer may do now, in :func:`~cheekymonkey.legal_actions` order; empty unless it is their move."""
+    sheet: ScoreSheet | None = None
+    """The final score sheet once the game is over (R15-R18), so a front end needs nothing else; None before."""
 
     def __attrs_post_init__(self) -> None:
         players = len(self.stack_heights)
@@ -74,8 +78,15 @@ class TableView:
                 f"{self.bag_size} in the bag, {sum(self.stack_heights)} stacked and {len(self.front)} in front "
                 f"do not add up to the rule set's {self.ruleset.total_tokens} tokens"
             )
+        if (self.sheet is None) == (self.phase is Phase.OVER):
+            raise _fail("a view carries the score sheet exactly when the game is over")
+        if self.sheet is not None and [line.tokens for line in self.sheet.seats] != list(self.stack_heights):
+            raise _fail("the score sheet's token counts are not the stack heights")
         if self.legal and (self.viewer != self.to_move or self.phase not in (Phase.DECIDE, Phase.PLACING)):
             raise _fail("legal actions are shown only to the player to move, while they decide or place")
+
+    def __str__(self) -> str:
+        return board(self)
 
     @property
     def players(self) -> int:
@@ -97,7 +108,7 @@ def view(state: GameState, seat: int | None) -> TableView:
 
     Returns:
         The seat's view: stack tops and heights, the front of the player to move, the bag's size,
-        whose turn it is, and the viewer's legal actions if it is their move.
+        whose turn it is, the viewer's legal actions if it is their move, and at the end the score sheet.
 
     Raises:
         InvalidValueError: If ``seat`` is not one of the game's seats (or None).
@@ -118,4 +129,5 @@ def view(state: GameState, seat: int | None) -> TableView:
         claimable=state.claimable,
         swap_open=state.swap_open,
         legal=legal_actions(state) if mine else (),
+        sheet=score(state) if phase is Phase.OVER else None,
     )
