@@ -29,7 +29,6 @@ from cheekymonkey import (
 )
 from cheekymonkey.cli import default_command, main
 from cheekymonkey.cli.narrate import describe_event
-from cheekymonkey.cli.play import parse_answer
 from cheekymonkey.cli.simulate import simulate, wilson_interval
 from cheekymonkey.events import Drew, Swapped
 from cheekymonkey.serialization import dump_record, load_record
@@ -66,7 +65,7 @@ def test_a_whole_game_is_played_from_standard_input_and_its_record_replays(
     assert "You swap the monkey for" in out
     assert "bust!" in out
     assert "You stop with" in out
-    assert "'zzz' is not an answer" in out
+    assert "'zzz': that is not an action. Type ? for help." in out
     assert "Drawing again busts with probability" in out
     assert "Final scores" in out
     assert f"Record saved to {record_path}" in out
@@ -115,37 +114,11 @@ def test_play_without_a_record(monkeypatch: pytest.MonkeyPatch, capsys: pytest.C
     assert "Record saved" not in out
 
 
-def test_a_typed_answer_becomes_the_actions_it_names() -> None:
-    """Short answers: d, s, h, c SEAT, w SEAT; while stacking, letters or names, several at once."""
-    deciding = apply_all(new_game(3), [Reveal(Animal.SEAL), Stop(), Reveal(Animal.SEAL), Stop()])
-    deciding = apply_all(deciding, [Reveal(Animal.SEAL)])  # seat 2 drew a Seal: seats 0 and 1 show a Seal
-    assert parse_answer("d", deciding) == [Draw()]
-    assert parse_answer(" STOP ", deciding) == [Stop()]
-    assert parse_answer("h", deciding) == [Herd()]
-    assert parse_answer("c 1", deciding) == [Claim(1)]
-    assert parse_answer("c0", deciding) == [Claim(0)]
-    assert parse_answer("c", deciding) == "say which seat to claim from: 0, 1"
-    assert parse_answer("c 2", deciding) == "you cannot claim from seat 2; you can claim from 0, 1"
-    assert parse_answer("w", deciding) == "there is nobody to swap with now"
-    assert parse_answer("fly", deciding) == "'fly' is not an answer; type ? for help"
-    placing = apply_all(new_game(2), [Reveal(Animal.SEAL), Draw(), Reveal(Animal.LION), Draw()])
-    placing = apply_all(placing, [Reveal(Animal.MONKEY), Stop()])
-    assert parse_answer("s", placing) == [Place(Animal.SEAL)]
-    assert parse_answer("lion", placing) == [Place(Animal.LION)]
-    assert parse_answer("ls", placing) == [Place(Animal.LION), Place(Animal.SEAL)]
-    assert parse_answer("mon, se", placing) == [Place(Animal.MONKEY), Place(Animal.SEAL)]
-    assert parse_answer("e", placing) == "no Elephant left in front of you; in front of you: Seal, Lion, Monkey"
-    assert parse_answer("ss", placing) == "no Seal left in front of you; in front of you: Seal, Lion, Monkey"
-    assert parse_answer("x", placing) == "'x' is not an animal; in front of you: Seal, Lion, Monkey"
-    swapping = apply_all(new_game(2), [Reveal(Animal.LION), Stop(), Reveal(Animal.MONKEY)])
-    assert parse_answer("w", swapping) == [Swap(0)]
-
-
 def test_watch_narrates_a_whole_game_between_the_chosen_bots(capsys: pytest.CaptureFixture[str]) -> None:
     """Watch prints every move and the score sheet, with the bots named by kind."""
     assert main(["watch", "--seed", "3", "--players", "4", "--bots", "heuristic,expectimax"]) == 0
     out = capsys.readouterr().out
-    assert "Cheeky Monkey, standard rules, 4 players, seed 3." in out
+    assert "Cheeky Monkey, standard rules, 4 players, seed 3: Heuristic 0 (heuristic), Expectimax 1 (expectimax)" in out
     assert "Expectimax 1 draws a" in out
     assert "Final scores" in out
     assert "Winner" in out or "Shared win" in out
@@ -158,7 +131,7 @@ def test_without_a_command_a_pipe_gets_watch_and_a_terminal_gets_play(
     _feed(monkeypatch, "")
     assert default_command() == "watch"
     assert main(["--seed", "4"]) == 0
-    assert "Cheeky Monkey, standard rules, 3 players, seed 4." in capsys.readouterr().out
+    assert "Cheeky Monkey, standard rules, 3 players, seed 4: " in capsys.readouterr().out
     monkeypatch.chdir(tmp_path)
     _feed(monkeypatch, "s\n" * 400, terminal=True)
     assert default_command() == "play"

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import difflib
 import importlib
 import sys
 from collections.abc import Sequence
-from typing import Protocol
+from typing import NoReturn, Protocol
 
 __all__ = ["COMMANDS", "build_parser", "default_command", "main"]
 
@@ -23,8 +24,29 @@ COMMANDS: tuple[tuple[str, str], ...] = (
 _DEFAULT_HELP = """\
 With no command, cheekymonkey runs 'play' when standard input is a terminal, and 'watch' otherwise
 (in a pipe, a script or CI it shows a whole narrated game between bots and exits 0). Options given
-without a command go to that default command, e.g. 'cheekymonkey --seed 7'.
+without a command go to that default command, e.g. 'cheekymonkey --seed 7'; play and watch take the
+same options, so they work either way.
+
+Every command needs the cli extra; verify also needs the verify extra (z3):
+  pip install 'cheekymonkey[cli,verify]'   or, in a clone of the repository:   pip install '.[cli,verify]'
 """
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors say where to look: a close option name, or the command's --help."""
+
+    def error(self, message: str) -> NoReturn:
+        if message.startswith("unrecognized arguments:"):
+            unknown = [word.split("=")[0] for word in message.split(":", 1)[1].split() if word.startswith("-")]
+            known = [option for option in self._option_string_actions if option.startswith("--")]
+            hints = []
+            for word in unknown:
+                close = difflib.get_close_matches(word, known, n=1)
+                if close:
+                    hints.append(f"did you mean {close[0]}?")
+            hints.append(f"'{self.prog} --help' lists the options")
+            message = f"{message} ({'; '.join(hints)})"
+        super().error(message)
 
 
 class _Command(Protocol):
@@ -49,30 +71,53 @@ def default_command() -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the whole command, sub-commands included."""
-    parser = argparse.ArgumentParser(
+    return _build()[0]
+
+
+def _build() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    from cheekymonkey import __version__
+
+    parser = _Parser(
         prog="cheekymonkey",
         description="Cheeky Monkey, the push-your-luck game by Reiner Knizia, in your terminal.",
         epilog=_DEFAULT_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--version", action="version", version=f"cheekymonkey {__version__}")
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND", dest="command")
+    commands: dict[str, argparse.ArgumentParser] = {}
     for name, help_text in COMMANDS:
         sub = subparsers.add_parser(name, help=help_text, description=help_text)
         _module(name).add_arguments(sub)
-    return parser
+        commands[name] = sub
+    return parser, commands
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line with ``argv`` (``sys.argv[1:]`` if None); return the exit status."""
     arguments = list(sys.argv[1:] if argv is None else argv)
-    names = {name for name, _ in COMMANDS}
-    if not arguments or (arguments[0] not in names and arguments[0] not in ("-h", "--help")):
+    names = [name for name, _ in COMMANDS]
+    if arguments and not arguments[0].startswith("-") and arguments[0] not in names:
+        # No command takes a positional argument first, so this is a command name mistyped.
+        close = difflib.get_close_matches(arguments[0], names, n=1)
+        guess = f" (did you mean {close[0]}?)" if close else ""
+        print(
+            f"cheekymonkey: unknown command {arguments[0]!r}{guess}; the commands are {', '.join(names)}",
+            file=sys.stderr,
+        )
+        return 2
+    if not arguments or arguments[0] not in (*names, "-h", "--help", "--version"):
         arguments.insert(0, default_command())
     try:
-        parser = build_parser()
+        parser, commands = _build()
     except ImportError as error:
         # The command needs the cli extra (rich, cattrs); the library itself needs only attrs.
-        print(f"cheekymonkey: {error}; install the command line with: pip install 'cheekymonkey[cli]'", file=sys.stderr)
+        from cheekymonkey.cli.options import install_hint
+
+        print(f"cheekymonkey: {error}; install the command line with: {install_hint('cli')}", file=sys.stderr)
         return 2
-    args = parser.parse_args(arguments)
+    args, extra = parser.parse_known_args(arguments)
+    if extra:
+        # Reported by the command's own parser, which knows its options and can suggest the one meant.
+        commands[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
     return _module(args.command).run(args)

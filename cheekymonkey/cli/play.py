@@ -14,27 +14,27 @@ import datetime
 import sys
 from pathlib import Path
 
-from cheekymonkey.actions import DRAW, HERD, PLACES, STOP, Action, Claim, Herd, Place, Swap
+from cheekymonkey.actions import DRAW, STOP, Action, Claim, Herd, Place, Swap
 from cheekymonkey.bots import bot_named
 from cheekymonkey.cli.narrate import (
+    a,
     describe_event,
     make_console,
     sheet_table,
     stdin_is_terminal,
     table_of,
-    tokens,
 )
-from cheekymonkey.cli.options import add_bots_option, add_game_options, bots_for_seats, ruleset_from
+from cheekymonkey.cli.options import add_table_options, bots_for_seats, pause, ruleset_from, seat_names, seed_from
 from cheekymonkey.engine import legal_actions, sample_chance
 from cheekymonkey.events import apply_with_events
+from cheekymonkey.notation import ActionTextError, action_text, parse_actions
 from cheekymonkey.play import rngs_for
 from cheekymonkey.records import GameRecord
-from cheekymonkey.rules import ANIMALS, Animal
 from cheekymonkey.scoring import score
 from cheekymonkey.serialization import dump_record
 from cheekymonkey.state import GameState, Phase, new_game
 
-__all__ = ["add_arguments", "parse_answer", "run"]
+__all__ = ["add_arguments", "run"]
 
 HELP = """\
 While deciding:
@@ -61,107 +61,33 @@ class _EndOfInput(Exception):
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add this command's options."""
-    add_game_options(parser)
-    add_bots_option(parser, who="your opponents")
-    parser.add_argument("--record", type=Path, default=None, help="where to save the game record (default: a new file)")
-    parser.add_argument("--no-record", action="store_true", help="do not save a record of the game")
+    add_table_options(parser, bots_who="your opponents", record_default="default: a new file in this directory")
     parser.epilog = (
         "Answers may come from a pipe or a file, one per line. If the input ends before the game does, the "
         "game stops, the record so far is saved, and the exit status is 1; a finished or quit game exits with 0."
     )
 
 
-def _animal_words(word: str, allowed: tuple[Animal, ...]) -> list[Animal] | str:
-    # Every animal has its own first letter, so any prefix of a name picks one animal.
-    matches = [a for a in ANIMALS if a.name.lower().startswith(word)]
-    if len(matches) == 1:
-        return matches
-    if word.isalpha() and all(any(a.name.lower()[0] == letter for a in ANIMALS) for letter in word):
-        return [next(a for a in ANIMALS if a.name.lower()[0] == letter) for letter in word]
-    return f"{word!r} is not an animal; in front of you: {tokens(allowed)}"
-
-
-def _seat_answer(kind: type[Claim] | type[Swap], rest: str, legal: tuple[Action, ...]) -> Action | str:
-    options = [a for a in legal if isinstance(a, kind)]
-    verb = "claim from" if kind is Claim else "swap with"
-    if not options:
-        return f"there is nobody to {verb} now"
-    if not rest:
-        if len(options) == 1:
-            return options[0]
-        return f"say which seat to {verb}: {', '.join(str(a.seat) for a in options)}"
-    if not rest.isdigit():
-        return f"{rest!r} is not a seat number"
-    for action in options:
-        if action.seat == int(rest):
-            return action
-    return f"you cannot {verb} seat {rest}; you can {verb} {', '.join(str(a.seat) for a in options)}"
-
-
-def parse_answer(text: str, state: GameState) -> list[Action] | str:
-    """Turn a typed answer into the actions it asks for, or a message saying why it cannot be done.
-
-    Args:
-        text: What the player typed (``"d"``, ``"c 2"``, ``"sl"``, ...); commands like help are handled elsewhere.
-        state: The state the player is deciding or stacking in.
-
-    Returns:
-        The actions to apply in order (several only when stacking several tokens at once), or an
-        explanation for the player.
-    """
-    answer = text.strip().lower()
-    legal = legal_actions(state)
-    if not answer:
-        return "type an answer, or ? for help"
-    if state.phase is Phase.PLACING:
-        chosen: list[Animal] = []
-        for word in answer.replace(",", " ").split():
-            found = _animal_words(word, state.front)
-            if isinstance(found, str):
-                return found
-            chosen.extend(found)
-        remaining = list(state.front)
-        for animal in chosen:
-            if animal not in remaining:
-                return f"no {animal.label} left in front of you; in front of you: {tokens(state.front)}"
-            remaining.remove(animal)
-        return [PLACES[a] for a in chosen]
-    word, _, rest = answer.partition(" ")
-    rest = rest.strip()
-    if word[0] in "cw" and word[1:].isdigit():
-        word, rest = word[0], word[1:]
-    if word in ("d", "draw"):
-        return [DRAW] if DRAW in legal else "the bag is empty: you cannot draw (R8)"
-    if word in ("s", "stop"):
-        return [STOP]
-    if word in ("h", "herd"):
-        return [HERD] if HERD in legal else "a herd needs every token in front of you to show one animal (R10)"
-    if word in ("c", "claim"):
-        found_claim = _seat_answer(Claim, rest, legal)
-        return found_claim if isinstance(found_claim, str) else [found_claim]
-    if word in ("w", "swap"):
-        found_swap = _seat_answer(Swap, rest, legal)
-        return found_swap if isinstance(found_swap, str) else [found_swap]
-    return f"{text.strip()!r} is not an answer; type ? for help"
-
-
 def _choices(state: GameState, names: list[str]) -> str:
+    # The letters shown are the notation's own (action_text), so what is shown is what parse_actions reads.
     if state.phase is Phase.PLACING:
-        letters = ", ".join(f"{a.name.lower()[0]}={a.label}" for a in ANIMALS if a in state.front)
+        places = [p for p in legal_actions(state) if isinstance(p, Place)]
+        letters = ", ".join(f"{action_text(p, state)}={p.animal.label}" for p in places)
         return f"Put which token down next ({letters})? "
     parts = []
     for action in legal_actions(state):
+        text = action_text(action, state)
         if action is DRAW:
-            parts.append("d=draw")
+            parts.append(f"{text}=draw")
         elif action is STOP:
-            parts.append("s=stop")
+            parts.append(f"{text}=stop")
         elif isinstance(action, Herd):
-            parts.append("h=herd")
+            parts.append(f"{text}=herd")
         elif isinstance(action, Claim):
-            parts.append(f"c {action.seat}=claim from {names[action.seat]}")
+            parts.append(f"{text}=claim from {names[action.seat]}")
         elif isinstance(action, Swap):
             top = state.stacks[action.seat][-1].label
-            parts.append(f"w {action.seat}=swap with {names[action.seat]} for a {top}")
+            parts.append(f"{text}=swap with {names[action.seat]} for {a(top)}")
     return f"{', '.join(parts)}, ?=help: "
 
 
@@ -178,13 +104,21 @@ def run(args: argparse.Namespace) -> int:
     human = 0
     kinds = bots_for_seats(args.bots, players - 1)
     bots = {seat: bot_named(kind) for seat, kind in enumerate(kinds, start=1)}
-    names = ["You", *(f"{kind.capitalize()} {seat}" for seat, kind in enumerate(kinds, start=1))]
+    try:
+        # The record keeps the name given for you; the narration says "You" (second person).
+        recorded_names = seat_names(args, ["You", *(f"{kind.capitalize()} {s}" for s, kind in enumerate(kinds, 1))])
+    except ValueError as error:
+        console.print(f"cheekymonkey play: {error}")
+        return 2
+    names = ["You", *recorded_names[1:]]
     echo = not stdin_is_terminal()
     state = new_game(players, ruleset=ruleset, first_player=0)
-    chance_rng, bot_rng = rngs_for(args.seed)
+    seed = seed_from(args)
+    chance_rng, bot_rng = rngs_for(seed)
     actions: list[Action] = []
-    seed = "random" if args.seed is None else args.seed
-    console.print(f"Cheeky Monkey, {ruleset.name} rules: you against {', '.join(names[1:])} (seed {seed}).")
+    given = "" if args.seed is not None else ", chosen at random"
+    you = "you" if recorded_names[0] == "You" else f"{recorded_names[0]} (you)"
+    console.print(f"Cheeky Monkey, {ruleset.name} rules: {you} against {', '.join(names[1:])} (seed {seed}{given}).")
     console.print("Type ? for help. You are seat 0 and go first.")
 
     def ask(prompt: str) -> str:
@@ -205,6 +139,7 @@ def run(args: argparse.Namespace) -> int:
             if state.phase is Phase.CHANCE:
                 pending = [sample_chance(state, chance_rng)]
             elif state.seat != human:
+                pause(args)  # at a terminal, a moment to follow the bots (--delay)
                 pending = [bots[state.seat].choose(state, bot_rng)]
             else:
                 if shown is not state:
@@ -220,11 +155,11 @@ def run(args: argparse.Namespace) -> int:
                     continue
                 if command in ("q", "quit"):
                     raise _Quit
-                parsed = parse_answer(answer, state)
-                if isinstance(parsed, str):
-                    console.print(parsed)
+                try:
+                    pending = list(parse_actions(answer, state))
+                except ActionTextError as error:
+                    console.print(f"{answer.strip()!r}: {error.reason}. Type ? for help.")
                     continue
-                pending = parsed
             for action in pending:
                 if state.phase is not Phase.PLACING and isinstance(action, Place):
                     break  # the rest went on by themselves (R9)
@@ -241,7 +176,7 @@ def run(args: argparse.Namespace) -> int:
         console.print()
         console.print("Interrupted: the game is left unfinished.")
         status = 130  # the shell's convention for a program stopped by Ctrl-C
-    record = GameRecord(ruleset, players, 0, tuple(actions), args.seed)
+    record = GameRecord(ruleset, players, 0, tuple(actions), seed, tuple(recorded_names), ("human", *kinds))
     if state.phase is Phase.OVER:
         console.print()
         console.print(sheet_table(score(state), ruleset, names))

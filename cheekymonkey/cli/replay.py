@@ -12,7 +12,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from cheekymonkey.cli.narrate import describe_event, make_console, sheet_table, table_of
+from cheekymonkey.cli.narrate import count, describe_event, make_console, sheet_table, table_of
+from cheekymonkey.cli.options import names_type, seat_names
 from cheekymonkey.events import apply_with_events
 from cheekymonkey.scoring import score
 from cheekymonkey.serialization import DocumentError, load_record
@@ -25,7 +26,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add this command's options."""
     parser.add_argument("file", type=Path, help="a game record saved by 'cheekymonkey play' (or any record document)")
     parser.add_argument("--step", action="store_true", help="wait for Enter after each turn")
-    parser.add_argument("--names", default=None, help="seat names, comma-separated (default: Seat 0, Seat 1, ...)")
+    parser.add_argument(
+        "--names",
+        type=names_type,
+        default=None,
+        help="seat names, comma-separated, in seat order (default: the names in the record, else Seat 0, Seat 1, ...)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -43,15 +49,23 @@ def run(args: argparse.Namespace) -> int:
     except DocumentError as error:
         error_console.print(f"cheekymonkey replay: {args.file}: {error}")
         return 2
-    names = [f"Seat {seat}" for seat in range(record.players)]
-    if args.names:
-        given = [name.strip() for name in args.names.split(",")]
-        names[: len(given)] = given[: record.players]
+    try:
+        names = seat_names(args, list(record.names) or [f"Seat {seat}" for seat in range(record.players)])
+    except ValueError as error:
+        error_console.print(f"cheekymonkey replay: {error}")
+        return 2
     seed = "none" if record.seed is None else record.seed
     console.print(
         f"Replaying a {record.players}-player game, {record.ruleset.name} rules, seed {seed}: "
-        f"{len(record.actions)} actions."
+        f"{count(len(record.actions), 'action')}."
     )
+    if record.bots:
+        # Who played: the names and what sat in each seat, as the record keeps them.
+        console.print(
+            "Players: " + ", ".join(f"{n} ({kind})" for n, kind in zip(names, record.bots, strict=True)) + "."
+        )
+    else:
+        console.print("Players: " + ", ".join(names) + ".")
     state = record.start()
     waiting = args.step
     turn = 0

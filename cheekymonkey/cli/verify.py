@@ -13,6 +13,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from cheekymonkey.cli.options import install_hint
 from cheekymonkey.errors import CheekyMonkeyError
 from cheekymonkey.rules import MAX_PLAYERS, Ruleset
 
@@ -60,8 +61,9 @@ def run(args: argparse.Namespace) -> int:
     """Verify the chosen rule set for each seat count and print the reports; return the exit status."""
     try:
         from cheekymonkey.verify import verify_ruleset
-    except ImportError as error:
-        return _fail(str(error))
+    except ImportError:
+        # The command line came with the cli extra; the proofs need z3, from the verify extra.
+        return _fail(f"this command needs z3, from the verify extra: {install_hint('verify')}")
     if args.ruleset is not None:
         from cheekymonkey.serialization import load_ruleset
 
@@ -91,5 +93,9 @@ def run(args: argparse.Namespace) -> int:
             print(f"  seat {seat}: " + ", ".join(f"{a.label} {row[a]}" for a in ruleset.animals))
         print()
         refuted += len(report.refuted)
-    print("All properties proved." if not refuted else f"{refuted} properties refuted.")
+    print(
+        "All properties proved."
+        if not refuted
+        else f"{refuted} {'property' if refuted == 1 else 'properties'} refuted."
+    )
     return 1 if refuted else 0

@@ -1,40 +1,67 @@
-"""``cheekymonkey watch``: a narrated game between bots, then the score sheet."""
+"""``cheekymonkey watch``: a narrated game between bots, then the score sheet.
+
+It takes the same options as ``play`` (:func:`cheekymonkey.cli.options.add_table_options`), so either
+default command accepts what the other does. A record is saved only with ``--record FILE``.
+"""
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
+
+import attrs
 
 from cheekymonkey.actions import Action
 from cheekymonkey.bots import bot_named
-from cheekymonkey.cli.narrate import describe_event, make_console, sheet_table
-from cheekymonkey.cli.options import add_bots_option, add_game_options, bots_for_seats, ruleset_from
+from cheekymonkey.cli.narrate import count, describe_event, make_console, sheet_table
+from cheekymonkey.cli.options import add_table_options, bots_for_seats, pause, ruleset_from, seat_names, seed_from
 from cheekymonkey.events import apply_with_events
 from cheekymonkey.play import play_game
-from cheekymonkey.state import GameState
+from cheekymonkey.serialization import dump_record
+from cheekymonkey.state import GameState, Phase
 
 __all__ = ["add_arguments", "run"]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add this command's options."""
-    add_game_options(parser)
-    add_bots_option(parser, who="the bots to seat")
+    add_table_options(parser, bots_who="the bots to seat", record_default="default: none is saved")
 
 
 def run(args: argparse.Namespace) -> int:
-    """Play and narrate one game between bots; return 0."""
+    """Play and narrate one game between bots; return 0 (2 for bad names, 1 if the record cannot be saved)."""
     console = make_console()
     ruleset = ruleset_from(args)
     kinds = bots_for_seats(args.bots, args.players)
-    names = [f"{kind.capitalize()} {seat}" for seat, kind in enumerate(kinds)]
-    seed = "random" if args.seed is None else args.seed
-    console.print(f"Cheeky Monkey, {ruleset.name} rules, {args.players} players, seed {seed}.")
+    try:
+        names = seat_names(args, [f"{kind.capitalize()} {seat}" for seat, kind in enumerate(kinds)])
+    except ValueError as error:
+        console.print(f"cheekymonkey watch: {error}")
+        return 2
+    seed = seed_from(args)
+    given = "" if args.seed is not None else ", chosen at random"
+    console.print(
+        f"Cheeky Monkey, {ruleset.name} rules, {count(args.players, 'player')}, seed {seed}{given}: "
+        + ", ".join(f"{name} ({kind})" for name, kind in zip(names, kinds, strict=True))
+        + "."
+    )
 
     def narrate(state: GameState, action: Action) -> None:
+        if state.phase is not Phase.CHANCE:
+            pause(args)  # at a terminal, a moment before each bot's move (--delay)
         for event in apply_with_events(state, action)[1]:
             console.print(describe_event(event, names))
 
-    game = play_game([bot_named(kind) for kind in kinds], ruleset=ruleset, seed=args.seed, on_action=narrate)
+    game = play_game([bot_named(kind) for kind in kinds], ruleset=ruleset, seed=seed, on_action=narrate)
     console.print()
     console.print(sheet_table(game.score, ruleset, names))
+    if args.record is not None and not args.no_record:
+        record = attrs.evolve(game.record, names=tuple(names), bots=tuple(kinds))
+        path: Path = args.record
+        try:
+            path.write_text(dump_record(record, indent=2) + "\n", encoding="utf-8")
+        except OSError as error:
+            console.print(f"Could not save the record to {str(path)!r}: {error}")
+            return 1
+        console.print(f"Record saved to {path}; replay it with: cheekymonkey replay {path}")
     return 0

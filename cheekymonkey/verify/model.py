@@ -33,7 +33,10 @@ from cheekymonkey.verify.report import CountTable, PropertyResult, Status, Verif
 try:
     import z3
 except ImportError as error:  # pragma: no cover - the verify extra is installed in every test run
-    raise ImportError("cheekymonkey.verify needs z3: install it with pip install 'cheekymonkey[verify]'") from error
+    raise ImportError(
+        "cheekymonkey.verify needs z3: install it with pip install 'cheekymonkey[verify]' "
+        "(or, in a clone of the repository: pip install '.[verify]')"
+    ) from error
 
 __all__ = ["ScoringModel", "Witness", "check_agreement", "enumerate_witnesses", "verify_ruleset"]
 
