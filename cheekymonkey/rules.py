@@ -192,9 +192,9 @@ class Ruleset:
     @classmethod
     def custom(
         cls,
-        counts: Mapping[Animal, int] | Mapping[str, int],
+        counts: Mapping[Animal, int] | Mapping[str, int] | Mapping[int, int],
         *,
-        bonus_values: Mapping[Animal, int] | Mapping[str, int] | None = None,
+        bonus_values: Mapping[Animal, int] | Mapping[str, int] | Mapping[int, int] | None = None,
         bonus_tiles: bool = True,
         swap: bool | None = None,
         min_players: int = 2,

@@ -14,17 +14,10 @@ import pytest
 
 from cheekymonkey import (
     Animal,
-    Claim,
     Draw,
-    Herd,
     Phase,
-    Place,
     RandomBot,
     Reveal,
-    Stop,
-    Swap,
-    apply_all,
-    new_game,
     play_game,
 )
 from cheekymonkey.cli import default_command, main
@@ -277,7 +270,9 @@ def test_the_command_without_its_extra_says_which_extra_to_install(
         monkeypatch.delitem(sys.modules, name)
     monkeypatch.setitem(sys.modules, "rich", None)
     assert main(["watch"]) == 2
-    assert "pip install 'cheekymonkey[cli]'" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "pip install 'cheekymonkey[cli]'" in err
+    assert "in a clone of the repository: pip install '.[cli]'" in err
 
 
 class _Interrupted:

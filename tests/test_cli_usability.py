@@ -1,0 +1,278 @@
+"""The command line as a new user meets it, in real processes: in a pipe, and at a terminal (a pseudo-terminal).
+
+--version, unknown commands and options, the same options for play and watch, names and bot kinds in
+records, recorded random seeds, the score sheet (names, legend, colours), pacing, and install hints.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import re
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from cheekymonkey import Phase, __version__
+from cheekymonkey.serialization import load_record
+
+ROOT = Path(__file__).resolve().parent.parent
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def _env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR", "TTY_COMPATIBLE")}
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")
+    env.update(TERM="xterm-256color", COLUMNS="160", LINES="50")
+    return env
+
+
+def run(args: list[str], stdin: str | None = None, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    """``python -m cheekymonkey ARGS`` in a pipe: standard input and output are not terminals."""
+    return subprocess.run(
+        [sys.executable, "-m", "cheekymonkey", *args],
+        input=stdin,
+        stdin=subprocess.DEVNULL if stdin is None else None,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=_env(),
+        timeout=120,
+        check=False,
+    )
+
+
+def run_at_terminal(args: list[str], answers: str = "", cwd: Path = ROOT) -> tuple[int, str]:
+    """``python -m cheekymonkey ARGS`` with a pseudo-terminal for standard input and output, as a person runs it."""
+    leader, follower = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "cheekymonkey", *args],
+        stdin=follower,
+        stdout=follower,
+        stderr=follower,
+        cwd=cwd,
+        env=_env(),
+        close_fds=True,
+    )
+    os.close(follower)
+    if answers:
+        os.write(leader, answers.encode())
+    chunks = []
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([leader], [], [], 1)
+        if not ready:
+            if process.poll() is not None:
+                break
+            continue
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:  # the terminal closes when the process ends (EIO on Linux)
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(leader)
+    status = process.wait(timeout=30)
+    return status, b"".join(chunks).decode("utf-8", "replace").replace("\r\n", "\n")
+
+
+def test_version_prints_the_package_version() -> None:
+    """Item 7: cheekymonkey --version prints the version and exits 0."""
+    result = run(["--version"])
+    assert result.returncode == 0
+    assert result.stdout.strip() == f"cheekymonkey {__version__}"
+
+
+def test_an_unknown_command_is_refused_listing_the_commands() -> None:
+    """Item 8: a mistyped command gets the list of commands (and a guess), status 2, no game."""
+    result = run(["nope"])
+    assert result.returncode == 2
+    assert "unknown command 'nope'; the commands are play, watch, simulate, replay, verify" in result.stderr
+    assert "did you mean replay?" in run(["reply"]).stderr
+    assert result.stdout == ""
+
+
+def test_an_unknown_option_is_reported_by_its_command_with_the_closest_option() -> None:
+    """Item 8: a mistyped option names the command whose options were meant, and the one probably meant."""
+    result = run(["--seed", "3", "--delya", "1"])
+    assert result.returncode == 2
+    assert "cheekymonkey watch: error: unrecognized arguments: --delya 1 (did you mean --delay?" in result.stderr
+    assert "'cheekymonkey watch --help' lists the options" in result.stderr
+
+
+def _options(help_text: str) -> set[str]:
+    return set(re.findall(r"(?<![\w-])--[a-z][a-z-]*", help_text))
+
+
+def test_play_and_watch_accept_exactly_the_same_options() -> None:
+    """Item 8: the two default commands (terminal and pipe) take the same options, so one line works either way."""
+    play = _options(run(["play", "--help"]).stdout)
+    watch = _options(run(["watch", "--help"]).stdout)
+    assert play == watch
+    expected = {"--players", "--seed", "--variant", "--bots", "--names", "--delay", "--record", "--no-record"}
+    assert expected <= play
+
+
+def test_the_same_options_work_in_a_pipe_and_at_a_terminal(tmp_path: Path) -> None:
+    """Item 8: '--record FILE' and the rest work whether the default command is watch (pipe) or play (terminal)."""
+    options = ["--seed", "5", "--players", "2", "--bots", "random", "--variant", "younger", "--delay", "0"]
+    piped = run([*options, "--record", str(tmp_path / "watched.json"), "--names", "Ann,Bob"])
+    assert piped.returncode == 0, piped.stderr
+    watched = load_record((tmp_path / "watched.json").read_text(encoding="utf-8"))
+    assert (watched.names, watched.bots, watched.seed) == (("Ann", "Bob"), ("random", "random"), 5)
+    status, out = run_at_terminal([*options, "--record", str(tmp_path / "played.json"), "--names", "Cy"], "s\n" * 300)
+    assert status == 0, out
+    assert "Cy (you) against Random 1" in out
+    played = load_record((tmp_path / "played.json").read_text(encoding="utf-8"))
+    assert (played.names, played.bots, played.seed) == (("Cy", "Random 1"), ("human", "random"), 5)
+    assert played.final_state().phase is Phase.OVER
+
+
+def test_replay_shows_the_names_and_bot_kinds_the_record_keeps(tmp_path: Path) -> None:
+    """Item 11: a record keeps names and kinds; replay introduces the players and narrates with their names."""
+    path = tmp_path / "game.json"
+    watched = run(
+        [
+            "watch",
+            "--seed",
+            "8",
+            "--players",
+            "2",
+            "--bots",
+            "heuristic,random",
+            "--names",
+            "Ann,Bob",
+            "--record",
+            str(path),
+        ]
+    )
+    assert watched.returncode == 0, watched.stderr
+    result = run(["replay", str(path)])
+    assert result.returncode == 0, result.stderr
+    assert "Players: Ann (heuristic), Bob (random)." in result.stdout
+    assert "-- Turn 1: Ann --" in result.stdout
+    assert "Bob draws a" in result.stdout or "Bob draws an" in result.stdout
+    renamed = run(["replay", str(path), "--names", "Xi"])
+    assert "Players: Xi (heuristic), Bob (random)." in renamed.stdout
+
+
+def test_names_that_do_not_fit_the_seats_are_refused() -> None:
+    """Item 11: more names than seats, or the same name twice, is refused with status 2 before any game."""
+    too_many = run(["watch", "--players", "2", "--names", "A,B,C"])
+    assert too_many.returncode == 2
+    assert "3 names for 2 seats" in too_many.stdout
+    twice = run(["play", "--players", "2", "--names", "You,You", "--no-record"], "s\n")
+    assert twice.returncode == 2
+    assert "repeat one" in twice.stdout
+    assert run(["watch", "--names", "A,,B"]).returncode == 2
+
+
+def test_a_game_without_a_seed_records_the_seed_it_used_and_replays_with_it(tmp_path: Path) -> None:
+    """Item 11: without --seed a random seed is chosen, shown and recorded; --seed with it plays the same game."""
+    first = run(["watch", "--players", "2", "--record", str(tmp_path / "a.json")])
+    record = load_record((tmp_path / "a.json").read_text(encoding="utf-8"))
+    assert record.seed is not None
+    assert f"seed {record.seed}, chosen at random" in first.stdout
+    again = run(["watch", "--players", "2", "--seed", str(record.seed), "--record", str(tmp_path / "b.json")])
+    assert again.returncode == 0
+    assert load_record((tmp_path / "b.json").read_text(encoding="utf-8")).actions == record.actions
+
+
+def test_the_score_sheet_has_full_names_and_a_legend_for_the_star() -> None:
+    """Item 10: full animal names as headings, the star explained; no colour codes in a pipe."""
+    result = run(["watch", "--seed", "3", "--players", "2"])
+    assert result.returncode == 0
+    sheet = result.stdout[result.stdout.index("Final scores") :]
+    for name in ("Elephant", "Seal", "Hippo", "Giraffe", "Panda", "Kangaroo", "Lion", "Monkey", "bonus"):
+        assert name in sheet
+    assert "*" in sheet
+    assert "* took that animal's bonus tile (R16)" in sheet
+    assert "\x1b[" not in result.stdout
+
+
+def test_a_variant_without_bonus_tiles_has_no_bonus_column_star_or_legend() -> None:
+    """Item 10, R19: the younger-players sheet shows the animals and the total only."""
+    result = run(["watch", "--seed", "3", "--variant", "younger"])
+    sheet = result.stdout[result.stdout.index("Final scores") :]
+    assert "bonus" not in sheet
+    assert "*" not in sheet
+    assert "total" in sheet
+
+
+def test_at_a_terminal_each_animal_has_its_colour() -> None:
+    """Item 10: at a terminal the sheet's animal columns are coloured, each animal in its own colour."""
+    status, out = run_at_terminal(["watch", "--seed", "3", "--players", "2", "--delay", "0"])
+    assert status == 0, out
+    sheet = out[out.index("Final scores") :]
+    colours = {}
+    for name in ("Elephant", "Seal", "Hippo", "Giraffe", "Panda", "Kangaroo", "Lion", "Monkey"):
+        found = re.search(r"(\x1b\[[0-9;]*m)" + name, sheet)
+        assert found is not None, f"{name} is not coloured"
+        colours[name] = found.group(1)
+    assert len(set(colours.values())) == 8
+
+
+def _bot_moves(path: Path) -> int:
+    document = json.loads(path.read_text(encoding="utf-8"))
+    return sum(1 for action in document["actions"] if action["type"] != "reveal")
+
+
+def test_at_a_terminal_bots_moves_are_paced_by_delay(tmp_path: Path) -> None:
+    """Item 12: at a terminal every bot move waits --delay seconds, so the whole game takes at least that long."""
+    path = tmp_path / "paced.json"
+    args = ["watch", "--seed", "2", "--players", "2", "--variant", "little-children", "--record", str(path)]
+    started = time.monotonic()
+    status, out = run_at_terminal([*args, "--delay", "0.02"])
+    elapsed = time.monotonic() - started
+    assert status == 0, out
+    assert elapsed >= 0.02 * _bot_moves(path)
+
+
+def test_in_a_pipe_there_is_no_delay() -> None:
+    """Item 12: in a pipe the bots do not wait, even with a long --delay."""
+    started = time.monotonic()
+    result = run(["watch", "--seed", "2", "--players", "2", "--delay", "10"])
+    assert result.returncode == 0
+    assert time.monotonic() - started < 10
+
+
+def test_play_at_a_terminal_is_the_default_and_says_you() -> None:
+    """Item 8: at a terminal the default command is play, against bots, with the table drawn for you."""
+    status, out = run_at_terminal(["--seed", "4", "--players", "2", "--no-record", "--delay", "0"], "q\n")
+    assert status == 0, out
+    assert "you against Heuristic 1 (seed 4)." in out
+    assert "In front of you:" in out
+    assert "You quit the game." in out
+
+
+def test_verify_without_z3_says_which_extra_to_install_from_an_index_or_a_clone() -> None:
+    """Item 13: with z3 missing, verify exits 2 and names the verify extra, with a command that works in a clone."""
+    code = "import sys; sys.modules['z3'] = None; from cheekymonkey.cli import main; raise SystemExit(main(['verify']))"
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=_env(), timeout=60, check=False
+    )
+    assert result.returncode == 2
+    assert "needs z3, from the verify extra" in result.stderr
+    assert "pip install 'cheekymonkey[verify]'" in result.stderr
+    assert "in a clone of the repository: pip install '.[verify]'" in result.stderr
+
+
+def test_the_help_says_which_extra_each_command_needs() -> None:
+    """Item 13: --help names the cli extra for every command and the verify extra for verify, both ways to install."""
+    out = run(["--help"]).stdout
+    assert "Every command needs the cli extra; verify also needs the verify extra (z3)" in out
+    assert "pip install '.[cli,verify]'" in out
+
+
+@pytest.mark.parametrize("command", ["play", "watch"])
+def test_a_bad_delay_is_refused(command: str) -> None:
+    """--delay takes 0 to 10 seconds; anything else is refused by the option itself."""
+    result = run([command, "--delay", "-1"])
+    assert result.returncode == 2
+    assert "give 0 to 10" in result.stderr
