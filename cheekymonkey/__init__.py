@@ -17,7 +17,7 @@ True
 """
 
 from cheekymonkey.actions import Action, Claim, Draw, Herd, Place, Reveal, Stop, Swap
-from cheekymonkey.board import board
+from cheekymonkey.board import board_text
 from cheekymonkey.bots import ExpectimaxBot, HeuristicBot, bust_probability
 from cheekymonkey.engine import (
     apply,
@@ -113,7 +113,7 @@ __all__ = [
     "apply",
     "apply_all",
     "apply_with_events",
-    "board",
+    "board_text",
     "bust_probability",
     "chance_outcomes",
     "current_player",

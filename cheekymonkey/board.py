@@ -14,9 +14,9 @@ seat  stack  top
    2      0  -
 front: Seal, Lion
 bag: 49 tokens
-to move: seat 1 (decide); may claim a Lion
+to move: seat 1 (decide); may claim a Lion from seat 0
 
-The same text comes from :func:`board`, which also draws a :class:`~cheekymonkey.TableView`, so a
+The same text comes from :func:`board_text`, which also draws a :class:`~cheekymonkey.TableView`, so a
 client that only ever sees views can print them too.
 """
 
@@ -31,14 +31,18 @@ if TYPE_CHECKING:
     from cheekymonkey.state import GameState
     from cheekymonkey.views import TableView
 
-__all__ = ["board"]
+__all__ = ["board_text"]
 
 
 def _article(word: str) -> str:
     return f"an {word}" if word[0] in "AEIOU" else f"a {word}"
 
 
-def board(table: GameState | TableView) -> str:
+def _seats(seats: list[int]) -> str:
+    return f"seat {seats[0]}" if len(seats) == 1 else f"seats {', '.join(map(str, seats))}"
+
+
+def board_text(table: GameState | TableView) -> str:
     """The table as text: one line per seat (``>`` marks the seat to move), then the front, the bag and the turn.
 
     Args:
@@ -48,7 +52,7 @@ def board(table: GameState | TableView) -> str:
         Several lines of text, without a trailing newline; ``str(state)`` is the same text.
 
     >>> from cheekymonkey import new_game, view
-    >>> print(board(view(new_game(2), 0)))
+    >>> print(board_text(view(new_game(2), 0)))
     seat  stack  top
     >  0      0  -
        1      0  -
@@ -83,10 +87,18 @@ def board(table: GameState | TableView) -> str:
         turn += ": the first draw of the turn" if not table.front else ": a draw is being resolved"
     else:
         extras = []
-        if table.claimable is not None:
-            extras.append(f"may claim {_article(table.claimable.label)}")
+        others = [seat for seat in range(len(tops)) if seat != to_move and tops[seat] is not None]
+        claimable = table.claimable
+        if claimable is not None:
+            # R7: only an opponent's top showing the animal just drawn can be claimed.
+            claims = [seat for seat in others if tops[seat] is claimable]
+            if claims:
+                extras.append(f"may claim {_article(claimable.label)} from {_seats(claims)}")
         if table.swap_open:
-            extras.append("may swap the monkey")
+            # R12: the monkey goes to an opponent whose top is not a monkey.
+            swaps = [seat for seat in others if tops[seat] is not Animal.MONKEY]
+            if swaps:
+                extras.append(f"may swap the monkey with {_seats(swaps)}")
         if extras:
             turn += "; " + " and ".join(extras)
     lines.append(turn)

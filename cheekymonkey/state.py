@@ -8,7 +8,7 @@ from typing import Final
 
 import attrs
 
-from cheekymonkey.board import board
+from cheekymonkey.board import board_text
 from cheekymonkey.errors import InvalidGameError, InvalidStateError
 from cheekymonkey.rules import ANIMALS, Animal, Ruleset
 
@@ -68,7 +68,7 @@ class GameState:
         check_state(self)
 
     def __str__(self) -> str:
-        return board(self)
+        return board_text(self)
 
     @property
     def players(self) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import attrs
 
 from cheekymonkey.actions import Action
-from cheekymonkey.board import board
+from cheekymonkey.board import board_text
 from cheekymonkey.engine import legal_actions
 from cheekymonkey.errors import InvalidValueError
 from cheekymonkey.rules import Animal, Ruleset
@@ -86,7 +86,7 @@ class TableView:
             raise _fail("legal actions are shown only to the player to move, while they decide or place")
 
     def __str__(self) -> str:
-        return board(self)
+        return board_text(self)
 
     @property
     def players(self) -> int:

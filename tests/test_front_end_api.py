@@ -30,7 +30,7 @@ from cheekymonkey import (
     Swap,
     apply,
     apply_all,
-    board,
+    board_text,
     legal_actions,
     new_game,
     play_game,
@@ -50,7 +50,7 @@ def _mid_game() -> GameState:
 def test_print_of_a_state_shows_the_board_and_repr_stays_the_value() -> None:
     """Item 1: str(state) is the board (heights, tops, front, bag, turn, phase); repr is unchanged."""
     state = _mid_game()
-    assert str(state) == board(state)
+    assert str(state) == board_text(state)
     assert str(state).splitlines() == [
         "seat  stack  top",
         "   0      1  Lion",
@@ -58,10 +58,20 @@ def test_print_of_a_state_shows_the_board_and_repr_stays_the_value() -> None:
         "   2      0  -",
         "front: Seal, Lion",
         "bag: 49 tokens",
-        "to move: seat 1 (decide); may claim a Lion",
+        "to move: seat 1 (decide); may claim a Lion from seat 0",
     ]
     assert repr(state).startswith("GameState(ruleset=Ruleset(")
     assert "stacks=((Animal.LION,), (), ())" in repr(state)
+
+
+def test_the_board_says_whom_the_player_may_claim_from_or_swap_with() -> None:
+    """Item 1: after a monkey, the board names the seats open to a swap (R12); claims name theirs (R7)."""
+    state = apply_all(new_game(3), [Reveal(Animal.LION), Stop(), Reveal(Animal.SEAL), Stop(), Reveal(Animal.MONKEY)])
+    assert str(state).splitlines()[-1] == "to move: seat 2 (decide); may swap the monkey with seats 0, 1"
+    claim = apply_all(new_game(3), [Reveal(Animal.LION), Stop(), Reveal(Animal.LION), Stop(), Reveal(Animal.LION)])
+    assert str(claim).splitlines()[-1] == "to move: seat 2 (decide); may claim a Lion from seats 0, 1"
+    claimed = apply_all(claim, [Claim(0), Claim(1)])
+    assert str(claimed).splitlines()[-1] == "to move: seat 2 (decide)"
 
 
 def test_the_board_of_every_state_of_a_game_matches_the_state() -> None:
@@ -81,7 +91,7 @@ def test_the_board_of_every_state_of_a_game_matches_the_state() -> None:
 def test_a_view_prints_the_same_board_as_its_state() -> None:
     """Item 1: a client holding only a TableView prints the same board (the table shows the same to everybody)."""
     state = _mid_game()
-    assert str(view(state, 0)) == board(view(state, None)) == str(state)
+    assert str(view(state, 0)) == board_text(view(state, None)) == str(state)
 
 
 def test_animals_phases_and_decisions_print_as_words() -> None:
