@@ -247,7 +247,7 @@ def test_cli_verify_reports_a_counterexample_for_a_json_ruleset(
     out = capsys.readouterr().out
     assert "[refuted] tie-break-decides" in out
     assert "seat 0: Elephant" in out
-    assert "1 properties refuted." in out
+    assert "1 property refuted." in out  # one, in the singular
 
 
 def test_cli_verify_refuses_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
