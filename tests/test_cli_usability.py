@@ -87,6 +87,11 @@ def test_version_prints_the_package_version() -> None:
     result = run(["--version"])
     assert result.returncode == 0
     assert result.stdout.strip() == f"cheekymonkey {__version__}"
+    code = "import sys; sys.modules['rich'] = None; from cheekymonkey.cli import main; raise SystemExit(main(['--version']))"
+    bare = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=_env(), check=False
+    )
+    assert (bare.returncode, bare.stdout.strip()) == (0, f"cheekymonkey {__version__}")  # even without the cli extra
 
 
 def test_an_unknown_command_is_refused_listing_the_commands() -> None:

@@ -106,6 +106,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
+    if arguments == ["--version"]:
+        # Answered before the parser is built, so it works without the cli extra too.
+        from cheekymonkey import __version__
+
+        print(f"cheekymonkey {__version__}")
+        return 0
     if not arguments or arguments[0] not in (*names, "-h", "--help", "--version"):
         arguments.insert(0, default_command())
     try:
