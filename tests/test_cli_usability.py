@@ -87,7 +87,7 @@ def test_version_prints_the_package_version() -> None:
     result = run(["--version"])
     assert result.returncode == 0
     assert result.stdout.strip() == f"cheekymonkey {__version__}"
-    code = "import sys; sys.modules['rich'] = None; from cheekymonkey.cli import main; raise SystemExit(main(['--version']))"
+    code = "import sys; sys.modules['rich'] = None; from cheekymonkey.cli import main; sys.exit(main(['--version']))"
     bare = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=_env(), check=False
     )
