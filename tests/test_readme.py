@@ -21,3 +21,17 @@ def test_readme_has_exactly_two_setup_commands_and_ci_runs_the_test_one() -> Non
     assert main_job.endswith("&& cheekymonkey")
     ci_lines = [line.strip() for line in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()]
     assert tests in ci_lines
+
+
+def test_readme_documents_a_quick_run_that_leaves_out_the_model_checks_and_z3_proofs() -> None:
+    """Item 14: the README's quick run is '-m "not slow"', and the model checks and z3 proofs carry that mark."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert '`python -m pytest -m "not slow"`' in readme
+    from tests import test_model_check, test_verify
+
+    for test in (
+        test_model_check.test_every_reachable_state_keeps_every_invariant_and_can_reach_the_end,
+        test_verify.test_standard_rules_prove_every_scoring_property,
+        test_verify.test_z3_enumerates_the_golden_patterns_and_the_model_agrees_with_python,
+    ):
+        assert "slow" in [mark.name for mark in getattr(test, "pytestmark", [])], test.__name__

@@ -134,6 +134,7 @@ def _round_trip(value: Document, *, validate: bool = False) -> None:
 # --- round trips ---------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # thousands of states, with schema checks
 def test_thousands_of_random_reachable_states_round_trip_with_their_views_actions_and_events() -> None:
     """Every state of 40 random games, its views, actions and events survive JSON; a sample meets the schema."""
     states = 0

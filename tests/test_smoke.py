@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
+
 from cheekymonkey import GameState, RandomBot, Ruleset, apply, play_game
 from cheekymonkey.actions import Action
 from tests.invariants import tokens_held
 
 
+@pytest.mark.slow  # 5000 games
 def test_many_seeded_games_conserve_all_52_tokens_after_every_action() -> None:
     """R1, R15: 5000 seeded random games, 2 to 6 seats; after every action all 52 tokens are in play."""
     standard = Ruleset.standard()

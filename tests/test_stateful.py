@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
@@ -105,5 +106,6 @@ class WholeGames(RuleBasedStateMachine):
 
 
 WholeGames.TestCase.settings = settings(WholeGames.TestCase.settings, stateful_step_count=60)
-TestWholeGames = WholeGames.TestCase
+# Slow: whole games step by step (300 of them under the ci profile).
+TestWholeGames = pytest.mark.slow(WholeGames.TestCase)
 TestWholeGames.__doc__ = "Whole games, step by step: every invariant after every action (R1-R15, R22)."

@@ -100,6 +100,7 @@ def write_golden() -> None:
         (GOLDEN / f"z3_witnesses_{players}.json").write_text(text, encoding="utf-8")
 
 
+@pytest.mark.slow  # z3 proofs: about a minute for all seat counts
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_standard_rules_prove_every_scoring_property(players: int) -> None:
     """R16-R18: for the standard game, z3 proves every property for 2 to 6 seats; the best score is 104."""
@@ -198,6 +199,7 @@ def test_golden_witnesses_agree_with_score_counts(players: int) -> None:
             ), (name, witness.table)
 
 
+@pytest.mark.slow  # z3 enumeration: tens of seconds
 @pytest.mark.parametrize("players", GOLDEN_SEATS)
 def test_z3_enumerates_the_golden_patterns_and_the_model_agrees_with_python(players: int) -> None:
     """Differential: z3 finds exactly the stored outcome patterns, and the model scores each table as Python does."""

@@ -2,9 +2,10 @@
 
 Answers are short: ``d`` draws, ``s`` stops, ``h`` secures a herd, ``c 2`` claims from seat 2, ``w 1``
 swaps with seat 1, and while stacking a letter (or a name) picks the animal to put down next: the
-notation of :func:`cheekymonkey.parse_actions`, which reads them. ``?`` shows the help. The game also reads its answers from a pipe or a file: when standard input runs out
-before the end, it says so, saves the record of the game so far, and exits with status 1 (130 after
-Ctrl-C, also saving the record). A game played to the end, or quit with ``q``, exits with status 0.
+notation of :func:`cheekymonkey.parse_actions`, which reads them. ``?`` shows the help. The game
+also reads its answers from a pipe or a file: when standard input runs out before the end, it says
+so, saves the record of the game so far, and exits with status 1 (130 after Ctrl-C, also saving the
+record). A game played to the end, or quit with ``q``, exits with status 0.
 """
 
 from __future__ import annotations
