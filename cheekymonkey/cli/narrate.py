@@ -45,7 +45,7 @@ ANIMAL_STYLES: dict[Animal, str] = {
     Animal.SEAL: "blue",
     Animal.HIPPO: "magenta",
     Animal.GIRAFFE: "yellow",
-    Animal.PANDA: "bright_white",
+    Animal.PANDA: "cyan",  # not white: it must show on light terminals too
     Animal.KANGAROO: "dark_orange",
     Animal.LION: "red",
     Animal.MONKEY: "green",
