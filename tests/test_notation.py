@@ -6,6 +6,7 @@ import pickle
 import random
 
 import pytest
+from hypothesis import given
 
 from cheekymonkey import (
     ANIMALS,
@@ -32,6 +33,7 @@ from cheekymonkey import (
     parse_actions,
     play_game,
 )
+from tests.strategies import reachable_states
 
 
 def _deciding() -> GameState:
@@ -152,6 +154,14 @@ def test_action_text_reads_back_to_the_same_action_for_every_legal_action_of_man
                     checked += 1
             state = apply(state, legal[rng.randrange(len(legal))])
     assert checked > 10_000
+
+
+@given(reachable_states())
+def test_in_any_reachable_state_every_legal_action_reads_back_from_its_text(state: GameState) -> None:
+    """Property: in any reachable state, under any rule set, each legal action's text (short or long) reads back."""
+    for action in legal_actions(state):
+        assert parse_action(action_text(action, state), state) == action
+        assert parse_actions(action_text(action, state, long=True), state) == (action,)
 
 
 def test_action_text_refuses_an_action_not_allowed_in_the_state() -> None:
