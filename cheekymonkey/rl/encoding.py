@@ -129,7 +129,9 @@ class ActionCodec:
         Raises:
             InvalidValueError: If ``index`` is not an integer from 0 to ``num_actions - 1``.
         """
-        if isinstance(index, bool) or not isinstance(index, int):
+        if isinstance(index, bool):
+            raise InvalidValueError(f"an action index must be an integer, got {index!r}")
+        if not isinstance(index, int):
             # numpy integers and other integral numbers are welcome; floats and strings are not.
             try:
                 as_int = int(index.__index__())
