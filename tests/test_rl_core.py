@@ -127,7 +127,7 @@ def test_numpy_style_integers_decode() -> None:
         def __index__(self) -> int:
             return 1
 
-    assert ActionCodec(2).decode(Index()) == Stop()  # type: ignore[arg-type]
+    assert ActionCodec(2).decode(Index()) == Stop()
 
 
 def _decode_full(

@@ -34,7 +34,8 @@ Claim(2)
 
 from __future__ import annotations
 
-from typing import Final
+import operator
+from typing import Final, SupportsIndex
 
 import attrs
 
@@ -61,6 +62,16 @@ def _check_players(players: object) -> int:
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= MAX_PLAYERS:
         raise InvalidValueError(f"players must be an integer from 2 to {MAX_PLAYERS}, got {players!r}")
     return players
+
+
+def _as_index(index: object) -> int:
+    # An int, or an integer of another type (numpy's int64); never a bool, float or string.
+    try:
+        if isinstance(index, bool):
+            raise TypeError(index)
+        return operator.index(index)  # type: ignore[arg-type]
+    except TypeError:
+        raise InvalidValueError(f"an index must be an integer, got {index!r}") from None
 
 
 @attrs.frozen(slots=True)
@@ -123,36 +134,29 @@ class ActionCodec:
             raise InvalidValueError(f"{action!r} names seat {action.seat}, but the game has {self.players} seats")
         raise InvalidValueError(f"{action!r} is not an action")
 
-    def decode(self, index: int) -> Action:
-        """The player's action with index ``index``.
+    def decode(self, index: SupportsIndex) -> Action:
+        """The player's action with index ``index`` (an int, or an integer such as numpy's ``int64``).
 
         Raises:
             InvalidValueError: If ``index`` is not an integer from 0 to ``num_actions - 1``.
         """
-        if isinstance(index, bool):
-            raise InvalidValueError(f"an action index must be an integer, got {index!r}")
-        if not isinstance(index, int):
-            # numpy integers and other integral numbers are welcome; floats and strings are not.
-            try:
-                as_int = int(index.__index__())
-            except (AttributeError, TypeError):
-                raise InvalidValueError(f"an action index must be an integer, got {index!r}") from None
-            index = as_int
-        if not 0 <= index < len(self._actions):
-            raise InvalidValueError(f"action index {index} is out of range 0 to {len(self._actions) - 1}")
-        return self._actions[index]
+        number = _as_index(index)
+        if not 0 <= number < len(self._actions):
+            raise InvalidValueError(f"action index {number} is out of range 0 to {len(self._actions) - 1}")
+        return self._actions[number]
 
-    def decode_outcome(self, index: int) -> Reveal:
+    def decode_outcome(self, index: SupportsIndex) -> Reveal:
         """The chance outcome with index ``index``: ``Reveal`` of that animal.
 
         Raises:
             InvalidValueError: If ``index`` is not an integer from 0 to 7.
         """
-        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < NUM_OUTCOMES:
-            raise InvalidValueError(f"an outcome index must be an integer from 0 to {NUM_OUTCOMES - 1}, got {index!r}")
-        return REVEALS[index]
+        number = _as_index(index)
+        if not 0 <= number < NUM_OUTCOMES:
+            raise InvalidValueError(f"outcome index {number} is out of range 0 to {NUM_OUTCOMES - 1}")
+        return REVEALS[number]
 
-    def decode_at(self, state: GameState, index: int) -> Action:
+    def decode_at(self, state: GameState, index: SupportsIndex) -> Action:
         """The action with index ``index`` in ``state``: an outcome at a chance node, a player's action otherwise.
 
         Raises:
@@ -210,6 +214,6 @@ class ActionCodec:
             return (False,) * NUM_OUTCOMES
         return tuple(count > 0 for count in state.bag)
 
-    def describe(self, index: int) -> str:
+    def describe(self, index: SupportsIndex) -> str:
         """A short name for the player's action with index ``index``, for example ``"Claim(2)"``."""
         return repr(self.decode(index))
