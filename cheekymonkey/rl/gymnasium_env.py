@@ -25,7 +25,7 @@ A small rule set may end before the learner's first decision (an opponent can em
 >>> env = CheekyMonkeySoloEnv(players=2, seat=1, opponents=[HeuristicBot()])
 >>> observation, info = env.reset(seed=3)
 >>> observation.shape, info["action_mask"][:3].tolist()
-((1083,), [1, 1, 1])
+((900,), [1, 1, 1])
 """
 
 from __future__ import annotations
