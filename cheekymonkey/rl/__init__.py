@@ -36,7 +36,7 @@ from cheekymonkey.rl.observations import (
     observe,
     table_observation,
 )
-from cheekymonkey.rl.returns import returns, returns_of
+from cheekymonkey.rl.rewards import returns, returns_of
 
 __all__ = [
     "DEFAULT_OBSERVATION",

@@ -51,7 +51,7 @@ from cheekymonkey.rl._arrays import to_array
 from cheekymonkey.rl._text import board_text
 from cheekymonkey.rl.encoding import ActionCodec
 from cheekymonkey.rl.observations import DEFAULT_OBSERVATION, observation_layout, observe
-from cheekymonkey.rl.returns import returns
+from cheekymonkey.rl.rewards import returns
 from cheekymonkey.rules import Ruleset
 from cheekymonkey.state import GameState, Phase, new_game
 

@@ -54,7 +54,7 @@ from cheekymonkey.rl.observations import (
     observation_layout,
     observe,
 )
-from cheekymonkey.rl.returns import returns, returns_of
+from cheekymonkey.rl.rewards import returns, returns_of
 from cheekymonkey.rules import Ruleset
 from cheekymonkey.scoring import score_stacks
 from cheekymonkey.state import GameState, Phase, new_game
