@@ -40,6 +40,7 @@ from typing import Final, SupportsIndex
 import attrs
 
 from cheekymonkey.actions import CLAIMS, DRAW, HERD, PLACES, REVEALS, STOP, SWAPS, Action, Claim, Place, Reveal, Swap
+from cheekymonkey.engine import legal_actions
 from cheekymonkey.errors import InvalidValueError
 from cheekymonkey.rules import ANIMALS, MAX_PLAYERS
 from cheekymonkey.state import GameState, Phase
@@ -176,8 +177,6 @@ class ActionCodec:
         Raises:
             InvalidValueError: If the state's seat count differs from the codec's.
         """
-        from cheekymonkey.engine import legal_actions
-
         self._check_state(state)
         if state.phase is Phase.CHANCE:
             return tuple(a for a in range(NUM_OUTCOMES) if state.bag[a])
@@ -193,12 +192,12 @@ class ActionCodec:
         Raises:
             InvalidValueError: If the state's seat count differs from the codec's.
         """
+        self._check_state(state)
         mask = [False] * len(self._actions)
         if state.phase is not Phase.CHANCE:
-            for index in self.legal_indices(state):
-                mask[index] = True
-        else:
-            self._check_state(state)
+            indices = self._indices
+            for action in legal_actions(state):
+                mask[indices[action]] = True
         return tuple(mask)
 
     def outcome_mask(self, state: GameState) -> tuple[bool, ...]:

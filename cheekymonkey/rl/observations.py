@@ -59,7 +59,7 @@ from typing import Final, Literal, TypeAlias
 import attrs
 
 from cheekymonkey.errors import InvalidValueError
-from cheekymonkey.rules import ANIMALS, Ruleset
+from cheekymonkey.rules import ANIMALS, Animal, Ruleset
 from cheekymonkey.state import GameState, Phase
 from cheekymonkey.views import TableView
 
@@ -296,6 +296,31 @@ def table_observation(table: TableView) -> tuple[int, ...]:
     return tuple(out)
 
 
+# Stacks change only when a turn ends or a token is claimed or swapped, and a new state shares the
+# unchanged stack tuples with the one before, so their encodings are kept by the tuple's identity. An entry
+# holds its stack, so the id cannot be reused while the entry lives; the size bound keeps memory small.
+_STACK_CACHE: Final[dict[tuple[int, int], tuple[tuple[Animal, ...], tuple[int, ...], tuple[int, ...]]]] = {}
+_STACK_CACHE_SIZE: Final = 4096
+
+
+def _stack_parts(stack: tuple[Animal, ...], total: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """A stack's ``stack_counts`` row and its ``stacks`` block (top down, one-hot, ``total`` rows)."""
+    key = (id(stack), total)
+    hit = _STACK_CACHE.get(key)
+    if hit is not None and hit[0] is stack:
+        return hit[1], hit[2]
+    counts = [0] * _A
+    tokens = [0] * (total * _A)
+    for depth, token in enumerate(reversed(stack)):
+        counts[token] += 1
+        tokens[depth * _A + token] = 1
+    if len(_STACK_CACHE) >= _STACK_CACHE_SIZE:
+        _STACK_CACHE.clear()
+    parts = (tuple(counts), tuple(tokens))
+    _STACK_CACHE[key] = (stack, *parts)
+    return parts
+
+
 def full_observation(state: GameState, seat: int | None) -> tuple[int, ...]:
     """The full observation of ``state`` by ``seat`` (None: a spectator): the table fields, then the whole state.
 
@@ -324,19 +349,12 @@ def full_observation(state: GameState, seat: int | None) -> tuple[int, ...]:
         state.swap_open,
     )
     out += state.bag
-    counts = [0] * (n * _A)
-    for i, stack in enumerate(stacks):
-        base = i * _A
-        for token in stack:
-            counts[base + token] += 1
-    out += counts
     total = state.ruleset.total_tokens
-    tokens = [0] * (n * total * _A)
-    for i, stack in enumerate(stacks):
-        base = i * total * _A
-        for depth, token in enumerate(reversed(stack)):
-            tokens[base + depth * _A + token] = 1
-    out += tokens
+    parts = [_stack_parts(stack, total) for stack in stacks]
+    for counts, _ in parts:
+        out += counts
+    for _, tokens in parts:
+        out += tokens
     return tuple(out)
 
 
