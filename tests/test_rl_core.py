@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
+import textwrap
 
 import pytest
 from hypothesis import given, settings
@@ -235,3 +238,35 @@ def test_returns_of_a_finished_game_add_up_to_one_and_follow_the_winners(players
 def test_returns_of_an_unfinished_game_raise() -> None:
     with pytest.raises(GameNotOverError):
         returns(new_game(2))
+
+
+def _run_without(blocked: list[str], code: str) -> subprocess.CompletedProcess[str]:
+    """Run ``code`` in a fresh interpreter in which importing any of ``blocked`` fails, as if not installed."""
+    guard = "import sys\n" + "".join(f"sys.modules[{name!r}] = None\n" for name in blocked)
+    return subprocess.run(
+        [sys.executable, "-c", guard + textwrap.dedent(code)], capture_output=True, text=True, check=False, timeout=120
+    )
+
+
+def test_the_core_works_without_numpy_or_any_framework() -> None:
+    result = _run_without(
+        ["numpy", "pyspiel", "pettingzoo", "gymnasium"],
+        """
+        from cheekymonkey import new_game, apply, Reveal, Animal
+        from cheekymonkey.rl import ActionCodec, observe
+        state = apply(new_game(2), Reveal(Animal.SEAL))
+        print(ActionCodec(2).action_mask(state)[:3], len(observe(state, 0)))
+        """,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "(True, True, True) 900"
+
+
+@pytest.mark.parametrize(
+    ("module", "missing"),
+    [("openspiel_game", "pyspiel"), ("pettingzoo_env", "pettingzoo"), ("gymnasium_env", "gymnasium")],
+)
+def test_an_adapter_without_its_framework_names_the_extra(module: str, missing: str) -> None:
+    result = _run_without([missing], f"import cheekymonkey.rl.{module}")
+    assert result.returncode != 0
+    assert "pip install 'cheekymonkey[rl]'" in result.stderr

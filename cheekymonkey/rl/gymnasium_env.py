@@ -38,7 +38,7 @@ try:
     import gymnasium
     import numpy as np
     import numpy.typing as npt
-except ImportError as error:  # pragma: no cover - exercised only without the extra
+except ImportError as error:
     raise ImportError(
         "cheekymonkey.rl.gymnasium_env needs Gymnasium and numpy: pip install 'cheekymonkey[rl]'"
     ) from error

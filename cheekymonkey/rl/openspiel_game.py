@@ -37,7 +37,7 @@ from typing import Any, Final
 try:
     import numpy as np
     import pyspiel
-except ImportError as error:  # pragma: no cover - exercised only without the extra
+except ImportError as error:
     raise ImportError(
         "cheekymonkey.rl.openspiel_game needs OpenSpiel and numpy: pip install 'cheekymonkey[rl]'"
     ) from error

@@ -34,7 +34,7 @@ try:
     import numpy as np
     import numpy.typing as npt
     from pettingzoo import AECEnv
-except ImportError as error:  # pragma: no cover - exercised only without the extra
+except ImportError as error:
     raise ImportError(
         "cheekymonkey.rl.pettingzoo_env needs PettingZoo, Gymnasium and numpy: pip install 'cheekymonkey[rl]'"
     ) from error
