@@ -25,7 +25,7 @@ from cheekymonkey.scoring import score_stacks  # noqa: E402
 def test_random_sim_test_passes_with_serialization_for_every_preset_and_seat_count(rules: str, players: int) -> None:
     """OpenSpiel's own consistency checks: clone, serialize, legal actions sorted, masks, returns in range."""
     game = pyspiel.load_game(GAME_NAME, {"players": players, "rules": rules})
-    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
 
 
 def _play(game: Any, seed: int, visit: Callable[[Any], None] | None = None) -> Any:
