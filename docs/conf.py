@@ -39,6 +39,8 @@ templates_path: list[str] = []
 
 # Broken cross-references are errors (with -W): every type named in a signature or docstring resolves.
 nitpicky = True
+# The rl adapters' signatures name numpy, Gymnasium, PettingZoo and OpenSpiel types, whose docs are not linked.
+nitpick_ignore_regex = [(r"py:.*", r"(numpy|gymnasium|pettingzoo|pyspiel|open_spiel)(\..*)?")]
 
 # MyST: ::: fences for admonitions, and anchors on headings so pages can link to sections.
 myst_enable_extensions = ["colon_fence", "deflist"]
