@@ -7,7 +7,7 @@ Routes (every answer under ``/api`` is JSON; an error is ``{"error": reason}`` w
 - ``POST /api/rooms``: make a room. The body: ``{"preset": name}`` or ``{"ruleset": ruleset document}``,
   ``"seats": [{"name": ...}, {"name": ..., "bot": "heuristic"}, ...]`` and, if the server allows seeds,
   ``"seed"``. The answer (201) gives each human seat its link, ``/play#<token>``.
-- ``GET /api/table?since=N``: what the seat sees (:meth:`~cheekymonkey.web.rooms.Room.table`).
+- ``GET /api/table?since=N``: what the seat sees (:meth:`~cheekymonkey.web.Room.table`).
 - ``POST /api/move``: the body is an ``action`` document; the answer is the seat's new table.
 - ``GET /api/events?since=N``: server-sent events, one ``table`` message at once and one per change.
 
@@ -241,18 +241,15 @@ def create_app(
         async def stream() -> AsyncIterator[str]:
             sent = since
             while True:
-                changed = room.changed()  # taken before the table is read, so no change slips between
                 message = room.table(seat, sent)
                 sent = room.event_count
                 yield f"event: table\nid: {message['version']}\ndata: {json.dumps(message)}\n\n"
                 if room.closed:
                     return
-                while True:
-                    try:
-                        await asyncio.wait_for(changed.wait(), _HEARTBEAT)
-                        break
-                    except TimeoutError:
-                        yield ": still here\n\n"  # a comment line keeps proxies from closing an idle stream
+                # The table just sent is this version's; wait for a newer one. Reading the table and taking its
+                # version happen with no await between, so no change can slip past unseen.
+                while not await room.wait_for_change(message["version"], _HEARTBEAT):
+                    yield ": still here\n\n"  # a comment line keeps proxies from closing an idle stream
 
         headers = {"cache-control": "no-store", "x-accel-buffering": "no"}
         return StreamingResponse(stream(), media_type="text/event-stream", headers=headers)

@@ -1,8 +1,8 @@
 """Rooms for the web front end: one game each, its full state kept here, seats reached by secret tokens.
 
 A :class:`Room` holds one game. The full :class:`~cheekymonkey.GameState` never leaves it: a seat gets
-:meth:`Room.table`, a JSON-ready dictionary made of the library's own documents (the seat's
-:class:`~cheekymonkey.TableView`, the :mod:`~cheekymonkey.events` that happened, and the score sheet at the
+:meth:`~cheekymonkey.web.Room.table`, a JSON-ready dictionary made of the library's own documents (the seat's
+:class:`~cheekymonkey.TableView`, the events that happened, and the score sheet at the
 end). Moves come in as action documents. The room resolves chance itself and plays its bot seats.
 
 A :class:`RoomManager` holds every room, maps each human seat's token to its seat, caps how many rooms
@@ -15,6 +15,7 @@ This module needs no web framework; :mod:`cheekymonkey.web.app` serves it over H
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import secrets
 import time
@@ -161,7 +162,7 @@ class Room:
         self.closed = False
         """Whether the room was closed; a closed room takes no moves."""
         self.last_active = clock()
-        """When a seat last asked for anything (the :attr:`clock`'s seconds)."""
+        """When a seat last asked for anything (in the ``clock``'s seconds)."""
         self._settle()
 
     # -- the game -----------------------------------------------------------------------------------
@@ -283,9 +284,20 @@ class Room:
         """How many events the room has logged (the next event's ``seq``)."""
         return len(self._events)
 
-    def changed(self) -> asyncio.Event:
-        """An event set at the room's next change; take it *before* reading the table, so no change is missed."""
-        return self._changed
+    async def wait_for_change(self, version: int, timeout: float) -> bool:
+        """Wait until the room's :attr:`version` is past ``version``; False if ``timeout`` seconds pass first.
+
+        A closed room counts as changed: its streams wake up, send the last table and end.
+        """
+        deadline = asyncio.get_running_loop().time() + timeout
+        while self.version <= version and not self.closed:
+            left = deadline - asyncio.get_running_loop().time()
+            if left <= 0:
+                return False
+            # Every change sets the current event and puts a new one in its place, so each waiter wakes.
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), left)
+        return True
 
     def close(self) -> None:
         """Close the room: no more moves; every waiting stream wakes up, sees ``closed`` and ends."""
@@ -333,7 +345,7 @@ class RoomManager:
         """Open a room; return it and each human seat's token (only ever given out here).
 
         Raises:
-            RoomsFullError: If :attr:`max_rooms` rooms are open.
+            RoomsFullError: If ``max_rooms`` rooms are open.
             RoomError: If a seed is given but seeds are not allowed, or no seat is a person.
             InvalidGameError: If the number of seats does not suit the rule set.
         """
@@ -385,7 +397,7 @@ class RoomManager:
             del self._tokens[token]
 
     def sweep(self) -> list[str]:
-        """Close every room idle for :attr:`idle_seconds` or more; return their ids."""
+        """Close every room idle for ``idle_seconds`` or more; return their ids."""
         now = self._clock()
         idle = [room_id for room_id, room in self.rooms.items() if now - room.last_active >= self.idle_seconds]
         for room_id in idle:

@@ -71,7 +71,9 @@
     while (pendingEvents.has(nextSeq)) {
       const event = pendingEvents.get(nextSeq);
       pendingEvents.delete(nextSeq);
-      const li = el("li", "log-" + event.type, narrate(event));
+      const li = el("li", "log-" + event.type);
+      li.appendChild(el("span", "log-number", nextSeq + 1));
+      li.appendChild(document.createTextNode(narrate(event)));
       log.insertBefore(li, log.firstChild);
       nextSeq += 1;
     }
@@ -186,10 +188,13 @@
     let hint = "";
     if (mine && view.phase === "placing") {
       hint = "Choose the order, bottom first: the last token you put down ends on top, where others may claim it.";
-    } else if (view.legal.some((action) => action.type === "claim")) {
-      hint = "You drew " + a(view.claimable) + ": you may claim the same animal from the top of another stack.";
-    } else if (view.legal.some((action) => action.type === "swap")) {
-      hint = "You drew a Monkey: you may swap it for the top token of another stack.";
+    } else if (mine) {
+      const claim = view.legal.some((action) => action.type === "claim");
+      const swap = view.legal.some((action) => action.type === "swap");
+      const drawn = view.front[view.front.length - 1];
+      if (claim && swap) hint = "You drew a Monkey: claim another Monkey from a stack top, or swap yours for a stack's top token.";
+      else if (claim) hint = "You drew " + a(drawn) + ": you may claim the same animal from the top of another stack.";
+      else if (swap) hint = "You drew a Monkey: you may swap it for the top token of another stack.";
     }
     $("hint").textContent = hint;
     renderActions(view);
