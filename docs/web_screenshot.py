@@ -23,6 +23,7 @@ OUT = Path(__file__).resolve().parent / "_static" / "web-game.png"
 
 
 def main() -> int:
+    """Serve a seeded room, play into the middle of the game, and save the screenshot; return the exit status."""
     import uvicorn
     from playwright.sync_api import sync_playwright
 
