@@ -65,8 +65,11 @@ def main() -> int:
         if state.phase.name == "DECIDE" and turns >= 4 and len(state.front) >= 2 and (claim or turns >= 12):
             break  # best with a claim to show, but any table with tokens in front will do after a while
         if state.phase.name == "PLACING":
-            post("/api/move", {"format": "cheekymonkey/1", "kind": "action", "type": "place",
-                               "animal": state.front[0].name.lower()}, token)
+            post(
+                "/api/move",
+                {"format": "cheekymonkey/1", "kind": "action", "type": "place", "animal": state.front[0].name.lower()},
+                token,
+            )
         elif len(state.front) < 2:
             post("/api/move", {"format": "cheekymonkey/1", "kind": "action", "type": "draw"}, token)
         else:
