@@ -60,6 +60,11 @@ class Connection:
         """Close the connection."""
         self.writer.close()
 
+    def reconnect(self, fresh: Connection) -> None:
+        """Close this connection and carry on over ``fresh``."""
+        self.writer.close()
+        self.reader, self.writer = fresh.reader, fresh.writer
+
     async def send(self, method: str, path: str, body: bytes | None = None, token: str | None = None) -> None:
         """Write one request, with the seat's token in the Authorization header if given."""
         lines = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1"]
@@ -106,6 +111,7 @@ class Stats:
         self.requests = 0
         self.latencies: list[float] = []
         self.messages = 0
+        self.reconnects = 0
         self.problems: list[str] = []
 
 
@@ -141,6 +147,13 @@ class Client:
 
     async def play(self) -> None:
         """Follow the seat's event stream and move whenever the view says it may, until the room is done."""
+        try:
+            await self._play()
+        except Exception as error:  # noqa: BLE001 - any failure is a finding, and must not hang the room
+            self.stats.problems.append(f"room {self.room.id} seat {self.seat} failed: {error!r}")
+            self.room.done.set()
+
+    async def _play(self) -> None:
         stream = await Connection.open(self.port)
         moves = await Connection.open(self.port)
         try:
@@ -178,7 +191,14 @@ class Client:
             return False  # not this seat's move, or an old table (a newer one is on its way)
         document = {"format": FORMAT, "kind": "action", **self.rng.choice(legal)}
         started = time.perf_counter()
-        status, answer = await moves.request("POST", "/api/move", document, self.token)
+        try:
+            status, answer = await moves.request("POST", "/api/move", document, self.token)
+        except (ConnectionError, asyncio.IncompleteReadError):
+            # The server closes a keep-alive connection left idle for 5 seconds, before reading anything
+            # more from it; like a browser, open a new one and send the move again.
+            moves.reconnect(await Connection.open(self.port))
+            self.stats.reconnects += 1
+            status, answer = await moves.request("POST", "/api/move", document, self.token)
         self.stats.latencies.append(time.perf_counter() - started)
         self.stats.requests += 1
         if status != 200:
@@ -267,6 +287,8 @@ async def run(rooms: int, moves: int, seed: int, pid: int, port: int) -> dict[st
         if isinstance(result, BaseException) and not isinstance(result, asyncio.CancelledError):
             stats.problems.append(f"a client failed: {result!r}")
     after = rss_kib(pid)
+    admin.close()
+    admin = await Connection.open(port)  # the first one sat idle past the server's keep-alive timeout
     # The checks: each room's whole log and version against what its clients saw and did.
     for play in plays:
         for client in play.clients:
@@ -297,6 +319,7 @@ async def run(rooms: int, moves: int, seed: int, pid: int, port: int) -> dict[st
         else None,
         "latency_ms_max": round(latencies[-1] * 1000, 2) if latencies else None,
         "stream_messages": stats.messages,
+        "reconnects": stats.reconnects,
         "server_rss_kib_before": before,
         "server_rss_kib_after": after,
         "memory_kib_per_room": round((after - before) / rooms, 1),
