@@ -149,7 +149,7 @@ class Client:
         """Follow the seat's event stream and move whenever the view says it may, until the room is done."""
         try:
             await self._play()
-        except Exception as error:  # noqa: BLE001 - any failure is a finding, and must not hang the room
+        except Exception as error:  # any failure is a finding, and must not leave the room hanging
             self.stats.problems.append(f"room {self.room.id} seat {self.seat} failed: {error!r}")
             self.room.done.set()
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -17,7 +18,7 @@ import pytest
 from cheekymonkey import Claim, Ruleset, apply
 from cheekymonkey.errors import IllegalActionError
 from cheekymonkey.serialization import DocumentError, load_action, load_view, to_document
-from cheekymonkey.web import RoomManager
+from cheekymonkey.web import STATIC_DIR, RoomManager
 from tests.web_support import LiveServer, action, call, live_server
 
 
@@ -304,3 +305,25 @@ def test_cheekymonkey_serve_starts_a_server_that_serves_the_page() -> None:
         process.terminate()
         output = process.communicate(timeout=10)[0].decode()
     assert f"http://127.0.0.1:{port}/" in output
+
+
+def test_a_bot_in_the_first_seat_plays_its_turn_before_the_person_comes(server: LiveServer) -> None:
+    body = {"preset": "standard", "seats": [{"name": "Mo", "bot": "heuristic"}, {"name": "Ann"}], "seed": 2}
+    status, room = call(server, "POST", "/api/rooms", body)
+    assert status == 201
+    deadline = time.monotonic() + 10
+    while (table := call(server, "GET", "/api/table", token=token_of(room, 1))[1])["view"]["to_move"] != 1:
+        assert time.monotonic() < deadline, "the bot never finished its turn"
+        time.sleep(0.02)
+    assert table["view"]["legal"]
+    assert {item["event"]["seat"] for item in table["events"]} == {0, 1}  # Mo's turn, then Ann's first draw
+
+
+def test_every_file_the_pages_load_ships_in_the_package() -> None:
+    for page in ("index.html", "play.html"):
+        html = (STATIC_DIR / page).read_text(encoding="utf-8")
+        loaded = re.findall(r'(?:src|href)="/static/([^"]+)"', html)
+        assert loaded, page
+        for name in loaded:
+            assert (STATIC_DIR / name).is_file(), name
+        assert "://" not in html  # nothing fetched from elsewhere
