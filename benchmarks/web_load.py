@@ -7,8 +7,8 @@ its game ends). Every client speaks raw HTTP/1.1 over asyncio streams, with keep
 stays cheap next to the server.
 
 It reports requests per second (room creations, event streams opened and moves, over the timed part), the move
-latency (median, 99th percentile, worst), the event-stream messages delivered, and the server's resident
-memory per room (its RSS after the run minus its RSS before the rooms were made, divided by the rooms).
+latency (median, 99th percentile, worst), the server's CPU time per move, the event-stream messages delivered,
+and the server's resident memory per room (its RSS after the run minus its RSS before the rooms were made, divided by the rooms).
 
 And it checks that nothing was lost or mixed between rooms:
 
@@ -234,6 +234,13 @@ def rss_kib(pid: int) -> int:
     raise RuntimeError("no VmRSS line")
 
 
+def cpu_seconds(pid: int) -> float:
+    """A process's CPU time so far (user and system), in seconds (Linux)."""
+    with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -262,6 +269,7 @@ async def run(rooms: int, moves: int, seed: int, pid: int, port: int) -> dict[st
     rng = random.Random(seed)
     admin = await Connection.open(port)
     before = rss_kib(pid)
+    cpu_before = cpu_seconds(pid)
     started = time.perf_counter()
     plays = []
     for index in range(rooms):
@@ -287,6 +295,7 @@ async def run(rooms: int, moves: int, seed: int, pid: int, port: int) -> dict[st
         if isinstance(result, BaseException) and not isinstance(result, asyncio.CancelledError):
             stats.problems.append(f"a client failed: {result!r}")
     after = rss_kib(pid)
+    server_cpu = cpu_seconds(pid) - cpu_before
     admin.close()
     admin = await Connection.open(port)  # the first one sat idle past the server's keep-alive timeout
     # The checks: each room's whole log and version against what its clients saw and did.
@@ -318,6 +327,9 @@ async def run(rooms: int, moves: int, seed: int, pid: int, port: int) -> dict[st
         if latencies
         else None,
         "latency_ms_max": round(latencies[-1] * 1000, 2) if latencies else None,
+        # The server's own CPU time per move (its request, its two stream messages): unlike the rates above,
+        # it barely depends on what else the machine is doing.
+        "server_cpu_ms_per_move": round(server_cpu / max(1, move_requests) * 1000, 3),
         "stream_messages": stats.messages,
         "reconnects": stats.reconnects,
         "server_rss_kib_before": before,
