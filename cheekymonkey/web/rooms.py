@@ -338,6 +338,7 @@ class RoomManager:
         self.rooms: dict[str, Room] = {}
         """The open rooms, by id."""
         self._tokens: dict[str, tuple[Room, int]] = {}
+        self._room_tokens: dict[str, list[str]] = {}
 
     def create(
         self, ruleset: Ruleset, seats: Sequence[SeatSpec], *, seed: int | None = None
@@ -373,6 +374,7 @@ class RoomManager:
                 tokens[seat] = token
                 self._tokens[token] = (room, seat)
         self.rooms[room_id] = room
+        self._room_tokens[room_id] = list(tokens.values())
         room.start_bots()
         return room, tokens
 
@@ -393,7 +395,7 @@ class RoomManager:
         if room is None:
             return
         room.close()
-        for token in [t for t, (r, _) in self._tokens.items() if r is room]:
+        for token in self._room_tokens.pop(room_id, ()):
             del self._tokens[token]
 
     def sweep(self) -> list[str]:

@@ -200,6 +200,7 @@
     renderActions(view);
     // Typing stays open out of turn too: the server is the judge, and its reason is shown.
     $("command-text").disabled = busy || table.closed;
+    $("command").hidden = view.phase === "over" || table.closed;
     renderScore();
   }
 
