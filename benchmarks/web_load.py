@@ -6,9 +6,10 @@ view lists legal actions, posts one of them at random, until the room has played
 its game ends). Every client speaks raw HTTP/1.1 over asyncio streams, with keep-alive, so the client side
 stays cheap next to the server.
 
-It reports requests per second (room creations, event streams opened and moves, over the timed part), the move
-latency (median, 99th percentile, worst), the server's CPU time per move, the event-stream messages delivered,
-and the server's resident memory per room (its RSS after the run minus its RSS before the rooms were made, divided by the rooms).
+It reports requests per second (room creations, event streams opened and moves, over the timed part),
+the move latency (median, 99th percentile, worst), the server's CPU time per move, the event-stream
+messages delivered, and the server's resident memory per room (its RSS after the run minus its RSS
+before the rooms were made, divided by the rooms).
 
 And it checks that nothing was lost or mixed between rooms:
 
