@@ -6,6 +6,7 @@ page and in the room's full state on the server. Without Chromium these tests fa
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from collections.abc import Iterator
@@ -14,10 +15,11 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
-from cheekymonkey import Animal, Claim, apply, new_game, sample_chance, score
+from cheekymonkey import Animal, Claim, apply, legal_actions, new_game, sample_chance, score
 from cheekymonkey.actions import Draw
 from cheekymonkey.errors import IllegalActionError
-from cheekymonkey.web import RoomManager
+from cheekymonkey.serialization import to_document
+from cheekymonkey.web import Room, RoomManager
 from tests.web_support import CHROMIUM_MISSING, LiveServer, call, chromium_path, live_server
 
 pytestmark = pytest.mark.slow
@@ -100,6 +102,15 @@ def after_move(page: Page, before: int) -> None:
     page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=before)
 
 
+def assert_buttons_are_the_legal_actions(page: Page, room: Room) -> None:
+    """The page's move buttons are exactly the seat's legal actions, in order, once it shows the room's table."""
+    page.wait_for_function("v => Number(document.body.dataset.version) === v", arg=room.version)
+    shown = [json.loads(b.get_attribute("data-action") or "") for b in page.locator("#actions button").all()]
+    documents = [to_document(action) for action in legal_actions(room.state)]
+    legal = [{k: v for k, v in document.items() if k not in ("format", "kind")} for document in documents]
+    assert shown == legal
+
+
 def test_a_whole_game_against_a_bot_from_the_lobby_to_the_score_sheet(server: LiveServer, pages: Pages) -> None:
     page = pages.open(server.url + "/")
     page.click("#remove-seat")  # the lobby offers you and two bots; play one
@@ -114,6 +125,7 @@ def test_a_whole_game_against_a_bot_from_the_lobby_to_the_score_sheet(server: Li
         page.wait_for_selector("#actions button:enabled, #score:not([hidden])")
         if page.is_visible("#score"):
             break
+        assert_buttons_are_the_legal_actions(page, room)
         before = version(page)
         odds = page.text_content("#odds") or ""
         risky = re.search(r"(\d+)% chance", odds)
