@@ -68,6 +68,8 @@ intersphinx_mapping = {
     "attrs": ("https://www.attrs.org/en/stable", (None, _FALLBACK["attrs"])),
 }
 intersphinx_timeout = 5
+# cheekymonkey.web.create_app returns a Starlette application; Starlette publishes no Sphinx inventory.
+nitpick_ignore = [("py:class", "starlette.applications.Starlette")]
 
 html_theme = "furo"
 html_title = f"cheekymonkey {release}"

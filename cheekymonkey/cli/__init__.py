@@ -1,4 +1,4 @@
-"""The ``cheekymonkey`` command: watch, play, simulate, replay and verify games from a terminal."""
+"""The ``cheekymonkey`` command: watch, play, simulate, replay and verify games from a terminal, or serve them."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("simulate", "play many seeded games between bots and compare their win rates"),
     ("replay", "step through a saved game record, narrated"),
     ("verify", "prove a rule set's scoring rules with z3 and print the report"),
+    ("serve", "serve the web front end: play in a browser (needs the web extra)"),
 )
 
 _DEFAULT_HELP = """\

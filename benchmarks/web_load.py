@@ -1,0 +1,381 @@
+"""A bounded load test of ``cheekymonkey serve`` on 127.0.0.1: many rooms, two clients each, random legal moves.
+
+It starts a real server process (``python -m cheekymonkey serve``), makes ``--rooms`` rooms of two people,
+and runs two clients per room. Each client follows its seat's server-sent event stream and, whenever its
+view lists legal actions, posts one of them at random, until the room has played ``--moves`` moves (or
+its game ends). Every client speaks raw HTTP/1.1 over asyncio streams, with keep-alive, so the client side
+stays cheap next to the server.
+
+It reports requests per second (room creations, event streams opened and moves, over the timed part),
+the move latency (median, 99th percentile, worst), the server's CPU time per move, the event-stream
+messages delivered, and the server's resident memory per room (its RSS after the run minus its RSS
+before the rooms were made, divided by the rooms).
+
+And it checks that nothing was lost or mixed between rooms:
+
+- every message a client gets names its own room, seat and the room's own seat names;
+- each client's events arrive numbered without a gap, and at the end equal the room's whole log;
+- each room's version (one per accepted move) equals the moves its two clients had accepted.
+
+Run from the repository root, with the ``web`` extra installed::
+
+    python benchmarks/web_load.py --rooms 200 --moves 60
+    python benchmarks/web_load.py --rooms 20 --moves 30 --json   # one JSON line, as the test suite runs it
+
+The exit status is 1 if any check failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import resource
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from typing import Any
+
+FORMAT = "cheekymonkey/1"
+
+
+class Connection:
+    """One keep-alive HTTP/1.1 connection: a request at a time, answers read by Content-Length or chunks."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader = reader
+        self.writer = writer
+
+    @classmethod
+    async def open(cls, port: int) -> Connection:
+        """Connect to the server on 127.0.0.1."""
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        return cls(reader, writer)
+
+    def close(self) -> None:
+        """Close the connection."""
+        self.writer.close()
+
+    def reconnect(self, fresh: Connection) -> None:
+        """Close this connection and carry on over ``fresh``."""
+        self.writer.close()
+        self.reader, self.writer = fresh.reader, fresh.writer
+
+    async def send(self, method: str, path: str, body: bytes | None = None, token: str | None = None) -> None:
+        """Write one request, with the seat's token in the Authorization header if given."""
+        lines = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1"]
+        if token is not None:
+            lines.append(f"Authorization: Bearer {token}")
+        if body is not None:
+            lines += ["Content-Type: application/json", f"Content-Length: {len(body)}"]
+        self.writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + (body or b""))
+        await self.writer.drain()
+
+    async def head(self) -> tuple[int, dict[str, str]]:
+        """Read an answer's status and headers."""
+        status_line = await self.reader.readline()
+        if not status_line:
+            raise ConnectionError("the server closed the connection")
+        status = int(status_line.split()[1])
+        headers = {}
+        while (line := await self.reader.readline()) not in (b"\r\n", b""):
+            name, _, value = line.decode().partition(":")
+            headers[name.strip().lower()] = value.strip()
+        return status, headers
+
+    async def request(self, method: str, path: str, body: object = None, token: str | None = None) -> tuple[int, Any]:
+        """One request with a JSON body; return the status and the decoded JSON answer."""
+        await self.send(method, path, None if body is None else json.dumps(body).encode(), token)
+        status, headers = await self.head()
+        payload = await self.reader.readexactly(int(headers.get("content-length", "0")))
+        return status, json.loads(payload)
+
+    async def chunks(self) -> Any:
+        """The body of a chunked answer (an event stream), chunk by chunk, until it ends."""
+        while True:
+            size = int((await self.reader.readline()).strip() or b"0", 16)
+            if size == 0:
+                return
+            data = await self.reader.readexactly(size + 2)
+            yield data[:-2]
+
+
+class Stats:
+    """What every client measured and found."""
+
+    def __init__(self) -> None:
+        self.requests = 0
+        self.latencies: list[float] = []
+        self.messages = 0
+        self.reconnects = 0
+        self.problems: list[str] = []
+
+
+class Client:
+    """One person at one seat: follows the stream, plays random legal moves while the room's budget lasts."""
+
+    def __init__(self, port: int, room: RoomPlay, seat: int, token: str, stats: Stats, rng: random.Random) -> None:
+        self.port = port
+        self.room = room
+        self.seat = seat
+        self.token = token
+        self.stats = stats
+        self.rng = rng
+        self.events: list[dict[str, Any]] = []
+        self.accepted = 0
+
+    def check(self, message: dict[str, Any]) -> None:
+        """Note a problem if ``message`` is not for this room and seat, or shows another room's seats."""
+        room = self.room
+        if message["room"] != room.id or message["seat"] != self.seat:
+            self.stats.problems.append(f"room {room.id} seat {self.seat} got a message for {message['room']}")
+        if [s["name"] for s in message["seats"]] != room.names:
+            self.stats.problems.append(f"room {room.id} seat {self.seat} got another room's seats")
+
+    def take_events(self, events: list[dict[str, Any]]) -> None:
+        """Add newly numbered events to this client's log, noting any gap."""
+        for item in events:
+            if item["seq"] < len(self.events):
+                continue  # already had it (a move's answer and the stream may both carry it)
+            if item["seq"] != len(self.events):
+                self.stats.problems.append(f"room {self.room.id} seat {self.seat} missed events before {item['seq']}")
+            self.events.append(item)
+
+    async def play(self) -> None:
+        """Follow the seat's event stream and move whenever the view says it may, until the room is done."""
+        try:
+            await self._play()
+        except Exception as error:  # any failure is a finding, and must not leave the room hanging
+            self.stats.problems.append(f"room {self.room.id} seat {self.seat} failed: {error!r}")
+            self.room.done.set()
+
+    async def _play(self) -> None:
+        stream = await Connection.open(self.port)
+        moves = await Connection.open(self.port)
+        try:
+            await stream.send("GET", "/api/events", token=self.token)
+            status, _ = await stream.head()
+            if status != 200:
+                self.stats.problems.append(f"room {self.room.id} seat {self.seat}: stream answered {status}")
+                return
+            buffer = b""
+            async for chunk in stream.chunks():
+                buffer += chunk
+                while b"\n\n" in buffer:
+                    block, buffer = buffer.split(b"\n\n", 1)
+                    data = [line[6:] for line in block.split(b"\n") if line.startswith(b"data: ")]
+                    if not data:
+                        continue
+                    message = json.loads(b"\n".join(data))
+                    self.stats.messages += 1
+                    self.check(message)
+                    self.take_events(message["events"])
+                    if await self.react(message, moves):
+                        return
+        finally:
+            stream.close()
+            moves.close()
+
+    async def react(self, message: dict[str, Any], moves: Connection) -> bool:
+        """Move if it is this seat's turn; return True once the room is done."""
+        room = self.room
+        if message["score"] is not None or room.played >= room.budget:
+            room.done.set()
+            return True
+        legal = message["view"]["legal"]
+        if not legal or message["version"] < room.played:
+            return False  # not this seat's move, or an old table (a newer one is on its way)
+        document = {"format": FORMAT, "kind": "action", **self.rng.choice(legal)}
+        started = time.perf_counter()
+        try:
+            status, answer = await moves.request("POST", "/api/move", document, self.token)
+        except (ConnectionError, asyncio.IncompleteReadError):
+            # The server closes a keep-alive connection left idle for 5 seconds, before reading anything
+            # more from it; like a browser, open a new one and send the move again.
+            moves.reconnect(await Connection.open(self.port))
+            self.stats.reconnects += 1
+            status, answer = await moves.request("POST", "/api/move", document, self.token)
+        self.stats.latencies.append(time.perf_counter() - started)
+        self.stats.requests += 1
+        if status != 200:
+            self.stats.problems.append(f"room {room.id} seat {self.seat}: move {document} answered {status} {answer}")
+            room.done.set()
+            return True
+        room.played += 1
+        self.accepted += 1
+        self.check(answer)
+        self.take_events(answer["events"])
+        return False
+
+
+class RoomPlay:
+    """One room under load: its id, names, move budget and its two clients."""
+
+    def __init__(self, room: dict[str, Any], budget: int) -> None:
+        self.id: str = room["room"]
+        self.names = [seat["name"] for seat in room["seats"]]
+        self.tokens = [seat["link"].split("#", 1)[1] for seat in room["seats"]]
+        self.budget = budget
+        self.played = 0
+        self.done = asyncio.Event()
+        self.clients: list[Client] = []
+
+
+def rss_kib(pid: int) -> int:
+    """A process's resident memory, in KiB (Linux)."""
+    with open(f"/proc/{pid}/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    raise RuntimeError("no VmRSS line")
+
+
+def cpu_seconds(pid: int) -> float:
+    """A process's CPU time so far (user and system), in seconds (Linux)."""
+    with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+async def wait_for_server(port: int, process: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            connection = await Connection.open(port)
+            status, _ = await connection.request("GET", "/api/options")
+            connection.close()
+            if status == 200:
+                return
+        except OSError:
+            pass
+        if process.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError("the server did not start")
+        await asyncio.sleep(0.1)
+
+
+async def run(rooms: int, moves: int, seed: int, pid: int, port: int) -> dict[str, Any]:
+    stats = Stats()
+    rng = random.Random(seed)
+    admin = await Connection.open(port)
+    before = rss_kib(pid)
+    cpu_before = cpu_seconds(pid)
+    started = time.perf_counter()
+    plays = []
+    for index in range(rooms):
+        body = {"preset": "standard", "seats": [{"name": f"r{index}a"}, {"name": f"r{index}b"}]}
+        status, answer = await admin.request("POST", "/api/rooms", body)
+        stats.requests += 1
+        if status != 201:
+            raise RuntimeError(f"making room {index} answered {status}: {answer}")
+        play = RoomPlay(answer, moves)
+        play.clients = [
+            Client(port, play, seat, play.tokens[seat], stats, random.Random(rng.getrandbits(64))) for seat in (0, 1)
+        ]
+        plays.append(play)
+    tasks = [asyncio.create_task(client.play()) for play in plays for client in play.clients]
+    for play in plays:
+        await play.done.wait()
+    # Every room is done: the stream of the seat not to move is still waiting, so it is cut here.
+    for task in tasks:
+        task.cancel()
+    results = await asyncio.gather(*tasks, return_exceptions=True)
+    elapsed = time.perf_counter() - started
+    for result in results:
+        if isinstance(result, BaseException) and not isinstance(result, asyncio.CancelledError):
+            stats.problems.append(f"a client failed: {result!r}")
+    after = rss_kib(pid)
+    server_cpu = cpu_seconds(pid) - cpu_before
+    admin.close()
+    admin = await Connection.open(port)  # the first one sat idle past the server's keep-alive timeout
+    # The checks: each room's whole log and version against what its clients saw and did.
+    for play in plays:
+        for client in play.clients:
+            status, table = await admin.request("GET", "/api/table?since=0", token=client.token)
+            stats.requests += 1
+            client.check(table)
+            if table["events"][: len(client.events)] != client.events:
+                stats.problems.append(f"room {play.id} seat {client.seat}: its events differ from the room's log")
+            if table["version"] != sum(c.accepted for c in play.clients):
+                stats.problems.append(f"room {play.id}: version {table['version']} but {play.played} moves accepted")
+        if play.played < moves and table["score"] is None:
+            stats.problems.append(f"room {play.id} stopped after {play.played} moves, with its game not over")
+    admin.close()
+    latencies = sorted(stats.latencies)
+    move_requests = len(latencies)
+    return {
+        "rooms": rooms,
+        "moves_per_room": moves,
+        "moves": move_requests,
+        "requests": stats.requests,
+        "seconds": round(elapsed, 3),
+        # Within the timed part: the rooms made, the streams opened (two a room) and the moves.
+        "requests_per_second": round((rooms * 3 + move_requests) / elapsed, 1),
+        "moves_per_second": round(move_requests / elapsed, 1),
+        "latency_ms_median": round(statistics.median(latencies) * 1000, 2) if latencies else None,
+        "latency_ms_p99": round(latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000, 2)
+        if latencies
+        else None,
+        "latency_ms_max": round(latencies[-1] * 1000, 2) if latencies else None,
+        # The server's own CPU time per move (its request, its two stream messages): unlike the rates above,
+        # it barely depends on what else the machine is doing.
+        "server_cpu_ms_per_move": round(server_cpu / max(1, move_requests) * 1000, 3),
+        "stream_messages": stats.messages,
+        "reconnects": stats.reconnects,
+        "server_rss_kib_before": before,
+        "server_rss_kib_after": after,
+        "memory_kib_per_room": round((after - before) / rooms, 1),
+        "problems": stats.problems,
+        "load_average": os.getloadavg()[0],
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rooms", type=int, default=200, help="rooms, two clients each (default 200)")
+    parser.add_argument("--moves", type=int, default=60, help="moves per room, or until its game ends (default 60)")
+    parser.add_argument("--seed", type=int, default=1, help="seed for the clients' choices (default 1)")
+    parser.add_argument("--json", action="store_true", help="print one JSON line instead of a report")
+    args = parser.parse_args(argv)
+    # Four sockets a room on each side: lift the open-file limit as far as this process may.
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    port = free_port()
+    command = [sys.executable, "-m", "cheekymonkey", "serve", "--port", str(port), "--bot-delay", "0"]
+    command += ["--max-rooms", str(args.rooms)]
+    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        asyncio.run(wait_for_server(port, server))
+        report = asyncio.run(run(args.rooms, args.moves, args.seed, server.pid, port))
+    finally:
+        server.terminate()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            server.communicate(timeout=10)
+        if server.poll() is None:
+            server.kill()
+            server.communicate()
+    if args.json:
+        print(json.dumps(report))
+    else:
+        for key, value in report.items():
+            if key != "problems":
+                print(f"{key:>24}: {value}")
+        print(f"{'problems':>24}: {len(report['problems'])}")
+        for problem in report["problems"][:20]:
+            print(f"  {problem}")
+    return 1 if report["problems"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
