@@ -52,7 +52,7 @@ class ScoreSheet:
     >>> from cheekymonkey import Animal, Ruleset
     >>> sheet = score_stacks([(Animal.SEAL, Animal.SEAL), (Animal.SEAL,)], Ruleset.standard())
     >>> [s.total for s in sheet.seats], sheet.winners, sheet.decided_by
-    ([11, 1], (0,), <Decision.SCORE: 'score'>)
+    ([6, 1], (0,), <Decision.SCORE: 'score'>)
     """
 
     seats: tuple[SeatScore, ...]
