@@ -84,7 +84,9 @@ MAX_PLAYERS: Final = 16
 """The most seats any rule set may allow (ruling E4: the box says 2-6; custom sets may go further)."""
 
 _STANDARD_COUNTS: Final = (3, 4, 5, 6, 7, 8, 9, 10)  # R1
-_STANDARD_VALUES: Final = (10, 9, 8, 7, 6, 5, 4, 3)  # R2, E6: Elephant 10 down to Monkey 3
+# R2: the number on a tile is how many tokens of its animal are in the game, and it is the tile's value:
+# Elephant 3 up to Monkey 10 (000: "cuántas fichas del animal ilustrado hay en el juego").
+_STANDARD_VALUES: Final = _STANDARD_COUNTS
 
 
 def _check_per_animal(name: str, values: object) -> tuple[int, ...]:
@@ -206,8 +208,8 @@ class Ruleset:
         Args:
             counts: Each animal in play and its token count (1 or more). An animal is given as
                 :meth:`Animal.parse` takes it: the Animal, its number or its name.
-            bonus_values: Bonus tile values by animal; defaults to the standard value of each
-                animal in play (Elephant 10 down to Monkey 3).
+            bonus_values: Bonus tile values by animal; defaults to each animal's count in this
+                rule set, as a tile shows how many tokens of its animal are in the game (E6).
             bonus_tiles: Whether majorities earn bonus tiles.
             swap: Whether a drawn monkey may be swapped; defaults to whether monkeys are in play.
             min_players: The fewest seats.
@@ -226,7 +228,8 @@ class Ruleset:
                 raise InvalidRulesetError(f"the count of {animal.label} is {count!r}: a count below 1 is impossible")
             per_animal[animal] = count
         if bonus_values is None:
-            values = [_STANDARD_VALUES[a] if per_animal[a] else 0 for a in ANIMALS]
+            # E6 (after R2): each tile shows, and is worth, its animal's count in this rule set.
+            values = list(per_animal)
         else:
             if not isinstance(bonus_values, Mapping):
                 raise InvalidRulesetError(f"bonus_values must be a mapping of animals to values, got {bonus_values!r}")

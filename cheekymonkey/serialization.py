@@ -489,6 +489,7 @@ def _structure(kind: Kind, body: dict[str, Any]) -> Document:
         value: Document = _CONVERTER.structure(body, target)
     except (cattrs.BaseValidationError, _Bad, CheekyMonkeyError, KeyError, TypeError, ValueError) as error:
         raise DocumentError(kind, _problems(error)) from error
+    _refuse_reversed_standard_values(kind, value)
     try:
         if isinstance(value, ScoreSheet):
             _check_sheet(value, None, "$")
@@ -501,6 +502,30 @@ def _structure(kind: Kind, body: dict[str, Any]) -> Document:
     except DocumentError as error:
         raise DocumentError(kind, list(error.problems)) from error
     return value
+
+
+_REVERSED_STANDARD_VALUES: Final = (10, 9, 8, 7, 6, 5, 4, 3)
+"""The standard tile values that versions before the R2 fix saved by mistake (Elephant 10 ... Monkey 3)."""
+
+
+def _refuse_reversed_standard_values(kind: Kind, value: Document) -> None:
+    # R2: a standard game saved with the reversed values would load and score wrongly; refuse it and say
+    # how to load it (docs/reference/serialization.md). Tile-less presets and custom sets load as saved.
+    ruleset = value if isinstance(value, Ruleset) else getattr(value, "ruleset", None)
+    if (
+        isinstance(ruleset, Ruleset)
+        and ruleset.name == "standard"
+        and ruleset.bonus_tiles
+        and ruleset.bonus_values == _REVERSED_STANDARD_VALUES
+    ):
+        path = "$.bonus_values" if ruleset is value else "$.ruleset.bonus_values"
+        reason = (
+            "these standard tile values (elephant 10 down to monkey 3) are the reversed ones that versions "
+            "before the R2 fix saved, and scores under them are wrong: a tile is worth its animal's count "
+            "(R2); set bonus_values to the counts (elephant 3 up to monkey 10) to load the game under the "
+            "rules, or give the rule set another name to load it with the old values as given"
+        )
+        raise DocumentError(kind, [(path, reason)])
 
 
 def _check_record(record: GameRecord) -> None:

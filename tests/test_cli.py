@@ -47,9 +47,10 @@ def test_a_whole_game_is_played_from_standard_input_and_its_record_replays(
     answers = itertools.cycle(["c", "w", "d", "s", "e", "s", "h", "g", "p", "k", "l", "m", "zzz"])
     _feed(monkeypatch, "\n".join(next(answers) for _ in range(20_000)) + "\n")
     record_path = tmp_path / "game.json"
-    # Seed 52 is one where these answers claim, swap and bust at least once each.
+    # Seed 75 is one where these answers claim, swap and bust at least once each (the heuristic opponent
+    # weighs swaps by tile value, so the seed changed when R2 was corrected).
     status = main(
-        ["play", "--players", "3", "--seed", "52", "--bots", "heuristic,random", "--record", str(record_path)]
+        ["play", "--players", "3", "--seed", "75", "--bots", "heuristic,random", "--record", str(record_path)]
     )
     out = capsys.readouterr().out
     assert status == 0
@@ -64,7 +65,7 @@ def test_a_whole_game_is_played_from_standard_input_and_its_record_replays(
     assert f"Record saved to {record_path}" in out
     record = load_record(record_path.read_text(encoding="utf-8"))
     assert record.players == 3
-    assert record.seed == 52
+    assert record.seed == 75
     assert record.final_state().phase is Phase.OVER
 
 

@@ -1,8 +1,16 @@
 """Golden records: saved games that must replay, in every future version, to the same final states and scores.
 
 Each file in ``tests/golden/records`` holds a game record, the final state it reached and its score sheet,
-all as JSON documents. The files were written once by ``python tests/test_golden_records.py`` and are
-never regenerated to make a test pass: a difference means the engine's behaviour changed.
+all as JSON documents. The files were written once by ``write_golden_records`` (bots playing seeded
+games) and are never regenerated to make a test pass: a difference means the engine's behaviour changed.
+
+When a ruling deliberately changes how games score, the games stay as they are and only their rule sets
+and scores are re-derived: ``python -m tests.test_golden_records rederive`` puts each preset's current
+rule set in its records, replays the same actions (tile values never change which actions are legal) and
+writes the final state and score sheet again; ``tests/test_reference_scorer.py`` then checks every sheet
+against a scorer written from the rulings alone. That was done once, when R2 was corrected (the tiles
+are worth the animals' counts); replaying with bots again would give other games, since the bots weigh
+tiles by their values.
 """
 
 from __future__ import annotations
@@ -120,6 +128,35 @@ def write_golden_records() -> None:
         (GOLDEN / f"{name}.json").write_text(json.dumps(golden, sort_keys=True, indent=1) + "\n", encoding="utf-8")
 
 
+def rederive_golden_scores() -> None:
+    """Re-derive each golden file's rule set, final state and score from its actions (see the module docstring)."""
+    for path in FILES:
+        golden = _load(path)
+        name = golden["record"]["ruleset"]["name"]
+        if name in Ruleset.preset_names():
+            golden["record"]["ruleset"] = {
+                key: value
+                for key, value in to_document(Ruleset.preset(name)).items()
+                if key in golden["record"]["ruleset"]
+            }
+        record = load_record(json.dumps(golden["record"]))
+        final = record.final_state()
+        golden["final_state"] = to_document(final)
+        golden["score"] = to_document(score(final))
+        path.write_text(json.dumps(golden, sort_keys=True, indent=1) + "\n", encoding="utf-8")
+
+
+def test_golden_records_of_presets_use_the_presets_as_they_are_now() -> None:
+    """R2: a golden game under a preset carries that preset's current rule set, so its score sheet is today's."""
+    for path in FILES:
+        record = load_record(json.dumps(_load(path)["record"]))
+        if record.ruleset.name in Ruleset.preset_names():
+            assert record.ruleset == Ruleset.preset(record.ruleset.name), path.name
+
+
 if __name__ == "__main__":
-    write_golden_records()
+    if sys.argv[1:] == ["rederive"]:
+        rederive_golden_scores()
+    else:
+        write_golden_records()
     sys.exit(0)

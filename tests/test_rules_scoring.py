@@ -87,7 +87,7 @@ def test_tile_needs_at_least_one_token() -> None:
     # A lone seat with nothing is "more than every other seat" vacuously, yet takes no tile.
     alone = score_counts([_row(seal=1)], Ruleset.standard())
     assert alone.tile_holders == (None, 0, None, None, None, None, None, None)
-    assert alone.totals == (10,)
+    assert alone.totals == (5,)  # one Seal and the Seal tile (4)
 
 
 def test_one_token_against_none_takes_the_tile() -> None:
@@ -100,20 +100,28 @@ def test_one_token_against_none_takes_the_tile() -> None:
 
 
 def test_score_is_tokens_plus_tile_values() -> None:
-    """R17: each seat scores one per token plus the value of each tile it took (R2 values)."""
+    """R17: each seat scores one per token plus the value of each tile it took (R2 values: the counts)."""
     stacks = [(E, E, S, M, M, M), (E, S, S, H), (K,)]
     sheet = score_stacks(stacks, Ruleset.standard())
+    # Seat 0: 6 tokens + Elephant 3 + Monkey 10. Seat 1: 4 + Seal 4 + Hippo 5. Seat 2: 1 + Kangaroo 8.
     assert sheet == ScoreSheet(
         seats=(
             SeatScore(0, (2, 1, 0, 0, 0, 0, 0, 3), (E, M), 6, 13, 19, 10),
-            SeatScore(1, (1, 2, 1, 0, 0, 0, 0, 0), (S, H), 4, 17, 21, 9),
-            SeatScore(2, (0, 0, 0, 0, 0, 1, 0, 0), (K,), 1, 5, 6, 5),
+            SeatScore(1, (1, 2, 1, 0, 0, 0, 0, 0), (S, H), 4, 9, 13, 5),
+            SeatScore(2, (0, 0, 0, 0, 0, 1, 0, 0), (K,), 1, 8, 9, 8),
         ),
         tile_holders=(0, 1, 1, None, None, 2, None, 0),
-        winners=(1,),
+        winners=(0,),
         decided_by=Decision.SCORE,
     )
-    assert sheet.totals == (19, 21, 6)
+    assert sheet.totals == (19, 13, 9)
+
+
+def test_two_elephants_score_less_than_one_monkey() -> None:
+    """R2, R17: two Elephants and their tile (3) make 5; one Monkey and its tile (10) make 11, and win."""
+    sheet = score_stacks([[E, E], [M]], Ruleset.standard())
+    assert sheet.totals == (5, 11)
+    assert (sheet.winners, sheet.decided_by) == ((1,), Decision.SCORE)
 
 
 def test_score_of_a_finished_game_uses_its_stacks() -> None:
@@ -124,10 +132,10 @@ def test_score_of_a_finished_game_uses_its_stacks() -> None:
     assert over.phase is Phase.OVER
     sheet = score(over)
     assert sheet == score_stacks((left, right), Ruleset.standard())
-    # 18 tokens + 10 + 9 + 8 + 7 against 34 tokens + 6 + 5 + 4 + 3.
-    assert sheet.totals == (52, 52)
-    assert sheet.winners == (0,)
-    assert sheet.decided_by is Decision.TIE_BREAK
+    # 18 tokens + 3 + 4 + 5 + 6 against 34 tokens + 7 + 8 + 9 + 10.
+    assert sheet.totals == (36, 68)
+    assert sheet.winners == (1,)
+    assert sheet.decided_by is Decision.SCORE
 
 
 # --- R18: the winner ----------------------------------------------------------------------------------
@@ -136,27 +144,68 @@ def test_score_of_a_finished_game_uses_its_stacks() -> None:
 def test_highest_score_wins_outright() -> None:
     """R18: one highest score wins, decided by score."""
     sheet = score_counts([_row(seal=1, hippo=1), _row(seal=2)], Ruleset.standard())
-    assert sheet.totals == (10, 11)
-    assert (sheet.winners, sheet.decided_by) == ((1,), Decision.SCORE)
+    # Seat 0: 2 tokens + the Hippo tile (5). Seat 1: 2 tokens + the Seal tile (4).
+    assert sheet.totals == (7, 6)
+    assert (sheet.winners, sheet.decided_by) == ((0,), Decision.SCORE)
 
 
 def test_tie_is_broken_by_the_highest_single_tile() -> None:
-    """R18: tied on 12, the seat holding the Giraffe tile (7) beats the seat whose best tile is the Kangaroo (5)."""
-    rows = [_row(giraffe=5), _row(kangaroo=2, monkey=2)]
+    """R18: tied on 12, the seat holding the Lion tile (9) beats the seat whose best tile is the Hippo (5)."""
+    rows = [_row(lion=3), _row(hippo=2, seal=1)]
     sheet = score_counts(rows, Ruleset.standard())
-    # Seat 0: 5 + 7 = 12. Seat 1: 4 + 5 + 3 = 12.
+    # Seat 0: 3 + 9 = 12. Seat 1: 3 + 5 + 4 = 12.
     assert sheet.totals == (12, 12)
-    assert [s.best_tile for s in sheet.seats] == [7, 5]
+    assert [s.best_tile for s in sheet.seats] == [9, 5]
     assert (sheet.winners, sheet.decided_by) == ((0,), Decision.TIE_BREAK)
 
 
+def test_monkey_tile_holder_wins_a_tie_against_the_elephant_tile_holder() -> None:
+    """R18: rows [E]+[L]*7, [M], [L]*7 score (11, 11, 7); the Monkey tile (10) beats the Elephant tile (3)."""
+    sheet = score_stacks([[E] + [L] * 7, [M], [L] * 7], Ruleset.standard())
+    assert sheet.tile_holders == (0, None, None, None, None, None, None, 1)  # 7 Lions against 7: no Lion tile
+    assert sheet.totals == (11, 11, 7)
+    assert [s.best_tile for s in sheet.seats] == [3, 10, None]
+    assert (sheet.winners, sheet.decided_by) == ((1,), Decision.TIE_BREAK)
+
+
+def test_monkey_tile_holder_wins_a_two_seat_tie_against_more_tiles() -> None:
+    """R18: one Monkey (1 + 10) ties three Elephants and a Seal (4 + 3 + 4); the single best tile, 10, wins."""
+    sheet = score_stacks([[M], [E, E, E, S]], Ruleset.standard())
+    assert sheet.totals == (11, 11)
+    assert [s.best_tile for s in sheet.seats] == [10, 4]
+    assert (sheet.winners, sheet.decided_by) == ((0,), Decision.TIE_BREAK)
+
+
+def test_a_forced_two_seat_game_is_won_by_the_holder_of_the_big_animals_tiles() -> None:
+    """R2, R17, R18: a whole forced game where the count values and the reversed ones crown different seats.
+
+    Each turn draws one forced token and stops. Seat 0 ends with every Elephant, Seal, Hippo and Giraffe
+    (their tiles are worth 3 + 4 + 5 + 6 = 18) and seat 1 with most Pandas, Kangaroos, Lions and Monkeys
+    (7 + 8 + 9 + 10 = 34); both have 26 tokens. With the values reversed (Elephant 10 ... Monkey 3) the
+    same game would go to seat 0, 60 to 44.
+    """
+    seat0 = [E] * 3 + [S] * 4 + [H] * 5 + [G] * 6 + [P] * 3 + [K] * 3 + [L] * 2
+    seat1 = [P] * 4 + [K] * 5 + [L] * 7 + [M] * 10
+    assert len(seat0) == len(seat1) == 26
+    state = new_game(2)
+    for mine, theirs in zip(seat0, seat1, strict=True):
+        state = play(state, Reveal(mine), Stop(), Reveal(theirs), Stop())
+    assert state.phase is Phase.OVER
+    sheet = score(state)
+    assert sheet.tile_holders == (0, 0, 0, 0, 1, 1, 1, 1)
+    assert sheet.totals == (44, 60)
+    assert (sheet.winners, sheet.decided_by) == ((1,), Decision.SCORE)
+    reversed_values = Ruleset(Ruleset.standard().counts, (10, 9, 8, 7, 6, 5, 4, 3), name="reversed")
+    assert score_stacks(state.stacks, reversed_values).winners == (0,)
+
+
 def test_tied_seat_with_a_tile_beats_tied_seats_without() -> None:
-    """R18: three seats tie on 10; only seat 0 holds a tile (the Seal), so it wins the tie-break."""
-    rows = [_row(seal=1), _row(monkey=5, lion=5), _row(monkey=5, lion=5)]
+    """R18: three seats tie on 10; only seat 0 holds a tile (the Giraffe), so it wins the tie-break."""
+    rows = [_row(giraffe=4), _row(monkey=5, kangaroo=4, elephant=1), _row(monkey=5, kangaroo=4, elephant=1)]
     sheet = score_counts(rows, Ruleset.standard())
-    assert sheet.tile_holders == (None, 0, None, None, None, None, None, None)
+    assert sheet.tile_holders == (None, None, None, 0, None, None, None, None)
     assert sheet.totals == (10, 10, 10)
-    assert [s.best_tile for s in sheet.seats] == [9, None, None]
+    assert [s.best_tile for s in sheet.seats] == [6, None, None]
     assert (sheet.winners, sheet.decided_by) == ((0,), Decision.TIE_BREAK)
 
 
@@ -170,11 +219,11 @@ def test_tie_without_tiles_is_a_shared_win() -> None:
 
 
 def test_tile_held_outside_the_tie_does_not_break_it() -> None:
-    """R18: seats 0 and 1 tie on 10 without tiles; seat 2's Kangaroo tile (6 points in all) changes nothing."""
-    rows = [_row(monkey=5, lion=5), _row(monkey=5, lion=5), _row(kangaroo=1)]
+    """R18: seats 0 and 1 tie on 10 without tiles; seat 2's Kangaroo tile (9 points in all) changes nothing."""
+    rows = [_row(monkey=5, lion=4, elephant=1), _row(monkey=5, lion=4, elephant=1), _row(kangaroo=1)]
     sheet = score_counts(rows, Ruleset.standard())
     assert sheet.tile_holders == (None, None, None, None, None, 2, None, None)
-    assert sheet.totals == (10, 10, 6)
+    assert sheet.totals == (10, 10, 9)
     assert (sheet.winners, sheet.decided_by) == ((0, 1), Decision.SHARED)
 
 
@@ -223,10 +272,10 @@ def test_score_stacks_refuses_a_token_that_is_not_an_animal() -> None:
 
 
 def test_stop_result_is_scored_by_height_and_tiles() -> None:
-    """R17, R15: a one-token game under a tiny custom rule set ends at once and scores 1 + the tile."""
+    """R17, R15, E6: a one-token game under a tiny custom rule set ends at once and scores 1 + the tile (1)."""
     ruleset = Ruleset.custom({Animal.SEAL: 1})
     state = play(new_game(2, ruleset=ruleset), Reveal(S), Stop())
     assert state == make(((S,), ()), seat=1, ruleset=ruleset, phase=Phase.OVER)
     sheet = score(state)
-    assert sheet.totals == (10, 0)
+    assert sheet.totals == (2, 0)  # the one Seal, and the Seal tile worth its count in this rule set, 1
     assert sheet.winners == (0,)

@@ -57,21 +57,36 @@ def test_animals_are_numbered_by_their_standard_count() -> None:
     assert [Ruleset.standard().counts[a] for a in ANIMALS] == [a + 3 for a in range(8)]
 
 
-def test_standard_bonus_values_are_the_token_counts_reversed() -> None:
-    """R2: one tile per animal, 10 for the 3-count animal down to 3 for the 10-count monkey, all different."""
+def test_standard_bonus_values_are_the_token_counts() -> None:
+    """R2: one tile per animal, worth its animal's token count: Elephant 3 up to Monkey 10, all different."""
     standard = Ruleset.standard()
-    assert standard.bonus_values == (10, 9, 8, 7, 6, 5, 4, 3)
-    assert standard.bonus_values[Animal.ELEPHANT] == 10
-    assert standard.bonus_values[Animal.MONKEY] == 3
+    assert standard.bonus_values == (3, 4, 5, 6, 7, 8, 9, 10)
+    assert standard.bonus_values[Animal.ELEPHANT] == 3
+    assert standard.bonus_values[Animal.MONKEY] == 10
+    assert standard.bonus_values == STANDARD_COUNTS
     assert len(set(standard.bonus_values)) == 8
     assert standard.bonus_tiles is True
 
 
-def test_custom_rule_set_takes_each_animals_standard_bonus_value_by_default() -> None:
-    """E6: a custom rule set without values gives each animal in play its R2 value, by animal not by count."""
+def test_custom_rule_set_gives_each_tile_its_animals_count_by_default() -> None:
+    """E6: a custom rule set without values makes each tile worth its animal's count in that rule set."""
+    assert Ruleset.custom({Animal.ELEPHANT: 4}).bonus_values == (4, 0, 0, 0, 0, 0, 0, 0)
     ruleset = Ruleset.custom({Animal.ELEPHANT: 7, Animal.LION: 2, Animal.MONKEY: 5})
     assert ruleset.counts == (7, 0, 0, 0, 0, 0, 2, 5)
-    assert ruleset.bonus_values == (10, 0, 0, 0, 0, 0, 4, 3)
+    assert ruleset.bonus_values == (7, 0, 0, 0, 0, 0, 2, 5)
+
+
+def test_custom_rule_set_keeps_explicit_bonus_values_as_given() -> None:
+    """E6: values given explicitly are kept, even where they differ from the counts."""
+    ruleset = Ruleset.custom({Animal.ELEPHANT: 4, Animal.SEAL: 2}, bonus_values={Animal.ELEPHANT: 1, Animal.SEAL: 9})
+    assert ruleset.bonus_values == (1, 9, 0, 0, 0, 0, 0, 0)
+
+
+def test_variants_carry_the_count_values_of_their_animals() -> None:
+    """R2, E6: the presets without tiles still carry each animal's count as its value (0 for an animal out)."""
+    assert Ruleset.younger().bonus_values == STANDARD_COUNTS
+    assert Ruleset.little_children().bonus_values == (3, 4, 5, 6, 7, 8, 0, 10)
+    assert Ruleset.little_children(without_kangaroo=True).bonus_values == (3, 4, 5, 6, 7, 0, 0, 10)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])

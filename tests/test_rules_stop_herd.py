@@ -16,6 +16,7 @@ from cheekymonkey import (
     Place,
     Reveal,
     Stop,
+    Swap,
     apply_all,
     legal_actions,
     stop_in_order,
@@ -139,6 +140,16 @@ def test_herd_goes_to_the_bottom_of_the_stack() -> None:
     start = make(((M, E), (K, K)))
     state = play(start, Reveal(K), Claim(1), Claim(1), Herd())
     assert state == make(((K, K, K, M, E), ()), seat=1)
+
+
+def test_herd_on_an_empty_stack_is_its_top_and_can_be_claimed() -> None:
+    """R10: on an empty stack the herd is also the top, so the next player may claim it (and swap for it)."""
+    state = play(make(((), ())), Reveal(L), Herd())
+    assert state == make(((L,), ()), seat=1)
+    after = play(state, Reveal(L))
+    assert Claim(0) in legal_actions(after)
+    assert play(after, Claim(0)).front == (L, L)
+    assert Swap(0) in legal_actions(play(state, Reveal(M)))
 
 
 def test_herd_of_one_token_counts() -> None:

@@ -1,4 +1,4 @@
-"""Traceability: every ruling R1-R22 is a clause of specs/rules.md, and every clause names tests that exist.
+"""Traceability: every ruling R1-R22 is a clause of specs/rules.md, each clause cites its sources, and names tests.
 
 The format (described at the top of ``specs/rules.md``): a clause is a heading ``### R7 Claims`` (or
 ``### E3 ...`` for the engine's own rulings), and its ``Tests:`` paragraph lists ``tests/<file>.py::<test>``
@@ -14,6 +14,8 @@ from pathlib import Path
 
 import attrs
 import pytest
+
+from specs.check_sources import MAX_WORDS, RULING_SOURCE, SEED_SOURCE, Citation, check, citations, seed_sections
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "specs" / "rules.md"
@@ -181,6 +183,105 @@ def test_every_rule_test_is_named_by_a_clause() -> None:
         tests = [n.name for n in ast.parse(file.read_text(encoding="utf-8")).body if isinstance(n, ast.FunctionDef)]
         orphans += [f"{path}::{name}" for name in tests if name.startswith("test_") and f"{path}::{name}" not in named]
     assert not orphans, "tests no clause of specs/rules.md names:\n" + "\n".join(orphans)
+
+
+# --- sources: each clause says what in the rules it rests on ----------------------------------------
+
+CITATIONS = citations(RULES.read_text(encoding="utf-8")) if RULES.is_file() else []
+
+
+@pytest.mark.parametrize("clause", CLAUSES, ids=[c.number for c in CLAUSES])
+def test_every_clause_cites_a_source(clause: Clause) -> None:
+    """Each clause has at least one Source paragraph: a paragraph of 000 or, where 000 is silent, a ruling."""
+    cited = [c for c in CITATIONS if c.clause == clause.number]
+    assert cited, f"specs/rules.md:{clause.line}: clause {clause.number} cites no source (add a 'Source:' paragraph)"
+
+
+@pytest.mark.parametrize("citation", CITATIONS, ids=[f"{c.clause}-line{c.line}" for c in CITATIONS])
+def test_every_source_is_well_formed(citation: Citation) -> None:
+    """Each Source paragraph cites 000 (heading, paragraph, at most six words, English) or a ruling R1-R22.
+
+    Whether the cited words are really in 000 is checked by specs/check_sources.py, which CI runs with the
+    seeds beside the clone; this test needs nothing outside the repository.
+    """
+    text, where = citation.text, f"specs/rules.md:{citation.line}"
+    seed, ruling = SEED_SOURCE.match(text), RULING_SOURCE.match(text)
+    assert seed or ruling, f"{where}: {text[:70]!r} is in neither source format"
+    if seed:
+        assert 1 <= len(seed.group("words").split()) <= MAX_WORDS, f"{where}: quote 1 to {MAX_WORDS} words"
+        assert int(seed.group("paragraph")) >= 1, f"{where}: paragraphs count from 1"
+        assert len(seed.group("english").split()) >= 3, f"{where}: give an English rendering of the paragraph"
+    else:
+        assert ruling is not None
+        assert ruling.group("ruling") in (*RULINGS, "intro"), f"{where}: no ruling {ruling.group('ruling')}"
+
+
+def test_every_ruling_clause_rests_on_000_or_names_its_ruling() -> None:
+    """R clauses restate rulings: each cites 000 or, where 000 says nothing of it, its own ruling."""
+    for clause in (c for c in CLAUSES if c.number.startswith("R")):
+        texts = [c.text for c in CITATIONS if c.clause == clause.number]
+        from_000 = any(SEED_SOURCE.match(t) for t in texts)
+        own = any((m := RULING_SOURCE.match(t)) and m.group("ruling") == clause.number for t in texts)
+        assert from_000 or own, f"{clause.number} cites neither 000 nor rulings.md {clause.number}"
+
+
+_SEED = """\
+Title of the rules
+Setup
+- 10 tokens (of two kinds)
+Put every token in the bag. Then draw one.
+Scoring
+The tallest stack wins: count the tokens.
+"""
+
+_RULINGS = "- **R1 Tokens.** Ten tokens.\n- **R2 Bag.** A bag.\n"
+
+_CITING = """\
+### R1 Tokens
+
+Source: 000 § Setup ¶1 "10 tokens": ten tokens of two kinds.
+
+Source: 000 § Setup ¶2 "Put every token in the bag.": put them all in the bag, then draw one.
+
+Source: 000 § Scoring ¶1 "the shortest stack": the tallest stack wins.
+
+Source: 000 § Ending ¶1 "wins": nothing.
+
+Source: 000 § Setup ¶5 "draw": nothing.
+
+Source: 000 § Setup ¶2 "Put every token in the bag. Then": too long a quote.
+
+Source: rulings.md R2: the bag.
+
+Source: rulings.md R9: no such ruling.
+
+Source: the box.
+
+Tests: `tests/test_x.py::test_y`
+"""
+
+
+def test_seed_sections_split_headings_and_paragraphs() -> None:
+    """A heading is a line that is no list item and does not end like a sentence; the lines under it are paragraphs."""
+    assert seed_sections(_SEED) == {
+        "Title of the rules": [],
+        "Setup": ["- 10 tokens (of two kinds)", "Put every token in the bag. Then draw one."],
+        "Scoring": ["The tallest stack wins: count the tokens."],
+    }
+
+
+def test_source_checker_finds_every_kind_of_wrong_citation() -> None:
+    """check_sources accepts true citations and reports each wrong heading, paragraph, quote, length and ruling."""
+    problems = check(_CITING, _SEED, _RULINGS)
+    assert [c.text[:20] for c in citations(_CITING)][:2] == ["Source: 000 § Setup ", "Source: 000 § Setup "]
+    assert problems == [
+        "specs/rules.md:7: R1: 'the shortest stack' is not in 000's 'Scoring' paragraph 1",
+        "specs/rules.md:9: R1: 000 has no heading 'Ending'",
+        "specs/rules.md:11: R1: 000's 'Setup' has 2 paragraphs, not 5",
+        "specs/rules.md:13: R1: cite at most 6 words, not 7",
+        "specs/rules.md:17: R1: rulings.md has no ruling R9",
+        "specs/rules.md:19: R1: 'Source: the box.'... is not a source in the format of specs/rules.md",
+    ]
 
 
 # --- the checker itself must catch what it is for ----------------------------------------------------

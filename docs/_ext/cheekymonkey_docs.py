@@ -403,6 +403,9 @@ class RulesPages:
                     return f"{{ref}}`{test.name} <{test.label}>`"
 
                 line = _TEST_REF.sub(link, line)
+                # Each clause's sources (the paragraph of 000, or the ruling) show beside it, labelled.
+                if line.startswith("Source: "):
+                    line = "**Source:** " + line.removeprefix("Source: ")
             out.append(line)
         close_clause()
         return "\n".join(out) + _HIDDEN_TOCTREE
