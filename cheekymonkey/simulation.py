@@ -399,22 +399,30 @@ class _Tally:
         self.actions = 0
         self.turns: Counter[int] = Counter()
         self.ranges: list[tuple[int, int]] = []
+        self.blocks = 0  # how many of ranges are committed
 
     def add(self, result: BlockResult) -> None:
-        self.games += result.stop - result.start
-        for i, units in enumerate(result.win_units):
-            self.win_units[i] += units
-        for i, units in enumerate(result.seat_win_units):
-            self.seat_win_units[i] += units
-        for counter, pairs in zip(self.scores, result.scores, strict=True):
-            counter.update(dict(pairs))
-        self.actions += result.actions
-        self.turns.update(dict(result.turns))
+        win_units = [a + b for a, b in zip(self.win_units, result.win_units, strict=True)]
+        seat_win_units = [a + b for a, b in zip(self.seat_win_units, result.seat_win_units, strict=True)]
+        scores = [counter + Counter(dict(pairs)) for counter, pairs in zip(self.scores, result.scores, strict=True)]
+        turns = self.turns + Counter(dict(result.turns))
+        del self.ranges[self.blocks :]
         self.ranges.append((result.start, result.stop))
+        # One statement commits the whole block: CPython runs a Ctrl-C handler at calls and loop turns, never
+        # between these stores, so an interrupted run counts a block entirely or not at all.
+        self.games, self.win_units, self.seat_win_units, self.scores, self.actions, self.turns, self.blocks = (
+            self.games + result.stop - result.start,
+            win_units,
+            seat_win_units,
+            scores,
+            self.actions + result.actions,
+            turns,
+            self.blocks + 1,
+        )
 
     def completed(self) -> tuple[tuple[int, int], ...]:
         merged: list[tuple[int, int]] = []
-        for start, stop in sorted(self.ranges):
+        for start, stop in sorted(self.ranges[: self.blocks]):
             if merged and merged[-1][1] == start:
                 merged[-1] = (merged[-1][0], stop)
             else:

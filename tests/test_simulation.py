@@ -297,6 +297,7 @@ def test_ctrl_c_with_worker_processes_counts_only_whole_blocks(tmp_path: Path) -
     )
     try:
         _wait_for_line(process.stderr, "games/s", 60)
+        workers = _children(process.pid)
         time.sleep(0.5)
         process.send_signal(signal.SIGINT)
         process.communicate(timeout=60)
@@ -304,6 +305,11 @@ def test_ctrl_c_with_worker_processes_counts_only_whole_blocks(tmp_path: Path) -
         process.kill()
         process.wait()
     assert process.returncode == 130
+    assert len(workers) >= 2  # the pool's processes (and its resource tracker, if any)
+    deadline = time.monotonic() + 20
+    while any(Path(f"/proc/{pid}").exists() for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not [pid for pid in workers if Path(f"/proc/{pid}").exists()]  # none left behind
     saved = json.loads(out.read_text(encoding="utf-8"))
     assert saved["partial"] is True
     counted = sum(stop - start for start, stop in saved["completed"])
@@ -311,7 +317,6 @@ def test_ctrl_c_with_worker_processes_counts_only_whole_blocks(tmp_path: Path) -
     assert all(start % 10 == 0 and (stop % 10 == 0) for start, stop in saved["completed"])
     assert sum(line["wins"] for line in saved["bots"]) == pytest.approx(saved["games"])
     assert all(sum(line["scores"]["counts"]) == saved["games"] for line in saved["bots"])
-    assert _children(process.pid) == []
 
 
 def _children(pid: int) -> list[int]:
