@@ -535,6 +535,7 @@ def simulate(
     block_size: int | None = None,
     progress: Callable[[SimulationProgress], None] | None = None,
     max_actions: int | None = 1_000_000,
+    in_flight: int | None = None,
 ) -> Summary:
     """Play ``games`` seeded games between bots and sum them up.
 
@@ -553,6 +554,8 @@ def simulate(
             does not depend on it.
         progress: Called with a :class:`SimulationProgress` after each finished block.
         max_actions: Give up on a game that passes this many actions (None: no limit).
+        in_flight: The most blocks submitted and not yet finished: ``4 * workers + 4`` for a local pool,
+            1024 for an executor. Keep it above the cluster's worker count so that every worker has work.
 
     Returns:
         The summary. If the run is interrupted (``KeyboardInterrupt``, Ctrl-C), the blocks finished by
@@ -580,6 +583,8 @@ def simulate(
         )
     if len(entries) > players:
         raise InvalidGameError(f"{len(entries)} bots for {players} seats: give at most one bot per seat")
+    if in_flight is not None:
+        in_flight = _whole("in_flight", in_flight, 1)
     if workers is not None:
         workers = _whole("workers", workers, 1)
         if executor is not None:
@@ -611,7 +616,8 @@ def simulate(
             for block in blocks:
                 done(play_block(block))
         else:
-            _run_blocks(blocks, pool, workers, done, summary)
+            window = in_flight or (4 * workers + 4 if workers is not None else 1024)
+            _run_blocks(blocks, pool, workers, window, done, summary)
     except KeyboardInterrupt:
         pass  # Ctrl-C: the finished blocks are the answer, marked partial
     return summary()
@@ -621,6 +627,7 @@ def _run_blocks(
     blocks: list[Block],
     executor: cf.Executor | None,
     workers: int | None,
+    window: int,
     done: Callable[[BlockResult], None],
     summary: Callable[[], Summary],
 ) -> None:
@@ -634,7 +641,6 @@ def _run_blocks(
     current = new_pool() if executor is None else executor
     # A bounded window of blocks in flight: enough to keep every worker busy, few enough that stopping
     # cancels little, and memory stays flat however many blocks there are.
-    window = 4 * workers + 4 if workers is not None else 256
     waiting = list(range(len(blocks)))[::-1]  # a stack: the next block to submit is at the end
     pending: dict[cf.Future[BlockResult], int] = {}
     try:

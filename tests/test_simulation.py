@@ -64,10 +64,11 @@ def _json_of(summary: Summary) -> Any:
 
 
 def test_the_summary_is_the_same_in_process_in_threads_and_in_a_process_pool_for_any_block_size() -> None:
-    """In-process, a thread pool, an owned pool of 2 processes, and block sizes 1, 5 and 50: identical summaries."""
+    """In-process, a thread pool (one block in flight or many), 2 processes, blocks of 1 to 50: identical summaries."""
     reference = simulate(BOTS, 30, seed=11)
     with ThreadPoolExecutor(3) as threads:
         assert simulate(BOTS, 30, seed=11, executor=threads, block_size=4) == reference
+        assert simulate(BOTS, 30, seed=11, executor=threads, block_size=2, in_flight=1) == reference
     assert simulate(BOTS, 30, seed=11, workers=2, block_size=5) == reference
     for size in (1, 50):
         assert simulate(BOTS, 30, seed=11, block_size=size) == reference
@@ -157,6 +158,7 @@ def test_progress_reports_every_block_and_ends_at_the_total() -> None:
         ({"bots": ["random"] * 3, "players": 2}, InvalidGameError),
         ({"block_size": 0}, InvalidValueError),
         ({"workers": 0}, InvalidValueError),
+        ({"in_flight": 0}, InvalidValueError),
         ({"workers": 2, "executor": ThreadPoolExecutor(1)}, InvalidValueError),
         ({"executor": "tcp://127.0.0.1:1"}, InvalidValueError),
         ({"seed": "7"}, InvalidValueError),
