@@ -643,6 +643,7 @@ def _run_blocks(
     # cancels little, and memory stays flat however many blocks there are.
     waiting = list(range(len(blocks)))[::-1]  # a stack: the next block to submit is at the end
     pending: dict[cf.Future[BlockResult], int] = {}
+    failures: dict[int, int] = {}  # block index -> how often it failed without a result
     try:
         while waiting or pending:
             broken = False
@@ -670,10 +671,16 @@ def _run_blocks(
                     waiting.append(index)
                     broken = True
                     continue
+                # Lost some other way (a cluster that lost the result with its worker, say): the block was not
+                # counted, so it can run again, a few times at most.
+                failures[index] = failures.get(index, 0) + 1
+                if failures[index] <= _RETRIES:
+                    waiting.append(index)
+                    continue
                 block = blocks[index]
                 raise SimulationError(
-                    f"the block of games {block.start} to {block.stop - 1} was lost: "
-                    f"{type(problem).__name__}: {problem}",
+                    f"the block of games {block.start} to {block.stop - 1} failed {failures[index]} times, "
+                    f"last with {type(problem).__name__}: {problem}",
                     summary(),
                 ) from problem
             if broken:

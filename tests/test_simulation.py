@@ -248,6 +248,41 @@ def test_a_broken_pool_the_caller_owns_is_reported_with_the_finished_blocks(tmp_
     assert caught.value.summary.partial
 
 
+class _LosingExecutor(ThreadPoolExecutor):
+    """Threads that lose the result of the blocks starting at ``lost`` games, ``times`` times each."""
+
+    def __init__(self, lost: set[int], times: int) -> None:
+        super().__init__(2)
+        self.lost = dict.fromkeys(lost, times)
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+        start = args[0].start
+        if self.lost.get(start, 0) > 0:
+            self.lost[start] -= 1
+            return super().submit(_lose, start)
+        return super().submit(fn, *args, **kwargs)
+
+
+def _lose(start: int) -> None:
+    raise ConnectionError(f"the result of block {start} was lost with its worker")
+
+
+def test_a_block_whose_result_is_lost_runs_again_and_counts_once() -> None:
+    with _LosingExecutor({0, 12}, times=2) as executor:
+        summary = simulate(BOTS, 24, seed=8, executor=executor, block_size=4)
+    assert summary == simulate(BOTS, 24, seed=8)
+
+
+def test_a_block_lost_every_time_stops_the_run_with_the_blocks_finished() -> None:
+    with _LosingExecutor({8}, times=100) as executor, pytest.raises(SimulationError) as caught:
+        simulate(BOTS, 24, seed=8, executor=executor, block_size=4, in_flight=1)
+    assert "games 8 to 11 failed 4 times" in str(caught.value)
+    partial = caught.value.summary
+    assert partial is not None
+    assert partial.partial
+    assert partial.completed == ((0, 8),)
+
+
 def _wait_for_line(stream: Any, needle: str, timeout: float) -> str:
     """Read lines from ``stream`` until one contains ``needle``; fail after ``timeout`` seconds."""
     deadline = time.monotonic() + timeout
