@@ -507,6 +507,19 @@ def test_the_command_on_a_dask_cluster_gives_the_in_process_summary(dask_cluster
 
 
 @pytest.mark.slow
+def test_a_bot_that_raises_on_a_dask_worker_comes_back_as_a_game_failed_error(dask_cluster: DaskCluster) -> None:
+    """Through a distributed.Client passed as it is: the typed error crosses the cluster, and nothing hangs."""
+    import distributed
+
+    connect: Any = distributed.Client  # untyped
+    with connect(dask_cluster.address, timeout="60s") as client, pytest.raises(GameFailedError) as caught:
+        simulate(["heuristic", BuggyBot(at=20)], 12, seed=5, executor=client, block_size=3)
+    assert type(caught.value) is GameFailedError
+    assert caught.value.seed == 5 + caught.value.game
+    assert caught.value.error_type == "ZeroDivisionError"
+
+
+@pytest.mark.slow
 def test_killing_a_dask_worker_mid_run_loses_no_game_and_counts_none_twice(
     dask_cluster: DaskCluster, tmp_path: Path
 ) -> None:
