@@ -616,6 +616,8 @@ def simulate(
             for block in blocks:
                 done(play_block(block))
         else:
+            # A bounded window of blocks in flight: enough to keep every worker busy, few enough that stopping
+            # cancels little, and memory stays flat however many blocks there are.
             window = in_flight or (4 * workers + 4 if workers is not None else 1024)
             _run_blocks(blocks, pool, workers, window, done, summary)
     except KeyboardInterrupt:
@@ -639,8 +641,6 @@ def _run_blocks(
         return cf.ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts)
 
     current = new_pool() if executor is None else executor
-    # A bounded window of blocks in flight: enough to keep every worker busy, few enough that stopping
-    # cancels little, and memory stays flat however many blocks there are.
     waiting = list(range(len(blocks)))[::-1]  # a stack: the next block to submit is at the end
     pending: dict[cf.Future[BlockResult], int] = {}
     failures: dict[int, int] = {}  # block index -> how often it failed without a result
