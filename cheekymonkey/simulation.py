@@ -716,7 +716,8 @@ class RayExecutor(cf.Executor):
     Starts a local Ray instance, or connects to ``address`` (``"auto"``, ``"ray://host:10001"``), unless
     Ray is already running in this process. A task whose worker dies is played again (``max_retries``
     times); an exception raised by the task itself is not retried. :meth:`shutdown` stops Ray if this
-    executor started it.
+    executor started it, and every task with it. Cancelling a future drops its result but lets the task
+    finish: on a cluster this executor joined, tasks already submitted run to their end.
 
     Args:
         address: The cluster to join; None starts a local instance.
@@ -748,7 +749,7 @@ class RayExecutor(cf.Executor):
         self._closed = False
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> cf.Future[Any]:
-        """Run ``fn(*args, **kwargs)`` as a Ray task; its future can be cancelled."""
+        """Run ``fn(*args, **kwargs)`` as a Ray task; cancelling its future drops the result."""
         if self._closed:
             raise RuntimeError("cannot submit to a RayExecutor after shutdown")
         remote = self._remotes.get(fn)
@@ -767,12 +768,10 @@ class RayExecutor(cf.Executor):
             else:
                 outer.set_exception(error)
 
-        def forget(future: cf.Future[Any]) -> None:
-            self._refs.pop(future, None)
-            if future.cancelled():
-                self._ray.cancel(ref)
-
-        outer.add_done_callback(forget)
+        # A cancelled future only drops its result: ray.cancel racing a task that is just finishing can abort
+        # this process inside Ray (seen with Ray 2.60: "Tried to complete task that was not pending"). The
+        # tasks of a Ray instance this executor started end with it, in shutdown.
+        outer.add_done_callback(lambda future: self._refs.pop(future, None))
         ref.future().add_done_callback(settle)
         return outer
 
