@@ -7,6 +7,7 @@ test starts is stopped when it ends.
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 import pickle
@@ -299,7 +300,9 @@ def test_ctrl_c_stops_the_run_and_reports_the_finished_blocks_marked_partial(tmp
     """SIGINT mid-run: exit 130, the table says partial, and the JSON counts exactly the finished blocks."""
     out = tmp_path / "partial.json"
     command = _cli("--bots", "heuristic,random", "--games", "100000", "--block-size", "20", "--json", str(out))
-    process = subprocess.Popen(command, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        command, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_die_with_parent
+    )
     try:
         _wait_for_line(process.stderr, "games/s", 60)
         time.sleep(0.5)
@@ -329,7 +332,12 @@ def test_ctrl_c_with_worker_processes_counts_only_whole_blocks(tmp_path: Path) -
     out = tmp_path / "partial.json"
     command = _cli("--bots", "heuristic,random", "--games", "100000", "--workers", "2", "--block-size", "10")
     process = subprocess.Popen(
-        [*command, "--json", str(out)], env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        [*command, "--json", str(out)],
+        env=_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=_die_with_parent,
     )
     try:
         _wait_for_line(process.stderr, "games/s", 60)
@@ -433,6 +441,12 @@ def _stop(process: subprocess.Popen[Any]) -> None:
             process.wait()
 
 
+def _die_with_parent() -> None:
+    """In the child, before exec: be killed if the test session dies, so no cluster outlives it (Linux)."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(1, signal.SIGKILL)  # 1 is PR_SET_PDEATHSIG
+
+
 class DaskCluster:
     """A scheduler and two single-threaded workers, each its own process, on 127.0.0.1."""
 
@@ -445,7 +459,12 @@ class DaskCluster:
     def _start(self, *args: str, log: str) -> subprocess.Popen[Any]:
         with (self.folder / log).open("w") as sink:
             process = subprocess.Popen(
-                [str(BIN / "dask"), *args], env=_env(), stdout=sink, stderr=subprocess.STDOUT, cwd=self.folder
+                [str(BIN / "dask"), *args],
+                env=_env(),
+                stdout=sink,
+                stderr=subprocess.STDOUT,
+                cwd=self.folder,
+                preexec_fn=_die_with_parent,
             )
         self.processes.append(process)
         return process
@@ -531,6 +550,7 @@ def test_killing_a_dask_worker_mid_run_loses_no_game_and_counts_none_twice(
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=_die_with_parent,
     )
     try:
         first = _wait_for_line(process.stderr, "games/s", 120)
