@@ -22,9 +22,9 @@ from cheekymonkey import (
 )
 from cheekymonkey.cli import default_command, main
 from cheekymonkey.cli.narrate import describe_event
-from cheekymonkey.cli.simulate import simulate, wilson_interval
 from cheekymonkey.events import Drew, Swapped
 from cheekymonkey.serialization import dump_record, load_record
+from cheekymonkey.simulation import simulate, wilson_interval
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -1,178 +1,39 @@
 """``cheekymonkey simulate``: many seeded games between bots, then win rates with confidence intervals.
 
-Game ``i`` is played with seed ``SEED + i``, and the bots move one seat round the table from one game
-to the next, so each sits in every seat equally often (the first seat has an edge). A shared win counts
-as a fraction of a win for each winner. With ``--workers N`` the games run in ``N`` processes; the
-results do not depend on it.
+A thin layer over :func:`cheekymonkey.simulation.simulate`: game ``i`` is played with seed ``SEED + i``, the
+bots moving one seat round the table from one game to the next. The games run in this process, in
+``--workers N`` local processes, on a running Dask cluster (``--scheduler``) or on Ray (``--ray``); the
+results do not depend on it. Progress goes to standard error; Ctrl-C stops the run and prints the blocks
+finished so far, marked partial.
 """
 
 from __future__ import annotations
 
 import argparse
-import math
-from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+import concurrent.futures as cf
+import json
+import sys
+import time
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any, TextIO
 
-import attrs
-from rich.progress import Progress
 from rich.table import Table
 
-from cheekymonkey.actions import Action
-from cheekymonkey.bots import bot_named
 from cheekymonkey.cli.narrate import make_console
-from cheekymonkey.cli.options import bot_names_type, ruleset_from
-from cheekymonkey.play import play_game
+from cheekymonkey.cli.options import bot_names_type, bots_for_seats, players_type, ruleset_from
 from cheekymonkey.rules import Ruleset
-from cheekymonkey.state import GameState, Phase
+from cheekymonkey.simulation import (
+    GameFailedError,
+    RayExecutor,
+    SimulationError,
+    SimulationProgress,
+    Summary,
+    plot_summary,
+    simulate,
+)
 
-__all__ = ["BotResult", "GameResult", "Summary", "add_arguments", "play_one", "run", "simulate", "wilson_interval"]
-
-
-@attrs.frozen(slots=True)
-class GameResult:
-    """One simulated game, seen from the list of bots (not the seats)."""
-
-    totals: tuple[int, ...]
-    """Each bot's final score, in the order the bots were listed."""
-    wins: tuple[float, ...]
-    """Each bot's share of the win: 1 for a sole winner, 1/k for each of k sharing, else 0."""
-    actions: int
-    """How many actions the game took, chance outcomes included."""
-    turns: int
-    """How many turns the game took."""
-
-
-@attrs.frozen(slots=True)
-class BotResult:
-    """One bot's line in the results."""
-
-    name: str
-    """The bot's label (its kind, numbered if the same kind plays twice)."""
-    wins: float
-    """Games won (shared wins as fractions)."""
-    win_rate: float
-    """Wins per game."""
-    low: float
-    """The lower end of the 95% Wilson confidence interval of the win rate."""
-    high: float
-    """The upper end of the 95% Wilson confidence interval of the win rate."""
-    mean_score: float
-    """The mean final score."""
-
-
-@attrs.frozen(slots=True)
-class Summary:
-    """The results of a simulation."""
-
-    games: int
-    """How many games were played."""
-    bots: tuple[BotResult, ...]
-    """One line per bot, in the order they were listed."""
-    mean_actions: float
-    """The mean number of actions per game."""
-    mean_turns: float
-    """The mean number of turns per game."""
-
-
-def wilson_interval(successes: float, trials: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a success rate (95% with the default ``z``).
-
-    >>> low, high = wilson_interval(50, 100)
-    >>> round(low, 3), round(high, 3)
-    (0.404, 0.596)
-    """
-    if trials <= 0:
-        return 0.0, 1.0
-    p = successes / trials
-    denominator = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denominator
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def play_one(kinds: tuple[str, ...], ruleset: Ruleset, seed: int, game: int) -> GameResult:
-    """Play game number ``game`` (seed ``seed + game``) with the bots moved ``game`` seats round the table."""
-    n = len(kinds)
-    # Seat s holds bot (s + game) % n, so over n games each bot sits in each seat once.
-    order = [(s + game) % n for s in range(n)]
-    turns = 0
-
-    def count(state: GameState, action: Action) -> None:
-        nonlocal turns
-        if state.phase is Phase.CHANCE and not state.front:
-            turns += 1  # R4: every turn opens with its compulsory draw
-
-    played = play_game([bot_named(kinds[b]) for b in order], ruleset=ruleset, seed=seed + game, on_action=count)
-    sheet = played.score
-    totals = [0] * n
-    wins = [0.0] * n
-    for seat, bot in enumerate(order):
-        totals[bot] = sheet.seats[seat].total
-        if seat in sheet.winners:
-            wins[bot] = 1 / len(sheet.winners)
-    return GameResult(tuple(totals), tuple(wins), len(played.record.actions), turns)
-
-
-def _play_batch(task: tuple[tuple[str, ...], Ruleset, int, range]) -> list[GameResult]:
-    kinds, ruleset, seed, games = task
-    return [play_one(kinds, ruleset, seed, game) for game in games]
-
-
-def simulate(
-    kinds: Sequence[str],
-    *,
-    games: int,
-    ruleset: Ruleset | None = None,
-    seed: int = 0,
-    workers: int = 1,
-    on_progress: Callable[[int], None] | None = None,
-) -> Summary:
-    """Play ``games`` seeded games between the named bots, one per seat, and sum up the results.
-
-    Args:
-        kinds: One bot name per seat (see :data:`cheekymonkey.bots.BOTS`).
-        games: How many games to play.
-        ruleset: The rules; the standard game if omitted.
-        seed: Game ``i`` uses seed ``seed + i``.
-        workers: How many processes play the games (1: in this process).
-        on_progress: Called with the number of games just finished, as batches finish.
-
-    Returns:
-        Win rates with 95% confidence intervals, mean scores, and mean game lengths.
-    """
-    kinds = tuple(kinds)
-    ruleset = Ruleset.standard() if ruleset is None else ruleset
-    size = max(1, min(50, games // (workers * 4) or 1))
-    batches = [range(start, min(games, start + size)) for start in range(0, games, size)]
-    results: list[GameResult] = []
-    tasks = [(kinds, ruleset, seed, batch) for batch in batches]
-    if workers <= 1:
-        for task in tasks:
-            results.extend(_play_batch(task))
-            if on_progress is not None:
-                on_progress(len(task[3]))
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            # map keeps the batches in order, so the summary is the same for any number of workers.
-            for task, batch_results in zip(tasks, pool.map(_play_batch, tasks), strict=True):
-                results.extend(batch_results)
-                if on_progress is not None:
-                    on_progress(len(task[3]))
-    labels = []
-    for i, kind in enumerate(kinds):
-        labels.append(f"{kind} {i}" if kinds.count(kind) > 1 else kind)
-    lines = []
-    for i, label in enumerate(labels):
-        wins = sum(r.wins[i] for r in results)
-        low, high = wilson_interval(wins, games)
-        mean_score = sum(r.totals[i] for r in results) / games if games else 0.0
-        lines.append(BotResult(label, wins, wins / games if games else 0.0, low, high, mean_score))
-    return Summary(
-        games,
-        tuple(lines),
-        sum(r.actions for r in results) / games if games else 0.0,
-        sum(r.turns for r in results) / games if games else 0.0,
-    )
+__all__ = ["add_arguments", "run"]
 
 
 def _positive(text: str) -> int:
@@ -191,10 +52,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--bots",
         type=bot_names_type,
         default=("expectimax", "heuristic"),
-        help="one bot per seat, comma-separated: random, heuristic, expectimax (default expectimax,heuristic)",
+        help="bots, comma-separated, repeated round the table: random, heuristic, expectimax "
+        "(default expectimax,heuristic)",
+    )
+    parser.add_argument(
+        "--players", type=players_type, default=None, help="seats, 2 to 6 (default: one per bot, at least 2)"
     )
     parser.add_argument("--games", type=_positive, default=200, help="games to play (default 200)")
-    parser.add_argument("--workers", type=_positive, default=1, help="processes to play them in (default 1)")
     parser.add_argument("--seed", type=int, default=0, help="game i uses seed SEED + i (default 0)")
     parser.add_argument(
         "--variant",
@@ -202,32 +66,168 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="standard",
         help="rule set: standard, younger (R19), little-children or little-children-no-kangaroo (R20)",
     )
+    parser.add_argument(
+        "--workers",
+        type=_positive,
+        default=None,
+        help="local processes to play in (default: this one); with --ray, the CPUs of a local Ray instance",
+    )
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument(
+        "--scheduler", metavar="ADDRESS", default=None, help="run on a running Dask cluster, e.g. tcp://HOST:8786"
+    )
+    where.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        nargs="?",
+        const="local",
+        default=None,
+        help="run on Ray: a local instance, or the cluster at ADDRESS (auto, ray://HOST:10001)",
+    )
+    parser.add_argument(
+        "--block-size", type=_positive, default=None, help="games per task (default: about 64 tasks of at most 500)"
+    )
+    parser.add_argument("--json", metavar="FILE", type=Path, default=None, help="write the summary to FILE as JSON")
+    parser.add_argument(
+        "--plot", metavar="FILE", type=Path, default=None, help="draw win rates and score distributions to FILE.png"
+    )
+
+
+class _ProgressLine:
+    """Games done, games per second and time left, on standard error.
+
+    At a terminal one line is kept up to date; elsewhere (a pipe, a log) a line is written every few seconds.
+    """
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.terminal = stream.isatty() if hasattr(stream, "isatty") else False
+        self.last = 0.0
+        self.width = 0
+
+    def __call__(self, progress: SimulationProgress) -> None:
+        now = time.monotonic()
+        finished = progress.games_done == progress.games
+        if not finished and now - self.last < (0.2 if self.terminal else 2.0):
+            return
+        self.last = now
+        left = progress.remaining
+        text = (
+            f"{progress.games_done}/{progress.games} games ({progress.games_done / progress.games:.0%}), "
+            f"{progress.rate:.1f} games/s, "
+            + (f"about {_duration(left)} left" if left is not None else "time left unknown")
+        )
+        if self.terminal:
+            self.stream.write("\r" + text.ljust(self.width))
+            self.width = len(text)
+        else:
+            self.stream.write(text + "\n")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.terminal and self.width:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+def _executor(args: argparse.Namespace, stack: ExitStack) -> cf.Executor | Any | None:
+    """What runs the blocks, opened on ``stack``: None for this process or an owned local pool."""
+    if args.scheduler is not None:
+        try:
+            import distributed
+        except ImportError:
+            raise ImportError("--scheduler needs Dask: pip install 'cheekymonkey[dask]'") from None
+        connect: Any = distributed.Client  # untyped: kept to this line
+        client = connect(args.scheduler, timeout="30s")
+        stack.callback(client.close)
+        return client
+    if args.ray is not None:
+        address = None if args.ray == "local" else args.ray
+        ray = RayExecutor(address, num_cpus=args.workers if address is None else None)
+        stack.callback(ray.shutdown, wait=False, cancel_futures=True)
+        return ray
+    return None
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the simulation with a progress bar and print the results table; return 0 (2 for bad seats)."""
+    """Run the simulation and print the results table.
+
+    Returns 0, 2 for options that do not fit, 1 if a game or the backend failed, 130 if stopped by Ctrl-C
+    (the finished blocks are printed and written, marked partial).
+    """
     console = make_console()
     ruleset = ruleset_from(args)
-    kinds: tuple[str, ...] = args.bots
-    if len(kinds) == 1:
-        kinds = (kinds[0], kinds[0])
-    if not ruleset.min_players <= len(kinds) <= ruleset.max_players:
+    names: tuple[str, ...] = args.bots
+    players = args.players if args.players is not None else max(2, len(names))
+    if len(names) > players or not ruleset.min_players <= players <= ruleset.max_players:
         console.print(
-            f"{len(kinds)} bots: the {ruleset.name} rules seat {ruleset.min_players} to {ruleset.max_players}"
+            f"{len(names)} bots: the {ruleset.name} rules seat {ruleset.min_players} to {ruleset.max_players}"
+            + (f", and {players} seats take at most {players} bots" if len(names) > players else "")
         )
         return 2
-    console.print(f"{args.games} games of {', '.join(kinds)} ({ruleset.name} rules), seeds {args.seed} and up.")
-    with Progress(console=console, transient=True) as progress:
-        task = progress.add_task("playing", total=args.games)
-        summary = simulate(
-            kinds,
-            games=args.games,
-            ruleset=ruleset,
-            seed=args.seed,
-            workers=args.workers,
-            on_progress=lambda done: progress.advance(task, done),
+    if args.scheduler is not None and args.workers is not None:
+        print(
+            "cheekymonkey simulate: --workers is for local runs and --ray; a Dask cluster has its own", file=sys.stderr
         )
-    table = Table(title=f"{summary.games} games", title_justify="left")
+        return 2
+    kinds = bots_for_seats(names, players)
+    console.print(f"{args.games} games of {', '.join(kinds)} ({ruleset.name} rules), seeds {args.seed} and up.")
+    line = _ProgressLine(sys.stderr)
+    started = time.monotonic()
+    try:
+        with ExitStack() as stack:
+            executor = _executor(args, stack)
+            summary = simulate(
+                names,
+                args.games,
+                seed=args.seed,
+                ruleset=ruleset,
+                players=players,
+                executor=executor,
+                workers=args.workers if executor is None and args.workers not in (None, 1) else None,
+                block_size=args.block_size,
+                progress=line,
+            )
+    except ImportError as error:
+        line.close()
+        print(f"cheekymonkey simulate: {error}", file=sys.stderr)
+        return 2
+    except (OSError, TimeoutError) as error:
+        line.close()
+        print(f"cheekymonkey simulate: cannot reach {args.scheduler or args.ray}: {error}", file=sys.stderr)
+        return 2
+    except (GameFailedError, SimulationError) as error:
+        line.close()
+        print(f"cheekymonkey simulate: {error}", file=sys.stderr)
+        return 1
+    line.close()
+    elapsed = time.monotonic() - started
+    print(f"{summary.games} games in {elapsed:.1f} s ({summary.games / elapsed:.1f} games/s)", file=sys.stderr)
+    _print_table(console, summary)
+    if args.json is not None:
+        args.json.write_text(json.dumps(summary.to_dict()) + "\n", encoding="utf-8")
+    if args.plot is not None:
+        try:
+            plot_summary(summary, args.plot)
+        except ImportError as error:
+            print(f"cheekymonkey simulate: {error}", file=sys.stderr)
+            return 2
+    return 130 if summary.partial else 0
+
+
+def _print_table(console: Any, summary: Summary) -> None:
+    title = f"{summary.games} games"
+    if summary.partial:
+        title += f" (partial: stopped after {summary.games} of {summary.requested})"
+    table = Table(title=title, title_justify="left")
     for column in ("bot", "wins", "win rate", "95% interval", "mean score"):
         table.add_column(column, justify="left" if column == "bot" else "right")
     for line in summary.bots:
@@ -241,4 +241,3 @@ def run(args: argparse.Namespace) -> int:
     table.caption = f"Mean game length: {summary.mean_actions:.1f} actions, {summary.mean_turns:.1f} turns."
     table.caption_justify = "left"
     console.print(table)
-    return 0

@@ -91,6 +91,9 @@ argparse.ArgumentParser py:class library/argparse.html#$
 argparse.Namespace py:class library/argparse.html#$
 multiprocessing py:module library/multiprocessing.html#module-multiprocessing
 pathlib.Path py:class library/pathlib.html#$
+collections.Counter py:class library/collections.html#$
+concurrent.futures.Executor py:class library/concurrent.futures.html#$
+concurrent.futures.Future py:class library/concurrent.futures.html#$
 """
 
 _ATTRS_OBJECTS = """
@@ -591,6 +594,12 @@ def _missing_reference(app: Sphinx, env: BuildEnvironment, node: Any, contnode: 
     if node.get("refdomain") != "py":
         return None
     target: str = node.get("reftarget", "")
+    if target.startswith("concurrent.futures._base."):
+        # Type hints name the module these classes live in; Python documents them as concurrent.futures.X.
+        from sphinx.ext import intersphinx
+
+        node["reftarget"] = "concurrent.futures." + target.rpartition(".")[2]
+        return intersphinx.missing_reference(app, env, node, contnode)
     module_name, _, name = target.rpartition(".")
     names = canonical_names()
     if module_name:
