@@ -26,6 +26,7 @@ from cheekymonkey.engine import (
     is_chance_node,
     is_terminal,
     legal_actions,
+    resolve_chance,
     sample_chance,
     stop_in_order,
 )
@@ -117,6 +118,7 @@ __all__ = [
     "legal_actions",
     "new_game",
     "play_game",
+    "resolve_chance",
     "sample_chance",
     "score",
     "score_counts",

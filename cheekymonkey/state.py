@@ -8,6 +8,8 @@ from typing import Final
 
 import attrs
 
+from cheekymonkey import _gamestate
+from cheekymonkey._gamestate import GameState, attrs_view, trusted_state
 from cheekymonkey.errors import InvalidGameError, InvalidStateError
 from cheekymonkey.rules import ANIMALS, Animal, Ruleset
 
@@ -28,46 +30,6 @@ class Phase(enum.IntEnum):
 
     def __repr__(self) -> str:
         return f"Phase.{self.name}"
-
-
-@attrs.frozen(slots=True)
-class GameState:
-    """Everything about a game at one moment, as an immutable, hashable, picklable value (E10).
-
-    States are made by :func:`new_game` and :func:`~cheekymonkey.apply`; building one directly
-    (for example when loading a saved game) checks every invariant and raises
-    :class:`~cheekymonkey.InvalidStateError` if one is broken.
-    """
-
-    ruleset: Ruleset
-    """The rules this game is played under."""
-    seat: int
-    """The seat whose turn it is (after the end, the seat that would have been next)."""
-    phase: Phase
-    """Where in the turn the game is."""
-    bag: tuple[int, ...]
-    """How many tokens of each animal are in the bag, indexed by :class:`~cheekymonkey.Animal`."""
-    stacks: tuple[tuple[Animal, ...], ...]
-    """Each seat's stack, bottom to top: only the last token is visible at the table (R9)."""
-    front: tuple[Animal, ...]
-    """The tokens in front of the current player, in the order they came (drawn, claimed, swapped)."""
-    claimable: Animal | None = None
-    """The animal that may still be claimed from stack tops (R7), or None (no draw yet, or a swap)."""
-    swap_open: bool = False
-    """Whether the monkey just drawn may still be swapped (R11): no claim taken yet."""
-
-    def __attrs_post_init__(self) -> None:
-        check_state(self)
-
-    @property
-    def players(self) -> int:
-        """The number of seats."""
-        return len(self.stacks)
-
-    @property
-    def bag_size(self) -> int:
-        """How many tokens are in the bag."""
-        return sum(self.bag)
 
 
 def _fail(reason: str) -> InvalidStateError:
@@ -148,6 +110,23 @@ def check_state(state: GameState) -> None:
         raise _fail("the bag and the front are empty, so the game must be over (R15)")
 
 
+# attrs' view of GameState's fields, so that attrs.fields, attrs.evolve, attrs.asdict and cattrs treat it as
+# the attrs class it used to be. GameState is a plain class so that mypyc compiles it natively (see
+# cheekymonkey._gamestate); the table is made here, where Phase is defined.
+attrs_view(
+    GameState,
+    [
+        ("ruleset", Ruleset, attrs.NOTHING),
+        ("seat", int, attrs.NOTHING),
+        ("phase", Phase, attrs.NOTHING),
+        ("bag", tuple[int, ...], attrs.NOTHING),
+        ("stacks", tuple[tuple[Animal, ...], ...], attrs.NOTHING),
+        ("front", tuple[Animal, ...], attrs.NOTHING),
+        ("claimable", Animal | None, None),
+        ("swap_open", bool, False),
+    ],
+)
+
 _new: Final = object.__new__
 
 
@@ -167,7 +146,7 @@ _set_claimable = _slot_setter("claimable")
 _set_swap_open = _slot_setter("swap_open")
 
 
-def make_state(
+def _make_state_by_slots(
     ruleset: Ruleset,
     seat: int,
     phase: Phase,
@@ -180,7 +159,9 @@ def make_state(
     """Build a state without checking it: the engine's fast path, for states it derived itself.
 
     The engine only builds states that follow from a checked state by a legal action, so the
-    invariants hold by construction; the property tests and the model check confirm it.
+    invariants hold by construction; the property tests and the model check confirm it. In pure
+    Python, filling the slots through their descriptors is the cheapest way to build an object; the
+    compiled engine calls the native constructor instead (``GameState(..., _trusted=True)``).
     """
     state: GameState = _new(GameState)
     _set_ruleset(state, ruleset)
@@ -192,6 +173,12 @@ def make_state(
     _set_claimable(state, claimable)
     _set_swap_open(state, swap_open)
     return state
+
+
+# Whether GameState is the native class of the compiled build: it cannot be made by object.__new__ then.
+_NATIVE: Final = not str(_gamestate.__file__).endswith((".py", ".pyc"))
+make_state: Final[Callable[..., GameState]] = trusted_state if _NATIVE else _make_state_by_slots
+"""Build a state without checking it: see ``_make_state_by_slots``; compiled, the native constructor unchecked."""
 
 
 # Rule sets are frozen values, so every game that asks for the standard rules can share one, and
