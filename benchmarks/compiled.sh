@@ -39,8 +39,9 @@ import sys
 import cheekymonkey._gamestate
 import cheekymonkey.actions
 import cheekymonkey.engine
+import cheekymonkey.scoring
 
-for module in (cheekymonkey._gamestate, cheekymonkey.actions, cheekymonkey.engine):
+for module in (cheekymonkey._gamestate, cheekymonkey.actions, cheekymonkey.engine, cheekymonkey.scoring):
     print(f"{module.__name__}: {module.__file__}")
     if str(module.__file__).endswith(".py"):
         sys.exit(f"{module.__name__} was not compiled")

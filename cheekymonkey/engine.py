@@ -118,18 +118,24 @@ def _apply_reveal(state: GameState, action: Reveal) -> GameState:
     if state.phase is not _CHANCE:
         raise _illegal(state, action, "R5: not a chance node: a Reveal only resolves a draw")
     animal = action.animal
-    bag = state.bag
-    if not bag[animal]:
+    if not state.bag[animal]:
         raise _illegal(state, action, f"R5: no {animal.label} is left in the bag")
+    return _reveal(state, animal, animal)
+
+
+def _reveal(state: GameState, animal: Animal, index: int) -> GameState:
+    # The drawn token shows ``animal``, also given as the int ``index``: compiled, an Animal is a Python
+    # object to mypyc, and indexing with a plain int is native; in pure Python the two are one object.
     front = state.front
-    counts = list(bag)
+    counts = list(state.bag)
     if animal in front:
         # R6: a duplicate busts; every token in front and the drawn one go back into the bag.
         # R14: that includes a token taken by a swap; the opponent keeps the monkey.
         for token in front:
-            counts[token] += 1
+            at: int = token
+            counts[at] += 1
         return _end_turn(state, tuple(counts), state.stacks)
-    counts[animal] -= 1
+    counts[index] -= 1
     # R11: a monkey that did not bust may be swapped, if the rules have the swap. R13: after a swap no
     # monkey is in front, so a later monkey does not bust and opens claims and the swap again.
     ruleset = state.ruleset
@@ -391,7 +397,8 @@ def resolve_chance(state: GameState, rng: random.Random) -> GameState:
     >>> resolve_chance(new_game(2), random.Random(1)).front
     (Animal.HIPPO,)
     """
-    return _apply_reveal(state, REVEALS[_pick(state, rng)])
+    index = _pick(state, rng)
+    return _reveal(state, ANIMALS[index], index)
 
 
 def _pick(state: GameState, rng: random.Random) -> int:

@@ -242,4 +242,11 @@ def score(state: GameState) -> ScoreSheet:
         raise GameNotOverError(f"the game is not over: it is in phase {state.phase.name}")
     # A state's stacks hold only animals (every state is checked or derived from one by a legal action), so
     # counting each animal per stack is enough: no row to check.
-    return _score_rows([tuple([stack.count(a) for a in ANIMALS]) for stack in state.stacks], state.ruleset)
+    rows = []
+    for stack in state.stacks:
+        row = [0] * len(ANIMALS)
+        for token in stack:
+            at: int = token  # compiled, indexing with an int is native; an Animal is a Python object there
+            row[at] += 1
+        rows.append(tuple(row))
+    return _score_rows(rows, state.ruleset)
