@@ -134,7 +134,7 @@ def test_resolve_chance_refuses_a_state_that_is_not_a_chance_node() -> None:
 
 @given(reachable_states(max_steps=120))
 def test_the_compiled_builds_state_constructor_builds_the_same_state(state: GameState) -> None:
-    """The constructor the mypyc build uses (the native one, unchecked) gives a state equal to make_state's."""
+    """The compiled build's unchecked constructor and make_state (pure: _Unfrozen) build equal, frozen GameStates."""
     fields = (
         state.ruleset,
         state.seat,
@@ -146,6 +146,10 @@ def test_the_compiled_builds_state_constructor_builds_the_same_state(state: Game
         state.swap_open,
     )
     built = trusted_state(*fields)
+    fast = make_state(*fields)
     assert type(built) is GameState
-    assert built == make_state(*fields) == state
+    assert type(fast) is GameState
+    assert built == fast == state
+    with pytest.raises(AttributeError):
+        fast.seat = 0  # the engine's states are as frozen as any other
     assert _rebuilt(built) == built
