@@ -444,7 +444,7 @@ def apply_all(state: GameState, actions: Iterable[Action]) -> GameState:
     return state
 
 
-def stop_in_order(state: GameState, order: Iterable[Animal]) -> GameState:
+def stop_in_order(state: object, order: Iterable[Animal]) -> GameState:
     """Stop and put the tokens in front on the stack in ``order``, bottom first, all or nothing (R9).
 
     ``order`` lists every token in front, each once, the last one ending on top. It works from
@@ -460,7 +460,9 @@ def stop_in_order(state: GameState, order: Iterable[Animal]) -> GameState:
     (Animal.LION, Animal.SEAL)
     """
     order = tuple(order)
-    if state.__class__ is not GameState:
+    # state is typed object, as in apply: compiled, a GameState annotation would refuse anything else with a
+    # bare TypeError on entry, where this is an IllegalActionError (E9).
+    if not isinstance(state, GameState):
         raise _illegal(state, order, f"{state!r} is not a GameState")
     for animal in order:
         # An Animal member, not an int that equals one: the stack must hold the enum members.

@@ -20,6 +20,7 @@ from cheekymonkey import (
     Draw,
     GameState,
     Herd,
+    IllegalActionError,
     Place,
     Reveal,
     ScoreSheet,
@@ -29,6 +30,7 @@ from cheekymonkey import (
     apply,
     new_game,
     score_stacks,
+    stop_in_order,
 )
 from cheekymonkey.rules import Ruleset
 
@@ -127,3 +129,13 @@ def test_evolve_rebuilds_a_state_through_the_checking_constructor() -> None:
     assert attrs.evolve(state, seat=2).seat == 2  # type: ignore[misc]
     with pytest.raises(ValueError, match="seat 3 is not one of the 3 seats"):
         attrs.evolve(state, seat=3)  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("state", ["state", None, {"seat": 0}])
+def test_stop_in_order_on_something_not_a_state_is_illegal(state: object) -> None:
+    """E9: stop_in_order refuses anything that is not a GameState, in the compiled build as in pure Python.
+
+    (Compiled, a parameter typed GameState would refuse it with a bare TypeError before the check.)
+    """
+    with pytest.raises(IllegalActionError, match="is not a GameState"):
+        stop_in_order(state, [Animal.SEAL])
