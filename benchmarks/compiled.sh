@@ -36,10 +36,15 @@ cd "$work"
 "$work/venv/bin/python" - <<'EOF'
 import sys
 
-import cheekymonkey.engine as engine
+import cheekymonkey._gamestate
+import cheekymonkey.actions
+import cheekymonkey.engine
+import cheekymonkey.scoring
 
-print(f"engine: {engine.__file__}")
-sys.exit(0 if engine._COMPILED else "the engine was not compiled")
+for module in (cheekymonkey._gamestate, cheekymonkey.actions, cheekymonkey.engine, cheekymonkey.scoring):
+    print(f"{module.__name__}: {module.__file__}")
+    if str(module.__file__).endswith(".py"):
+        sys.exit(f"{module.__name__} was not compiled")
 EOF
 
 case "$mode" in

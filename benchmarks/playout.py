@@ -20,6 +20,7 @@ import functools
 import gc
 import importlib.util
 import math
+import os
 import random
 import statistics
 import sys
@@ -27,7 +28,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, cast
+
+import attrs
 
 import cheekymonkey
 from cheekymonkey import (
@@ -44,12 +47,14 @@ from cheekymonkey import (
     chance_outcomes,
     legal_actions,
     new_game,
+    resolve_chance,
     sample_chance,
     score,
     stop_in_order,
 )
 
 DEFAULT_REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "bench" / "reference_playout.py"
+DEFAULT_FAST = DEFAULT_REFERENCE.with_name("fast_playout.py")
 
 _OVER = Phase.OVER
 _CHANCE = Phase.CHANCE
@@ -61,11 +66,11 @@ _STOP = Stop()
 _PLACES = tuple(Place(a) for a in Animal)
 
 
-def load_reference(path: Path) -> ModuleType:
-    """Import the yardstick script from ``path`` without copying it."""
+def load_reference(path: Path, name: str = "reference_playout", option: str = "--reference") -> ModuleType:
+    """Import a yardstick script from ``path`` without copying it."""
     if not path.is_file():
-        raise SystemExit(f"no yardstick at {str(path)!r}: pass its path with --reference")
-    spec = importlib.util.spec_from_file_location("reference_playout", path)
+        raise SystemExit(f"no yardstick at {str(path)!r}: pass its path with {option}")
+    spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
         raise SystemExit(f"cannot load the yardstick from {str(path)!r}")
     module = importlib.util.module_from_spec(spec)
@@ -73,18 +78,25 @@ def load_reference(path: Path) -> ModuleType:
     return module
 
 
-def api_play(players: int, rng: random.Random, ruleset: Ruleset | None = None, stepwise: bool = False) -> list[int]:
+def api_play(
+    players: int,
+    rng: random.Random,
+    ruleset: Ruleset | None = None,
+    stepwise: bool = False,
+    separate_draw: bool = False,
+) -> list[int]:
     """Play one game of the yardstick's policy through the public API; return the seats' total scores.
 
-    Chance is resolved by the library's own sampler with ``rng``; the policy draws from the same
-    ``rng``. Every decision is made from the state and from ``legal_actions``; every action goes
-    through the checked ``apply``. A stop goes through ``stop_in_order``, or with ``stepwise`` through
-    ``Stop`` and one ``Place`` per token.
+    Chance is resolved by the library's own sampler with ``rng``, in one call (``resolve_chance``), or
+    with ``separate_draw`` as ``apply(state, sample_chance(state, rng))``: the same draws either way. The
+    policy draws from the same ``rng``. Every decision is made from the state and from ``legal_actions``;
+    every action goes through the checked ``apply``. A stop goes through ``stop_in_order``, or with
+    ``stepwise`` through ``Stop`` and one ``Place`` per token.
     """
     state = new_game(players, ruleset=ruleset)
     while state.phase is not _OVER:
         # The turn's draws: a chance node is resolved by the library's sampler (R5).
-        state = apply(state, sample_chance(state, rng))
+        state = apply(state, sample_chance(state, rng)) if separate_draw else resolve_chance(state, rng)
         if state.phase is not _DECIDE:
             continue  # a bust (R6): the next turn, or the end
         actions = legal_actions(state)
@@ -151,49 +163,82 @@ def _mean_and_error(values: list[int]) -> tuple[float, float]:
 
 
 def run_ratio(
-    reference: ModuleType, rounds: int, games: int, players: int, seed: int, clock: str = "cpu", stepwise: bool = False
+    reference: ModuleType,
+    rounds: int,
+    games: int,
+    players: int,
+    seed: int,
+    clock: str = "cpu",
+    stepwise: bool = False,
+    fast: ModuleType | None = None,
+    separate_draw: bool = False,
 ) -> float:
-    """Time the two playouts alternately; print each round and the median ratio; return the median."""
+    """Time the playouts in turn, round after round; print each round and the median ratios; return the first.
+
+    The API playout is timed against the yardstick and, if given, the fast yardstick, in one process,
+    the order rotated every round so that a drift in machine load falls on all alike.
+    """
     print(f"== games per second, {players} players, standard rules: {rounds} rounds of {games} games each")
     print(f"   stopping with: {'Stop and one Place per token' if stepwise else 'stop_in_order'}")
-    play = functools.partial(api_play, stepwise=stepwise)
+    print(f"   drawing with: {'apply(state, sample_chance(state, rng))' if separate_draw else 'resolve_chance'}")
+    play = functools.partial(api_play, stepwise=stepwise, separate_draw=separate_draw)
     print(f"   engine: {Path(cheekymonkey.__file__).parent} ({'compiled' if _compiled() else 'pure Python'})")
     print(f"   clock: {clock} ({'this process only' if clock == 'cpu' else 'elapsed time'})")
+    print(f"   load average before: {_load()}")
     timer = _CLOCKS[clock]
-    api_rng = random.Random(seed)
-    ref_rng = random.Random(seed + 1)
+    players_of: dict[str, Callable[[int, random.Random], list[int]]] = {"api": play, "yardstick": reference.play}
+    if fast is not None:
+        players_of["fast"] = fast.play
+    rngs = {name: random.Random(seed + i) for i, name in enumerate(players_of)}
     # One warm-up game each, so imports and first-call costs stay out of the rounds.
-    play(players, random.Random(0))
-    reference.play(players, random.Random(0))
-    ratios = []
-    api_totals: list[int] = []
-    ref_totals: list[int] = []
+    for function in players_of.values():
+        function(players, random.Random(0))
+    rates: dict[str, list[float]] = {name: [] for name in players_of}
+    totals: dict[str, list[int]] = {name: [] for name in players_of}
+    names = list(players_of)
     for i in range(rounds):
         gc.collect()
-        # Alternate which goes first, so a drift in machine load falls on both alike.
-        if i % 2 == 0:
-            api_rate, api_t = _rate(play, games, players, api_rng, timer)
-            ref_rate, ref_t = _rate(reference.play, games, players, ref_rng, timer)
-        else:
-            ref_rate, ref_t = _rate(reference.play, games, players, ref_rng, timer)
-            api_rate, api_t = _rate(play, games, players, api_rng, timer)
-        api_totals += api_t
-        ref_totals += ref_t
-        ratios.append(api_rate / ref_rate)
+        # Rotate which goes first, so a drift in machine load falls on all alike.
+        for name in names[i % len(names) :] + names[: i % len(names)]:
+            rate, game_totals = _rate(players_of[name], games, players, rngs[name], timer)
+            rates[name].append(rate)
+            totals[name] += game_totals
+        line = f"   round {i + 1:2}: api {rates['api'][-1]:6.0f} games/s   yardstick {rates['yardstick'][-1]:6.0f}"
+        line += f"   ratio {rates['api'][-1] / rates['yardstick'][-1]:.3f}"
+        if fast is not None:
+            line += f"   fast {rates['fast'][-1]:6.0f}   ratio to fast {rates['api'][-1] / rates['fast'][-1]:.3f}"
+        print(line)
+    medians = {}
+    for name in names[1:]:
+        ratios = [a / r for a, r in zip(rates["api"], rates[name], strict=True)]
+        medians[name] = statistics.median(ratios)
         print(
-            f"   round {i + 1:2}: api {api_rate:6.0f} games/s   yardstick {ref_rate:6.0f} games/s"
-            f"   ratio {ratios[-1]:.3f}"
+            f"   median ratio to the {'fast yardstick' if name == 'fast' else 'yardstick'}: {medians[name]:.3f}"
+            f"  (min {min(ratios):.3f}, max {max(ratios):.3f})"
         )
-    median = statistics.median(ratios)
-    print(f"   median ratio: {median:.3f}  (min {min(ratios):.3f}, max {max(ratios):.3f})")
-    api_mean, api_err = _mean_and_error(api_totals)
-    ref_mean, ref_err = _mean_and_error(ref_totals)
-    z = (api_mean - ref_mean) / math.hypot(api_err, ref_err)
+    _, _, calls = _recorded(players, 100, seed)
+    api_rate = statistics.median(rates["api"])
     print(
-        f"   mean total score per game: api {api_mean:.2f} +- {api_err:.2f}, yardstick {ref_mean:.2f} +- {ref_err:.2f}"
-        f"  (z = {z:+.2f}: {'agree' if abs(z) < 3 else 'DISAGREE'})"
+        f"   api: {api_rate:.0f} games/s (median round), {calls / 100:.1f} engine calls a game: "
+        f"{1e6 / (api_rate * calls / 100):.2f} us per engine call, the policy's own work included"
     )
-    return median
+    api_mean, api_err = _mean_and_error(totals["api"])
+    for name in names[1:]:
+        mean, err = _mean_and_error(totals[name])
+        z = (api_mean - mean) / math.hypot(api_err, err)
+        print(
+            f"   mean total score per game: api {api_mean:.2f} +- {api_err:.2f}, {name} {mean:.2f} +- {err:.2f}"
+            f"  (z = {z:+.2f}: {'agree' if abs(z) < 3 else 'DISAGREE'})"
+        )
+    print(f"   load average after: {_load()}")
+    return medians["yardstick"]
+
+
+def _load() -> str:
+    try:
+        return " ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:  # pragma: no cover - not on every platform
+        return "unknown"
 
 
 def _compiled() -> bool:
@@ -242,7 +287,7 @@ def _recorded(players: int, games: int, seed: int) -> tuple[Calls, Calls, int]:
     try:
         rng = random.Random(seed)
         for _ in range(games):
-            api_play(players, rng)
+            api_play(players, rng, separate_draw=True)  # so that each draw is recorded as an apply(Reveal)
     finally:
         module.update(saved)
     calls = len(applied) + len(stops)
@@ -291,6 +336,8 @@ def run_costs(players: int, seed: int) -> None:
     rng = random.Random(seed)
     costs = [_per_call(lambda s=s: sample_chance(s, rng), 200) for s in chance]  # type: ignore[misc]
     print(f"   sample_chance            {statistics.median(costs):6.0f}")
+    costs = [_per_call(lambda s=s: resolve_chance(s, rng), 200) for s in chance]  # type: ignore[misc]
+    print(f"   resolve_chance           {statistics.median(costs):6.0f}   (sample_chance and apply in one call)")
     costs = [_per_call(lambda s=s: chance_outcomes(s), 200) for s in chance]  # type: ignore[misc]
     print(f"   chance_outcomes          {statistics.median(costs):6.0f}   (exact Fractions; not used by the playout)")
     finals = [after for after in (stop_in_order(s, o) for s, o in stops) if after.phase is _OVER][:60]
@@ -320,7 +367,11 @@ def deep_size(obj: object, seen: set[int] | None = None) -> int:
     size = sys.getsizeof(obj)
     if isinstance(obj, tuple | list | set | frozenset):
         size += sum(deep_size(item, seen) for item in obj)
-    slots = getattr(type(obj), "__slots__", ())
+    # Slotted attrs classes list their fields in __slots__; the compiled (native) classes may not, but
+    # carry attrs' view of their fields.
+    slots = getattr(type(obj), "__slots__", ()) or (
+        [f.name for f in attrs.fields(cast(Any, type(obj)))] if attrs.has(type(obj)) else ()
+    )
     for name in slots:
         if hasattr(obj, name) and name != "__weakref__":
             size += deep_size(getattr(obj, name), seen)
@@ -373,6 +424,17 @@ def main(argv: list[str] | None = None) -> int:
     """Run the benchmark; see ``--help``."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--reference", type=Path, default=DEFAULT_REFERENCE, help="the yardstick script")
+    parser.add_argument(
+        "--fast",
+        type=Path,
+        default=DEFAULT_FAST,
+        help="the fast yardstick script, timed in the same rounds if it exists (default: beside the yardstick)",
+    )
+    parser.add_argument(
+        "--separate-draw",
+        action="store_true",
+        help="draw with apply(state, sample_chance(state, rng)) instead of resolve_chance",
+    )
     parser.add_argument("--rounds", type=int, default=15, help="alternating rounds (default 15)")
     parser.add_argument(
         "--clock",
@@ -390,15 +452,29 @@ def main(argv: list[str] | None = None) -> int:
         "--only", choices=("ratio", "costs", "memory", "seats"), action="append", help="run only these parts"
     )
     args = parser.parse_args(argv)
-    reference = load_reference(args.reference)
     parts = args.only or ["ratio", "costs", "memory", "seats"]
-    if "ratio" in parts:
-        run_ratio(reference, args.rounds, args.games, args.players, args.seed, args.clock, args.stepwise)
+    # Only the ratio and the seats compare with the yardstick: the costs and the memory run without it.
+    reference = load_reference(args.reference) if "ratio" in parts or "seats" in parts else None
+    if reference is not None and "ratio" in parts:
+        fast = load_reference(args.fast, "fast_playout", "--fast") if args.fast.is_file() else None
+        if fast is None:
+            print(f"(no fast yardstick at {str(args.fast)!r}: only the ratio to the yardstick is measured)")
+        run_ratio(
+            reference,
+            args.rounds,
+            args.games,
+            args.players,
+            args.seed,
+            args.clock,
+            args.stepwise,
+            fast,
+            args.separate_draw,
+        )
     if "costs" in parts:
         run_costs(args.players, args.seed)
     if "memory" in parts:
         run_memory(args.players, args.seed)
-    if "seats" in parts:
+    if reference is not None and "seats" in parts:
         run_seats(args.games, args.seed, reference)
     return 0
 

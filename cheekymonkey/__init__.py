@@ -27,6 +27,7 @@ from cheekymonkey.engine import (
     is_chance_node,
     is_terminal,
     legal_actions,
+    resolve_chance,
     sample_chance,
     stop_in_order,
 )
@@ -124,6 +125,7 @@ __all__ = [
     "parse_action",
     "parse_actions",
     "play_game",
+    "resolve_chance",
     "sample_chance",
     "score",
     "score_counts",

@@ -7,10 +7,11 @@ the game has that seat is checked by :func:`~cheekymonkey.apply`, which names th
 
 from __future__ import annotations
 
-from typing import Final, TypeAlias
+from typing import ClassVar, Final, TypeAlias
 
 import attrs
 
+from cheekymonkey._gamestate import Frozen, attrs_view
 from cheekymonkey.errors import InvalidValueError
 from cheekymonkey.rules import ANIMALS, MAX_PLAYERS, Animal
 
@@ -30,72 +31,152 @@ def _seat(value: object) -> int:
     return value
 
 
-@attrs.frozen(slots=True, repr=False)
-class Draw:
-    """Draw another token from the bag (R5, R8). The state becomes a chance node."""
+class _Fieldless(Frozen):
+    """An action without fields: all of one class are equal."""
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        return other.__class__ is self.__class__
+
+    def __hash__(self) -> int:
+        return hash(self.__class__.__name__)
+
+    def __reduce__(self) -> tuple[type, tuple[()]]:
+        return (self.__class__, ())
 
     def __repr__(self) -> str:
-        return "Draw()"
+        return f"{self.__class__.__name__}()"
 
 
-@attrs.frozen(slots=True, repr=False)
-class Reveal:
+class Draw(_Fieldless):
+    """Draw another token from the bag (R5, R8). The state becomes a chance node."""
+
+    __slots__ = ()
+
+
+class Reveal(Frozen):
     """The chance outcome of a draw: the token that came out of the bag shows ``animal`` (R5)."""
 
-    animal: Animal = attrs.field(converter=_animal)
+    __slots__ = ("animal",)
+    __match_args__: ClassVar = ("animal",)
+
+    animal: Animal
     """The animal drawn."""
+
+    def __init__(self, animal: object) -> None:
+        object.__setattr__(self, "animal", _animal(animal))
+
+    def __eq__(self, other: object) -> bool:
+        return other.__class__ is Reveal and self.animal == other.animal
+
+    def __hash__(self) -> int:
+        return hash(("Reveal", self.animal))
+
+    def __reduce__(self) -> tuple[type, tuple[Animal]]:
+        return (Reveal, (self.animal,))
 
     def __repr__(self) -> str:
         return f"Reveal({self.animal!r})"
 
 
-@attrs.frozen(slots=True, repr=False)
-class Claim:
+class Claim(Frozen):
     """Claim the top token of ``seat``'s stack, which shows the animal just drawn (R7)."""
 
-    seat: int = attrs.field(converter=_seat)
+    __slots__ = ("seat",)
+    __match_args__: ClassVar = ("seat",)
+
+    seat: int
     """The opponent whose top token is claimed."""
+
+    def __init__(self, seat: object) -> None:
+        object.__setattr__(self, "seat", _seat(seat))
+
+    def __eq__(self, other: object) -> bool:
+        return other.__class__ is Claim and self.seat == other.seat
+
+    def __hash__(self) -> int:
+        return hash(("Claim", self.seat))
+
+    def __reduce__(self) -> tuple[type, tuple[int]]:
+        return (Claim, (self.seat,))
 
     def __repr__(self) -> str:
         return f"Claim({self.seat})"
 
 
-@attrs.frozen(slots=True, repr=False)
-class Swap:
+class Swap(Frozen):
     """Give the monkey just drawn to ``seat`` and take that seat's top token (R11, R12)."""
 
-    seat: int = attrs.field(converter=_seat)
+    __slots__ = ("seat",)
+    __match_args__: ClassVar = ("seat",)
+
+    seat: int
     """The opponent swapped with."""
+
+    def __init__(self, seat: object) -> None:
+        object.__setattr__(self, "seat", _seat(seat))
+
+    def __eq__(self, other: object) -> bool:
+        return other.__class__ is Swap and self.seat == other.seat
+
+    def __hash__(self) -> int:
+        return hash(("Swap", self.seat))
+
+    def __reduce__(self) -> tuple[type, tuple[int]]:
+        return (Swap, (self.seat,))
 
     def __repr__(self) -> str:
         return f"Swap({self.seat})"
 
 
-@attrs.frozen(slots=True, repr=False)
-class Stop:
+class Stop(_Fieldless):
     """End the turn by putting the tokens in front on the stack (R9); the order is chosen next."""
 
-    def __repr__(self) -> str:
-        return "Stop()"
+    __slots__ = ()
 
 
-@attrs.frozen(slots=True, repr=False)
-class Place:
+class Place(Frozen):
     """While stopping, put one token showing ``animal`` from the front on top of the stack (R9)."""
 
-    animal: Animal = attrs.field(converter=_animal)
+    __slots__ = ("animal",)
+    __match_args__: ClassVar = ("animal",)
+
+    animal: Animal
     """The animal put down."""
+
+    def __init__(self, animal: object) -> None:
+        object.__setattr__(self, "animal", _animal(animal))
+
+    def __eq__(self, other: object) -> bool:
+        return other.__class__ is Place and self.animal == other.animal
+
+    def __hash__(self) -> int:
+        return hash(("Place", self.animal))
+
+    def __reduce__(self) -> tuple[type, tuple[Animal]]:
+        return (Place, (self.animal,))
 
     def __repr__(self) -> str:
         return f"Place({self.animal!r})"
 
 
-@attrs.frozen(slots=True, repr=False)
-class Herd:
+class Herd(_Fieldless):
     """Put the tokens in front, all of one animal, at the bottom of the stack and end the turn (R10)."""
 
-    def __repr__(self) -> str:
-        return "Herd()"
+    __slots__ = ()
+
+
+# The actions are plain classes, so that mypyc compiles them natively (a field read is one load); their
+# frozen, value behaviour is written above, and attrs' view of their fields keeps attrs.fields,
+# attrs.asdict and cattrs working as for the attrs classes they were.
+attrs_view(Draw, [])
+attrs_view(Stop, [])
+attrs_view(Herd, [])
+attrs_view(Reveal, [("animal", Animal, attrs.NOTHING)])
+attrs_view(Place, [("animal", Animal, attrs.NOTHING)])
+attrs_view(Claim, [("seat", int, attrs.NOTHING)])
+attrs_view(Swap, [("seat", int, attrs.NOTHING)])
 
 
 Action: TypeAlias = Draw | Reveal | Claim | Swap | Stop | Place | Herd

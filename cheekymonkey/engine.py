@@ -13,6 +13,7 @@ from fractions import Fraction
 from itertools import compress
 from typing import Final
 
+from cheekymonkey._gamestate import trusted_state as _make
 from cheekymonkey.actions import (
     CLAIMS,
     DRAW,
@@ -31,7 +32,7 @@ from cheekymonkey.actions import (
     Swap,
 )
 from cheekymonkey.errors import IllegalActionError, NotAChanceNodeError
-from cheekymonkey.rules import ANIMALS, Animal, Ruleset
+from cheekymonkey.rules import ANIMALS, Animal
 from cheekymonkey.state import GameState, Phase, make_state
 
 __all__ = [
@@ -42,6 +43,7 @@ __all__ = [
     "is_chance_node",
     "is_terminal",
     "legal_actions",
+    "resolve_chance",
     "sample_chance",
     "stop_in_order",
 ]
@@ -55,43 +57,20 @@ _MONKEY: Final = Animal.MONKEY
 _EMPTY_BAG: Final = (0,) * len(ANIMALS)
 
 
-def _make_state_compiled(
-    ruleset: Ruleset,
-    seat: int,
-    phase: Phase,
-    bag: tuple[int, ...],
-    stacks: tuple[tuple[Animal, ...], ...],
-    front: tuple[Animal, ...],
-    claimable: Animal | None,
-    swap_open: bool,
-) -> GameState:
-    """:func:`~cheekymonkey.state.make_state` for the compiled build, where it is about twice as fast.
-
-    Compiled, filling the slots with ``object.__setattr__`` takes about half the time of calling the
-    slot descriptors; in pure Python it is the other way round, so the pure package keeps ``make_state``.
-    """
-    state: GameState = _new(GameState)
-    object.__setattr__(state, "ruleset", ruleset)
-    object.__setattr__(state, "seat", seat)
-    object.__setattr__(state, "phase", phase)
-    object.__setattr__(state, "bag", bag)
-    object.__setattr__(state, "stacks", stacks)
-    object.__setattr__(state, "front", front)
-    object.__setattr__(state, "claimable", claimable)
-    object.__setattr__(state, "swap_open", swap_open)
-    return state
-
-
-_new: Final = object.__new__
+# The engine builds every state it derives through _make, unchecked: each follows from a checked state by a
+# legal action (see make_state). Compiled, _make is trusted_state, the native constructor without its
+# checks, called directly; in pure Python the name is rebound just below to make_state, which fills the
+# slots through their descriptors, cheaper there. Compiled calls are bound when the module is compiled, so
+# the rebinding does not reach them. A test holds the two to one result.
+#
 # Whether this module runs compiled by mypyc (the optional build): then it is an extension module.
 _COMPILED: Final = not __file__.endswith((".py", ".pyc"))
-# The engine builds every state it derives through _make: unchecked, since each follows from a
-# checked state by a legal action (see make_state).
-_make: Final = _make_state_compiled if _COMPILED else make_state
+if not _COMPILED:
+    globals()["_make"] = make_state
 
 
-def _illegal(state: GameState, action: object, reason: str) -> IllegalActionError:
-    return IllegalActionError(state, action, reason)
+def _illegal(state: object, action: object, reason: str) -> IllegalActionError:
+    return IllegalActionError(state, action, reason)  # type: ignore[arg-type]
 
 
 def _wrong_phase(state: GameState, action: object) -> IllegalActionError:
@@ -139,18 +118,24 @@ def _apply_reveal(state: GameState, action: Reveal) -> GameState:
     if state.phase is not _CHANCE:
         raise _illegal(state, action, "R5: not a chance node: a Reveal only resolves a draw")
     animal = action.animal
-    bag = state.bag
-    if not bag[animal]:
+    if not state.bag[animal]:
         raise _illegal(state, action, f"R5: no {animal.label} is left in the bag")
+    return _reveal(state, animal, animal)
+
+
+def _reveal(state: GameState, animal: Animal, index: int) -> GameState:
+    # The drawn token shows ``animal``, also given as the int ``index``: compiled, an Animal is a Python
+    # object to mypyc, and indexing with a plain int is native; in pure Python the two are one object.
     front = state.front
-    counts = list(bag)
+    counts = list(state.bag)
     if animal in front:
         # R6: a duplicate busts; every token in front and the drawn one go back into the bag.
         # R14: that includes a token taken by a swap; the opponent keeps the monkey.
         for token in front:
-            counts[token] += 1
+            at: int = token
+            counts[at] += 1
         return _end_turn(state, tuple(counts), state.stacks)
-    counts[animal] -= 1
+    counts[index] -= 1
     # R11: a monkey that did not bust may be swapped, if the rules have the swap. R13: after a swap no
     # monkey is in front, so a later monkey does not bust and opens claims and the swap again.
     ruleset = state.ruleset
@@ -245,12 +230,13 @@ def _apply_herd(state: GameState, action: Herd) -> GameState:
     return _end_turn(state, state.bag, _with_stack(state.stacks, seat, front + state.stacks[seat]))
 
 
-def apply(state: GameState, action: Action) -> GameState:
+def apply(state: object, action: object) -> GameState:
     """Return the state after ``action``; ``state`` itself is never changed.
 
     Args:
-        state: The state to act on.
-        action: A player's move, or a chance outcome (:class:`Reveal`) at a chance node.
+        state: The state to act on, a :class:`~cheekymonkey.GameState`; anything else is refused (E9).
+        action: A player's move, or a chance outcome (:class:`Reveal`) at a chance node: an
+            :data:`~cheekymonkey.Action`; anything else is refused (E9).
 
     Returns:
         The next state.
@@ -264,6 +250,8 @@ def apply(state: GameState, action: Action) -> GameState:
     >>> state.front
     (Animal.SEAL,)
     """
+    # Both typed object: compiled, a declared type would be enforced on entry with a bare TypeError
+    # (the classes are native there), where E9 promises an IllegalActionError.
     kind = action.__class__
     if state.__class__ is GameState:
         # Dispatch on the exact class, most frequent first (a playout is about 35% Reveal, 20% Draw,
@@ -387,10 +375,34 @@ def sample_chance(state: GameState, rng: random.Random) -> Reveal:
     Uses integer weights only (no fractions), so it is cheap enough for simulations: the pick is
     ``rng.randrange(n)`` over the n tokens in the bag, counted in animal order. For a plain
     ``random.Random`` it is computed from ``rng.getrandbits`` directly, with the same result.
+    :func:`resolve_chance` draws and applies the token in one call.
 
     Raises:
         NotAChanceNodeError: If ``state`` is not a chance node.
     """
+    return REVEALS[_pick(state, rng)]
+
+
+def resolve_chance(state: GameState, rng: random.Random) -> GameState:
+    """Draw the pending token at random with ``rng`` and return the state after it (R5, R6).
+
+    The same as ``apply(state, sample_chance(state, rng))``, the same token from the same ``rng``, in
+    one call: the simulator's step at a chance node.
+
+    Raises:
+        NotAChanceNodeError: If ``state`` is not a chance node.
+
+    >>> import random
+    >>> from cheekymonkey import new_game
+    >>> resolve_chance(new_game(2), random.Random(1)).front
+    (Animal.HIPPO,)
+    """
+    index = _pick(state, rng)
+    return _reveal(state, ANIMALS[index], index)
+
+
+def _pick(state: GameState, rng: random.Random) -> int:
+    # The animal of a token drawn at random from the bag (R5), for sample_chance and resolve_chance.
     if state.phase is not _CHANCE:
         raise NotAChanceNodeError(f"no draw is pending in phase {state.phase.name}")
     bag = state.bag
@@ -412,7 +424,7 @@ def sample_chance(state: GameState, rng: random.Random) -> Reveal:
     for count in bag:
         pick -= count
         if pick < 0:
-            return REVEALS[animal]
+            return animal
         animal += 1  # noqa: SIM113 (enumerate would build a tuple per animal)
     raise AssertionError("unreachable: the pick is below the bag's size")  # pragma: no cover
 
@@ -432,7 +444,7 @@ def apply_all(state: GameState, actions: Iterable[Action]) -> GameState:
     return state
 
 
-def stop_in_order(state: GameState, order: Iterable[Animal]) -> GameState:
+def stop_in_order(state: object, order: Iterable[Animal]) -> GameState:
     """Stop and put the tokens in front on the stack in ``order``, bottom first, all or nothing (R9).
 
     ``order`` lists every token in front, each once, the last one ending on top. It works from
@@ -448,7 +460,9 @@ def stop_in_order(state: GameState, order: Iterable[Animal]) -> GameState:
     (Animal.LION, Animal.SEAL)
     """
     order = tuple(order)
-    if state.__class__ is not GameState:
+    # state is typed object, as in apply: compiled, a GameState annotation would refuse anything else with a
+    # bare TypeError on entry, where this is an IllegalActionError (E9).
+    if not isinstance(state, GameState):
         raise _illegal(state, order, f"{state!r} is not a GameState")
     for animal in order:
         # An Animal member, not an int that equals one: the stack must hold the enum members.

@@ -4,18 +4,16 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
-from typing import Final
+from typing import ClassVar, Final, cast
 
 import attrs
 
+from cheekymonkey._gamestate import Frozen, attrs_view
 from cheekymonkey.errors import GameNotOverError, InvalidStateError
 from cheekymonkey.rules import ANIMALS, Animal, Ruleset
 from cheekymonkey.state import GameState, Phase
 
 __all__ = ["Decision", "ScoreSheet", "SeatScore", "score", "score_counts", "score_stacks"]
-
-_INT_ONLY: Final = {int}
-
 
 class Decision(enum.Enum):
     """How the winners were decided (R18, R19)."""
@@ -32,9 +30,16 @@ class Decision(enum.Enum):
         return self.value
 
 
-@attrs.frozen(slots=True)
-class SeatScore:
+# SeatScore and ScoreSheet are plain classes, so that mypyc compiles them natively with this module: their
+# frozen, value behaviour comes from Frozen, and attrs' view of their fields (set below) keeps
+# attrs.fields, attrs.asdict and cattrs working as for the attrs classes they were.
+
+
+class SeatScore(Frozen):
     """One seat's line on the score sheet."""
+
+    __slots__ = ("best_tile", "bonus", "counts", "seat", "tiles", "tokens", "total")
+    __match_args__: ClassVar = ("seat", "counts", "tiles", "tokens", "bonus", "total", "best_tile")
 
     seat: int
     """The seat."""
@@ -51,9 +56,29 @@ class SeatScore:
     best_tile: int | None
     """The value of the seat's highest bonus tile, or None without one (the tie-break, R18)."""
 
+    def __init__(
+        self,
+        seat: int,
+        counts: tuple[int, ...],
+        tiles: tuple[Animal, ...],
+        tokens: int,
+        bonus: int,
+        total: int,
+        best_tile: int | None,
+    ) -> None:
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "counts", counts)
+        object.__setattr__(self, "tiles", tiles)
+        object.__setattr__(self, "tokens", tokens)
+        object.__setattr__(self, "bonus", bonus)
+        object.__setattr__(self, "total", total)
+        object.__setattr__(self, "best_tile", best_tile)
 
-@attrs.frozen(slots=True)
-class ScoreSheet:
+    def _values(self) -> tuple[object, ...]:
+        return (self.seat, self.counts, self.tiles, self.tokens, self.bonus, self.total, self.best_tile)
+
+
+class ScoreSheet(Frozen):
     """Scores for every seat, who holds each tile, and who wins.
 
     >>> from cheekymonkey import Animal, Ruleset
@@ -61,6 +86,9 @@ class ScoreSheet:
     >>> [s.total for s in sheet.seats], sheet.winners, sheet.decided_by
     ([6, 1], (0,), <Decision.SCORE: 'score'>)
     """
+
+    __slots__ = ("decided_by", "seats", "tile_holders", "winners")
+    __match_args__: ClassVar = ("seats", "tile_holders", "winners", "decided_by")
 
     seats: tuple[SeatScore, ...]
     """One line per seat, in seat order."""
@@ -71,10 +99,48 @@ class ScoreSheet:
     decided_by: Decision
     """How the winners were found."""
 
+    def __init__(
+        self,
+        seats: tuple[SeatScore, ...],
+        tile_holders: tuple[int | None, ...],
+        winners: tuple[int, ...],
+        decided_by: Decision,
+    ) -> None:
+        object.__setattr__(self, "seats", seats)
+        object.__setattr__(self, "tile_holders", tile_holders)
+        object.__setattr__(self, "winners", winners)
+        object.__setattr__(self, "decided_by", decided_by)
+
+    def _values(self) -> tuple[object, ...]:
+        return (self.seats, self.tile_holders, self.winners, self.decided_by)
+
     @property
     def totals(self) -> tuple[int, ...]:
         """Every seat's total score, in seat order."""
-        return tuple(s.total for s in self.seats)
+        return tuple([s.total for s in self.seats])
+
+
+attrs_view(
+    SeatScore,
+    [
+        ("seat", int, attrs.NOTHING),
+        ("counts", tuple[int, ...], attrs.NOTHING),
+        ("tiles", tuple[Animal, ...], attrs.NOTHING),
+        ("tokens", int, attrs.NOTHING),
+        ("bonus", int, attrs.NOTHING),
+        ("total", int, attrs.NOTHING),
+        ("best_tile", int | None, attrs.NOTHING),
+    ],
+)
+attrs_view(
+    ScoreSheet,
+    [
+        ("seats", tuple[SeatScore, ...], attrs.NOTHING),
+        ("tile_holders", tuple[int | None, ...], attrs.NOTHING),
+        ("winners", tuple[int, ...], attrs.NOTHING),
+        ("decided_by", Decision, attrs.NOTHING),
+    ],
+)
 
 
 def score_counts(counts: Sequence[Sequence[int]], ruleset: Ruleset) -> ScoreSheet:
@@ -87,49 +153,52 @@ def score_counts(counts: Sequence[Sequence[int]], ruleset: Ruleset) -> ScoreShee
     # for each of the 6.6 million finished 2-seat tables, so it avoids generators where it can.
     width = len(ANIMALS)
     rows: list[tuple[int, ...]] = []
-    for i, row in enumerate(counts):
-        row = tuple(row)
-        if len(row) != width or (
-            set(map(type, row)) != _INT_ONLY and not all(isinstance(c, int) and not isinstance(c, bool) for c in row)
-        ):
-            raise InvalidStateError(f"seat {i}'s counts must be {width} non-negative integers, got {row!r}")
-        if min(row) < 0:
-            raise InvalidStateError(f"seat {i}'s counts must be {width} non-negative integers, got {row!r}")
-        rows.append(row)
+    for i, given in enumerate(counts):
+        # Typed object until checked: compiled, an int-typed value is converted before it could be checked.
+        row: tuple[object, ...] = tuple(given)
+        if len(row) != len(ANIMALS) or not all(_is_count(c) for c in row):
+            raise InvalidStateError(f"seat {i}'s counts must be {len(ANIMALS)} non-negative integers, got {row!r}")
+        rows.append(cast(tuple[int, ...], row))
     if not rows:
         raise InvalidStateError("there are no seats to score")
-    holders: list[int | None] = [None] * width
+    return _score_rows(rows, ruleset)
+
+
+_INDICES: Final = tuple(range(len(ANIMALS)))
+
+
+def _score_rows(rows: list[tuple[int, ...]], ruleset: Ruleset) -> ScoreSheet:
+    # The rows are checked: one count of 0 or more per animal, and at least one row. Column by column
+    # with the C-level max, count and index of a tuple: a score is computed once per game, so a
+    # simulator scores millions.
+    holders: list[int | None] = [None] * len(ANIMALS)
     tiles: list[list[Animal]] = [[] for _ in rows]
-    bonus = [0] * len(rows)
-    best_tile: list[int | None] = [None] * len(rows)
     if ruleset.bonus_tiles:
-        in_play, values = ruleset.counts, ruleset.bonus_values
-        for animal in ANIMALS:
-            if not in_play[animal]:
-                continue
-            # R16: strictly more than every other seat, and at least one token.
-            most, holder = 0, None
-            for i, row in enumerate(rows):
-                held = row[animal]
-                if held > most:
-                    most, holder = held, i
-                elif held == most:
-                    holder = None
-            if holder is not None:
-                holders[animal] = holder
-                tiles[holder].append(animal)
-                value = values[animal]
-                bonus[holder] += value
-                held_best = best_tile[holder]
-                if held_best is None or value > held_best:
-                    best_tile[holder] = value
+        in_play = ruleset.counts
+        for animal, column in zip(_INDICES, zip(*rows, strict=True), strict=True):
+            if in_play[animal]:
+                best = max(column)
+                # R16: strictly more than every other seat, and at least one token.
+                if best > 0 and column.count(best) == 1:
+                    holder = column.index(best)
+                    holders[animal] = holder
+                    tiles[holder].append(ANIMALS[animal])  # in animal order
+    values = ruleset.bonus_values
     seats = []
     top = -1
     for i, row in enumerate(rows):
+        held = tiles[i]
         tokens = sum(row)
-        total = tokens + bonus[i]  # R17
+        bonus = 0
+        best_tile: int | None = None
+        for animal in held:
+            value = values[animal]
+            bonus += value
+            if best_tile is None or value > best_tile:
+                best_tile = value
+        total = tokens + bonus
         top = max(top, total)
-        seats.append(SeatScore(i, row, tuple(tiles[i]), tokens, bonus[i], total, best_tile[i]))
+        seats.append(SeatScore(i, row, tuple(held), tokens, bonus, total, best_tile))
     tied = [s for s in seats if s.total == top]
     winners: tuple[int, ...]
     if len(tied) == 1:
@@ -144,6 +213,10 @@ def score_counts(counts: Sequence[Sequence[int]], ruleset: Ruleset) -> ScoreShee
             winners = tuple(s.seat for s in tied if s.best_tile == highest)
         decided = Decision.TIE_BREAK if len(winners) == 1 else Decision.SHARED
     return ScoreSheet(tuple(seats), tuple(holders), winners, decided)
+
+
+def _is_count(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
 def score_stacks(stacks: Sequence[Sequence[Animal]], ruleset: Ruleset) -> ScoreSheet:
@@ -173,4 +246,13 @@ def score(state: GameState) -> ScoreSheet:
     """
     if state.phase is not Phase.OVER:
         raise GameNotOverError(f"the game is not over: it is in phase {state.phase.name}")
-    return score_stacks(state.stacks, state.ruleset)
+    # A state's stacks hold only animals (every state is checked or derived from one by a legal action), so
+    # counting each animal per stack is enough: no row to check.
+    rows = []
+    for stack in state.stacks:
+        row = [0] * len(ANIMALS)
+        for token in stack:
+            at: int = token  # compiled, indexing with an int is native; an Animal is a Python object there
+            row[at] += 1
+        rows.append(tuple(row))
+    return _score_rows(rows, state.ruleset)

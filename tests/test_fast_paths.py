@@ -17,14 +17,16 @@ from cheekymonkey import (
     Animal,
     GameState,
     IllegalActionError,
+    NotAChanceNodeError,
     Phase,
     Reveal,
     apply,
-    engine,
     new_game,
+    resolve_chance,
     sample_chance,
     stop_in_order,
 )
+from cheekymonkey._gamestate import trusted_state
 from cheekymonkey.actions import PLACES, STOP
 from cheekymonkey.state import make_state
 from tests.strategies import play_randomly, reachable_states
@@ -111,9 +113,28 @@ def test_sample_chance_picks_what_randrange_of_the_bag_size_picks(
     assert sample_chance(state, random.Random(seed)).animal is expected
 
 
+@given(reachable_states(max_steps=60), st.randoms(use_true_random=False), st.integers(0, 2**32))
+def test_resolve_chance_is_apply_of_sample_chance_with_the_same_rng(
+    start: GameState, rng: random.Random, seed: int
+) -> None:
+    """R5: the fused draw reaches the state apply(state, sample_chance(state, rng)) reaches, from the same seed."""
+    state = _advance_to(start, rng, (Phase.CHANCE,))
+    assume(state is not None)
+    assert state is not None
+    assert resolve_chance(state, random.Random(seed)) == apply(state, sample_chance(state, random.Random(seed)))
+
+
+def test_resolve_chance_refuses_a_state_that_is_not_a_chance_node() -> None:
+    """R5: only a pending draw can be resolved; the state is left as it was."""
+    state = apply(new_game(2), Reveal(Animal.SEAL))
+    with pytest.raises(NotAChanceNodeError, match="no draw is pending in phase DECIDE"):
+        resolve_chance(state, random.Random(1))
+    assert state.front == (Animal.SEAL,)
+
+
 @given(reachable_states(max_steps=120))
 def test_the_compiled_builds_state_constructor_builds_the_same_state(state: GameState) -> None:
-    """The constructor the mypyc build uses gives a state equal, field for field, to make_state's."""
+    """The compiled build's unchecked constructor and make_state (pure: _Unfrozen) build equal, frozen GameStates."""
     fields = (
         state.ruleset,
         state.seat,
@@ -124,7 +145,11 @@ def test_the_compiled_builds_state_constructor_builds_the_same_state(state: Game
         state.claimable,
         state.swap_open,
     )
-    built = engine._make_state_compiled(*fields)
+    built = trusted_state(*fields)
+    fast = make_state(*fields)
     assert type(built) is GameState
-    assert built == make_state(*fields) == state
+    assert type(fast) is GameState
+    assert built == fast == state
+    with pytest.raises(AttributeError):
+        fast.seat = 0  # the engine's states are as frozen as any other
     assert _rebuilt(built) == built

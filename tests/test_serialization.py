@@ -108,7 +108,7 @@ def playout(seed: int) -> Iterator[tuple[GameState, object]]:
             actions = legal_actions(state)
             action = Stop() if Stop() in actions and rng.random() < stop_weight else rng.choice(actions)
         yield state, action
-        state = apply(state, action)  # type: ignore[arg-type]
+        state = apply(state, action)
     yield state, None
 
 

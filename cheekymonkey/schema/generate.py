@@ -13,11 +13,12 @@ import enum
 import inspect
 import itertools
 import json
+import sys
 import textwrap
 import types
 import typing
 from pathlib import Path
-from typing import Any, Final, get_args, get_origin, get_type_hints
+from typing import Any, Final, get_args, get_origin
 
 import attrs
 
@@ -52,10 +53,27 @@ def _first_line(doc: str | None) -> str:
     return inspect.cleandoc(doc or "").split("\n\n")[0].replace("\n", " ")
 
 
+def _class_node(cls: type) -> ast.ClassDef:
+    # The class's definition in its source, where its field docstrings are.
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(cls)))
+        nodes = tree.body
+    except (OSError, TypeError):
+        # A class compiled by mypyc has no source for inspect; its module's .py ships beside the extension.
+        module = sys.modules[cls.__module__]
+        source = Path(str(module.__file__)).with_name(cls.__module__.rpartition(".")[2] + ".py").read_text()
+        nodes = ast.parse(source).body
+    return next(n for n in nodes if isinstance(n, ast.ClassDef) and n.name == cls.__name__)
+
+
+def _description(cls: type) -> str:
+    # A compiled class keeps no docstring at run time; its source still has it.
+    return _first_line(cls.__doc__ or ast.get_docstring(_class_node(cls)))
+
+
 def _field_docs(cls: type) -> dict[str, str]:
     # A field's docstring is the string right under it in the class body; Python keeps none at run time.
-    tree = ast.parse(textwrap.dedent(inspect.getsource(cls)))
-    body = tree.body[0].body if isinstance(tree.body[0], ast.ClassDef) else []
+    body = _class_node(cls).body
     docs: dict[str, str] = {}
     for node, following in itertools.pairwise(body):
         if (
@@ -129,7 +147,9 @@ class _Builder:
         return self.ref(key)
 
     def class_schema(self, cls: type) -> dict[str, Any]:
-        hints = get_type_hints(cls)
+        # attrs' resolved field types: GameState and the actions are plain classes that carry them
+        # (cheekymonkey._gamestate.attrs_view), with no annotations to evaluate once compiled.
+        hints = {field.name: field.type for field in attrs.fields(attrs.resolve_types(cls))}
         docs = _field_docs(cls)
         properties: dict[str, Any] = {}
         required: list[str] = []
@@ -146,7 +166,7 @@ class _Builder:
                 required.append(field.name)
         return {
             "type": "object",
-            "description": _first_line(cls.__doc__),
+            "description": _description(cls),
             "properties": properties,
             "required": sorted(required),
             "additionalProperties": False,
