@@ -15,6 +15,7 @@ from cheekymonkey.state import GameState, Phase
 
 __all__ = ["Decision", "ScoreSheet", "SeatScore", "score", "score_counts", "score_stacks"]
 
+
 class Decision(enum.Enum):
     """How the winners were decided (R18, R19)."""
 
@@ -149,9 +150,6 @@ def score_counts(counts: Sequence[Sequence[int]], ruleset: Ruleset) -> ScoreShee
     Raises:
         InvalidStateError: If a row is not one non-negative integer per animal.
     """
-    # Plain loops over small tuples: this runs once per finished game and, in the exhaustive test, once
-    # for each of the 6.6 million finished 2-seat tables, so it avoids generators where it can.
-    width = len(ANIMALS)
     rows: list[tuple[int, ...]] = []
     for i, given in enumerate(counts):
         # Typed object until checked: compiled, an int-typed value is converted before it could be checked.

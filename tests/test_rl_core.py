@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from cheekymonkey import (
     ANIMALS,
+    Action,
     Animal,
     Claim,
     Draw,
@@ -53,7 +54,7 @@ from tests.strategies import play_randomly, reachable_states
 def test_indices_follow_the_documented_layout(players: int) -> None:
     """Draw 0, Stop 1, Herd 2, Claim(s) 3+s, Swap(s) 3+n+s, Place(a) 3+2n+a; Reveal(a) is a in its own space."""
     codec = ActionCodec(players)
-    expected: dict[int, object] = {0: Draw(), 1: Stop(), 2: Herd()}
+    expected: dict[int, Action] = {0: Draw(), 1: Stop(), 2: Herd()}
     for seat in range(players):
         expected[3 + seat] = Claim(seat)
         expected[3 + players + seat] = Swap(seat)
