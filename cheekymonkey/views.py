@@ -6,9 +6,9 @@ import attrs
 
 from cheekymonkey.actions import Action
 from cheekymonkey.engine import legal_actions
-from cheekymonkey.errors import InvalidValueError
-from cheekymonkey.rules import Animal, Ruleset
-from cheekymonkey.state import GameState, Phase
+from cheekymonkey.errors import InvalidStateError, InvalidValueError
+from cheekymonkey.rules import ANIMALS, Animal, Ruleset
+from cheekymonkey.state import GameState, Phase, check_turn, make_state
 
 __all__ = ["TableView", "view"]
 
@@ -55,6 +55,18 @@ class TableView:
     """What the viewer may do now, in :func:`~cheekymonkey.legal_actions` order; empty unless it is their move."""
 
     def __attrs_post_init__(self) -> None:
+        # A view is checked to be what view() gives for some valid state: the hidden tokens (below the
+        # stack tops and in the bag) can then be any that the visible ones leave, since no invariant and
+        # no legal action depends on them beyond the bag being empty or not.
+        if not isinstance(self.ruleset, Ruleset):
+            raise _fail(f"ruleset must be a Ruleset, got {self.ruleset!r}")
+        for name in ("to_move", "bag_size", "viewer"):
+            value = getattr(self, name)
+            if (value is not None or name != "viewer") and (isinstance(value, bool) or not isinstance(value, int)):
+                raise _fail(f"{name} must be an integer, got {value!r}")
+        for name in ("stack_heights", "stack_tops", "front", "legal"):
+            if not isinstance(getattr(self, name), tuple):
+                raise _fail(f"{name} must be a tuple, got {getattr(self, name)!r}")
         players = len(self.stack_heights)
         if len(self.stack_tops) != players:
             raise _fail(f"{len(self.stack_tops)} stack tops for {players} stack heights")
@@ -66,16 +78,45 @@ class TableView:
             raise _fail(f"viewer {self.viewer!r} is not one of the {players} seats")
         if not 0 <= self.to_move < players:
             raise _fail(f"to_move {self.to_move!r} is not one of the {players} seats")
+        shown = [0] * len(ANIMALS)
         for seat, (height, top) in enumerate(zip(self.stack_heights, self.stack_tops, strict=True)):
-            if height < 0 or (height == 0) != (top is None):
-                raise _fail(f"seat {seat}'s stack has height {height} and top {top!r}")
+            if isinstance(height, bool) or not isinstance(height, int) or height < 0 or (height == 0) != (top is None):
+                raise _fail(f"seat {seat}'s stack has height {height!r} and top {top!r}")
+            if top is not None:
+                if not isinstance(top, Animal):
+                    raise _fail(f"seat {seat}'s top {top!r} is not an Animal")
+                shown[top] += 1
+        for token in self.front:
+            if not isinstance(token, Animal):
+                raise _fail(f"the front holds {token!r}, which is not an Animal")
+            shown[token] += 1
+        for animal in ANIMALS:
+            if shown[animal] > self.ruleset.counts[animal]:
+                raise _fail(
+                    f"{shown[animal]} {animal.label} tokens show, but the rule set has {self.ruleset.counts[animal]}"
+                )
         if self.bag_size < 0 or self.bag_size + sum(self.stack_heights) + len(self.front) != self.ruleset.total_tokens:
             raise _fail(
                 f"{self.bag_size} in the bag, {sum(self.stack_heights)} stacked and {len(self.front)} in front "
                 f"do not add up to the rule set's {self.ruleset.total_tokens} tokens"
             )
+        try:
+            check_turn(self.ruleset, self.phase, self.bag_size > 0, self.front, self.claimable, self.swap_open)
+        except InvalidStateError as error:
+            raise _fail(error.reason) from None
         if self.legal and (self.viewer != self.to_move or self.phase not in (Phase.DECIDE, Phase.PLACING)):
             raise _fail("legal actions are shown only to the player to move, while they decide or place")
+        if self.my_turn:
+            # The legal actions depend on the visible parts only: the tops, the front, the claims, the swap,
+            # and whether the bag is empty. So a state with one token per stack and any bag gives them.
+            bag = (1,) + (0,) * (len(ANIMALS) - 1) if self.bag_size else (0,) * len(ANIMALS)
+            stacks = tuple(() if top is None else (top,) for top in self.stack_tops)
+            witness = make_state(
+                self.ruleset, self.to_move, self.phase, bag, stacks, self.front, self.claimable, self.swap_open
+            )
+            expected = legal_actions(witness)
+            if self.legal != expected:
+                raise _fail(f"the legal actions {self.legal!r} are not those the rules give here, {expected!r}")
 
     @property
     def players(self) -> int:

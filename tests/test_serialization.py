@@ -426,8 +426,8 @@ BROKEN: list[tuple[str, str | None, Callable[[], str], str, str]] = [
         "claim seat too big",
         "action",
         lambda: json.dumps({"format": FORMAT, "kind": "action", "type": "claim", "seat": 99}),
-        "$",
-        "not a seat number",
+        "$.seat",
+        "above 15",
     ),
     (
         "draw with a seat",
