@@ -52,7 +52,7 @@ EXAMPLES = _examples()
 
 
 def _public_exceptions() -> set[type[BaseException]]:
-    found = {DocumentError}
+    found: set[type[BaseException]] = {DocumentError}
     for name in cheekymonkey.__all__:
         value = getattr(cheekymonkey, name)
         if isinstance(value, type) and issubclass(value, BaseException):

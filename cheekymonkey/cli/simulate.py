@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 
@@ -212,9 +213,11 @@ def run(args: argparse.Namespace) -> int:
     if len(kinds) == 1:
         kinds = (kinds[0], kinds[0])
     if not ruleset.min_players <= len(kinds) <= ruleset.max_players:
-        console.print(
-            f"{len(kinds)} bots: the {ruleset.name} rules seat {ruleset.min_players} to {ruleset.max_players}"
-        )
+        print(
+            f"cheekymonkey simulate: {len(kinds)} bots: the {ruleset.name} rules seat "
+            f"{ruleset.min_players} to {ruleset.max_players}",
+            file=sys.stderr,
+        )  # errors go to stderr (issue 10)
         return 2
     console.print(f"{args.games} games of {', '.join(kinds)} ({ruleset.name} rules), seeds {args.seed} and up.")
     with Progress(console=console, transient=True) as progress:
