@@ -1,0 +1,142 @@
+"""What the mutation run found unchecked (issue 10, findings 13-14): the fields of misuse errors, and Ruleset edges.
+
+Each misuse error is checked whole: its ``state``, its ``action``, its ``reason`` word for word, and its
+message, so a mutant that empties a field, swaps two of them or rewords the reason is caught.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from cheekymonkey import (
+    ANIMALS,
+    Animal,
+    Draw,
+    IllegalActionError,
+    InvalidRulesetError,
+    Reveal,
+    Ruleset,
+    Stop,
+    apply,
+    apply_all,
+    new_game,
+    stop_in_order,
+)
+
+E, S, L, M = Animal.ELEPHANT, Animal.SEAL, Animal.LION, Animal.MONKEY
+# Called through Any: these tests pass what the types forbid, as a careless caller would.
+_apply: Any = apply
+_stop: Any = stop_in_order
+DECIDING = apply_all(new_game(2), [Reveal(E), Draw(), Reveal(S)])  # seat 0 has an Elephant and a Seal in front
+
+
+def _caught(call: Any) -> IllegalActionError:
+    with pytest.raises(IllegalActionError) as caught:
+        call()
+    return caught.value
+
+
+# --- 13. every field of a misuse error ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("call", "state", "action", "reason"),
+    [
+        pytest.param(lambda: _stop("x", []), "x", (), "E9: 'x' is not a GameState", id="stop_in_order-non-state"),
+        pytest.param(lambda: _apply(DECIDING, "x"), DECIDING, "x", "E9: 'x' is not an action", id="apply-non-action"),
+        pytest.param(lambda: _apply("x", Draw()), "x", Draw(), "E9: 'x' is not a GameState", id="apply-non-state"),
+        pytest.param(
+            lambda: _stop(DECIDING, [0, 1]),
+            DECIDING,
+            (0, 1),
+            "R9: the order must be a sequence of animals",
+            id="order-of-numbers",
+        ),
+        pytest.param(
+            lambda: _stop(DECIDING, None),
+            DECIDING,
+            None,
+            "R9: the order must be a sequence of animals, got None",
+            id="order-none",
+        ),
+        pytest.param(
+            lambda: stop_in_order(DECIDING, [S, S]),
+            DECIDING,
+            (S, S),
+            "R9: the order must list exactly the tokens in front, (Animal.ELEPHANT, Animal.SEAL)",
+            id="order-mismatched",
+        ),
+        pytest.param(
+            lambda: stop_in_order(DECIDING, [E]),
+            DECIDING,
+            (E,),
+            "R9: the order must list exactly the tokens in front, (Animal.ELEPHANT, Animal.SEAL)",
+            id="order-short",
+        ),
+        pytest.param(
+            lambda: stop_in_order(new_game(2), []),
+            new_game(2),
+            Stop(),
+            "R5: a draw is being resolved: the next action is the chance outcome, a Reveal",
+            id="stop-at-a-chance-node",
+        ),
+    ],
+)
+def test_a_misuse_error_carries_the_state_the_action_and_the_reason(
+    call: Any, state: object, action: object, reason: str
+) -> None:
+    """Finding 13: .state, .action and .reason are exactly what was given and why, and the message shows them."""
+    error = _caught(call)
+    assert error.state == state
+    assert type(error.state) is type(state)
+    assert error.action == action
+    assert type(error.action) is type(action)
+    assert error.reason == reason
+    assert str(error) == f"illegal action {action!r}: {reason}"
+    assert error.args == (str(error),)
+
+
+def test_a_misuse_error_keeps_the_very_state_given() -> None:
+    """Finding 13: the state in the error is the caller's own object, unchanged."""
+    error = _caught(lambda: stop_in_order(DECIDING, [L, S]))
+    assert error.state is DECIDING
+    assert error.action == (L, S)
+
+
+# --- 14. Ruleset edges -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", Ruleset.preset_names())
+def test_every_preset_is_named_after_itself(name: str) -> None:
+    """Finding 14: Ruleset.preset(n).name == n for every preset name."""
+    assert Ruleset.preset(name).name == name
+
+
+@pytest.mark.parametrize("animal", ANIMALS, ids=[a.name for a in ANIMALS])
+def test_an_animal_with_a_single_token_still_needs_a_bonus_value_of_1_or_more(animal: Animal) -> None:
+    """Finding 14: the boundary at a count of 1: a value of 0 for an animal in play is refused, 1 is accepted."""
+    with pytest.raises(InvalidRulesetError, match=f"{animal.label} is in play, so its bonus value must be 1 or more"):
+        Ruleset.custom({animal: 1}, bonus_values={animal: 0})
+    assert Ruleset.custom({animal: 1}, bonus_values={animal: 1}).bonus_values[animal] == 1
+
+
+def test_a_single_monkey_turns_the_swap_on_by_default() -> None:
+    """Finding 14: with one monkey in play the swap is on unless turned off; without monkeys it is off."""
+    assert Ruleset.custom({M: 1}).swap is True
+    assert Ruleset.custom({M: 1}, swap=False).swap is False
+    assert Ruleset.custom({S: 1}).swap is False
+
+
+def test_custom_has_the_documented_defaults() -> None:
+    """Finding 14: custom's defaults: 2 to 6 players, bonus tiles on, the name "custom"."""
+    ruleset = Ruleset.custom({S: 2, L: 3})
+    assert ruleset.min_players == 2
+    assert ruleset.max_players == 6
+    assert ruleset.bonus_tiles is True
+    assert ruleset.name == "custom"
+    assert ruleset.counts == (0, 2, 0, 0, 0, 0, 3, 0)
+    # The default tile values are not pinned here (R2 sets them); only that animals out of play have none.
+    assert all(ruleset.bonus_values[a] == 0 for a in ANIMALS if a not in (S, L))
+    assert all(ruleset.bonus_values[a] >= 1 for a in (S, L))
