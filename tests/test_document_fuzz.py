@@ -80,7 +80,7 @@ _FIELD_NAMES = sorted(
 )
 
 # Hostile leaves: numbers at and past every boundary, odd floats, long and broken strings, names of real fields.
-_NUMBERS = st.sampled_from(
+_NUMBERS: st.SearchStrategy[object] = st.sampled_from(
     [0, 1, -1, 15, 16, 17, MAX_INTEGER, MAX_INTEGER + 1, -MAX_INTEGER - 1, 10**20, 10**400, 2**64]
 ) | st.integers(min_value=-(2**70), max_value=2**70)
 # An integer of 5,000 digits: written into the text only (Python will not print it, nor hypothesis show it).
