@@ -494,8 +494,12 @@ def to_document(value: Document) -> dict[str, Any]:
 
     Raises:
         TypeError: If ``value`` is none of those.
+        ValueError: If ``value`` is a record whose seed is beyond :data:`MAX_INTEGER`, which no document holds.
     """
     kind = _kind_of(value)
+    if isinstance(value, GameRecord) and value.seed is not None and abs(value.seed) > MAX_INTEGER:
+        # Refused here rather than written into a record that no loader would take back.
+        raise ValueError(f"the record's seed {_describe(value.seed)} is too large for a document (2**53 - 1 at most)")
     if kind == "action":
         body: dict[str, Any] = _CONVERTER.unstructure(value, unstructure_as=Action)
     elif kind == "event":

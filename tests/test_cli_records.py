@@ -20,7 +20,7 @@ from cheekymonkey.cli import main
 from cheekymonkey.cli.record_file import RecordFile, RecordFileError, default_record_path
 from cheekymonkey.records import GameRecord
 from cheekymonkey.rules import Ruleset
-from cheekymonkey.serialization import load_record
+from cheekymonkey.serialization import dump_record, load_record
 
 ROOT = Path(__file__).resolve().parent.parent
 PROMPT = "?=help: "
@@ -215,6 +215,16 @@ def test_a_bad_option_exits_2_with_the_error_on_stderr(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert "error: argument --players" in result.stderr
     assert result.stdout == ""
+
+
+def test_a_seed_no_record_could_hold_is_refused_before_the_game(tmp_path: Path) -> None:
+    """Finding 10: a seed beyond 2**53 - 1 would make a record that cannot be loaded, so it is refused first."""
+    result = _play(["--seed", str(2**60), "--record", "game.json"], "q\n", tmp_path)
+    assert result.returncode == 2
+    assert "too large" in result.stderr
+    assert not (tmp_path / "game.json").exists()
+    with pytest.raises(ValueError, match="seed"):
+        dump_record(GameRecord(Ruleset.standard(), 2, 0, (), 2**60))
 
 
 def test_a_game_whose_input_ends_exits_1_and_keeps_its_record(tmp_path: Path) -> None:

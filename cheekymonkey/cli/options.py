@@ -7,7 +7,15 @@ import argparse
 from cheekymonkey.bots import BOTS
 from cheekymonkey.rules import Ruleset
 
-__all__ = ["add_bots_option", "add_game_options", "bot_names_type", "bots_for_seats", "players_type", "ruleset_from"]
+__all__ = [
+    "add_bots_option",
+    "add_game_options",
+    "bot_names_type",
+    "bots_for_seats",
+    "players_type",
+    "ruleset_from",
+    "seed_type",
+]
 
 
 def players_type(text: str) -> int:
@@ -21,10 +29,22 @@ def players_type(text: str) -> int:
     return players
 
 
+def seed_type(text: str) -> int:
+    """Parse a seed for argparse: an integer that a game record can hold (at most 2**53 - 1 in size)."""
+    try:
+        seed = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not an integer") from None
+    if abs(seed) > 2**53 - 1:
+        # A record keeps the seed, and documents hold integers up to 2**53 - 1 (issue 10: no unloadable record).
+        raise argparse.ArgumentTypeError(f"{text[:40]} is too large: a seed is at most 2**53 - 1 in size")
+    return seed
+
+
 def add_game_options(parser: argparse.ArgumentParser, *, players: int = 3) -> None:
     """Add ``--players``, ``--seed`` and ``--variant``."""
     parser.add_argument("--players", type=players_type, default=players, help=f"seats, 2 to 6 (default {players})")
-    parser.add_argument("--seed", type=int, default=None, help="seed for a repeatable game (default: random)")
+    parser.add_argument("--seed", type=seed_type, default=None, help="seed for a repeatable game (default: random)")
     parser.add_argument(
         "--variant",
         choices=Ruleset.preset_names(),
