@@ -11,6 +11,7 @@ import json
 import time
 from typing import Any
 
+import attrs
 import jsonschema
 import pytest
 
@@ -26,6 +27,7 @@ from cheekymonkey import (
     Reveal,
     Ruleset,
     Stop,
+    TableView,
     apply,
     apply_all,
     new_game,
@@ -418,3 +420,15 @@ def test_an_action_with_its_header_still_loads_and_a_wrong_header_is_refused() -
         load_action(json.dumps({"format": "cheekymonkey/2", "type": "draw"}))
     with pytest.raises(DocumentError):
         load_action(json.dumps({"kind": "action", "type": "draw"}))  # a kind needs its format
+
+
+def test_every_view_play_gives_passes_the_checking_constructor() -> None:
+    """Finding 4: view() builds without the checks, so each view of a played game is rebuilt through them."""
+    checked = 0
+    for seed in range(3):
+        for state in play_game([RandomBot(), RandomBot(), RandomBot()], seed=seed).record.states():
+            for seat in (None, *range(state.players)):
+                table = view(state, seat)
+                assert TableView(**attrs.asdict(table, recurse=False)) == table
+                checked += 1
+    assert checked > 1000
