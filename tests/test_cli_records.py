@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -163,6 +164,9 @@ def test_a_game_killed_with_sigkill_keeps_every_move_before_the_one_in_progress(
         deadline = time.monotonic() + 60
         while prompts < 4:
             assert time.monotonic() < deadline, output.decode()
+            ready, _, _ = select.select([process.stdout], [], [], 1.0)
+            if not ready:
+                continue
             chunk = os.read(process.stdout.fileno(), 65536)
             assert chunk, output.decode()
             output += chunk
