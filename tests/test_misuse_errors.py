@@ -140,3 +140,39 @@ def test_custom_has_the_documented_defaults() -> None:
     # The default tile values are not pinned here (R2 sets them); only that animals out of play have none.
     assert all(ruleset.bonus_values[a] == 0 for a in ANIMALS if a not in (S, L))
     assert all(ruleset.bonus_values[a] >= 1 for a in (S, L))
+
+
+def test_the_preset_names_are_the_four_presets_in_order() -> None:
+    """Finding 14: preset_names lists every preset, in the order the CLI shows them."""
+    assert Ruleset.preset_names() == ("standard", "younger", "little-children", "little-children-no-kangaroo")
+
+
+@pytest.mark.parametrize(
+    ("build", "reason"),
+    [
+        pytest.param(
+            lambda: Ruleset.custom({S: 2}, swap=True),
+            "a swap without a monkey: the swap needs monkeys in play",
+            id="swap-without-monkey",
+        ),
+        pytest.param(
+            lambda: Ruleset.preset("chess"),
+            "no preset named 'chess'; the presets are standard, younger, little-children, little-children-no-kangaroo",
+            id="unknown-preset",
+        ),
+        pytest.param(
+            lambda: Ruleset.custom({S: 1}, bonus_values={S: 0}),
+            "Seal is in play, so its bonus value must be 1 or more",
+            id="value-zero",
+        ),
+        pytest.param(
+            lambda: Ruleset.custom({}), "no animals: at least one animal needs a count of 1 or more", id="empty"
+        ),
+    ],
+)
+def test_a_ruleset_error_says_exactly_what_is_wrong(build: Any, reason: str) -> None:
+    """Finding 15: the whole reason, word for word (a match= on part of it lets a reworded message through)."""
+    with pytest.raises(InvalidRulesetError) as caught:
+        build()
+    assert caught.value.reason == reason
+    assert str(caught.value) == reason
