@@ -213,6 +213,7 @@ LIMITS: Final = Limits()
 """The default :class:`Limits`."""
 
 _MAX_PROBLEMS: Final = 20
+_PROBLEMS_SHOWN: Final = 3  # in the message; .problems keeps up to _MAX_PROBLEMS
 _MAX_TEXT: Final = 200
 
 
@@ -223,7 +224,8 @@ class DocumentError(CheekyMonkeyError, ValueError):
         kind: The kind of document that was expected or declared, or None if not known.
         path: Where the (first) problem is, as a JSON path (``$`` is the whole document).
         reason: What is wrong there, in words.
-        problems: Every problem found, each as ``(path, reason)``; the first is ``(path, reason)``.
+        problems: The problems found (the first 20), each as ``(path, reason)``; the first is ``(path, reason)``.
+            The message shows the first three, and how many more there are.
     """
 
     def __init__(self, kind: str | None, problems: list[tuple[str, str]]) -> None:
@@ -232,8 +234,9 @@ class DocumentError(CheekyMonkeyError, ValueError):
         self.problems = tuple((_clip(path), _clip(reason)) for path, reason in problems[:_MAX_PROBLEMS])
         self.path, self.reason = self.problems[0]
         what = f"invalid {self.kind} document" if self.kind else "invalid document"
-        listed = "; ".join(f"at {path}: {reason}" for path, reason in self.problems)
-        more = len(problems) - len(self.problems)
+        shown = self.problems[:_PROBLEMS_SHOWN]
+        listed = "; ".join(f"at {path}: {reason}" for path, reason in shown)
+        more = len(problems) - len(shown)
         super().__init__(f"{what} {listed}" + (f"; and {more} more problems" if more > 0 else ""))
 
     def __reduce__(self) -> tuple[Any, ...]:

@@ -276,6 +276,17 @@ def test_a_duplicate_huge_key_is_reported_briefly() -> None:
     assert len(str(caught.value)) < MAX_MESSAGE
 
 
+def test_a_document_with_hundreds_of_problems_gets_a_short_message() -> None:
+    """Finding 5 (found by the fuzzer): a record with 400 bad actions lists three, counts the rest."""
+    record = to_document(play_game([RandomBot(), RandomBot()], seed=3).record)
+    record["actions"] = [{"type": None}] * 400
+    with pytest.raises(DocumentError) as caught:
+        loads(json.dumps(record))
+    assert len(str(caught.value)) < MAX_MESSAGE
+    assert "and 397 more problems" in str(caught.value)
+    assert len(caught.value.problems) == 20
+
+
 # --- 6. limits -------------------------------------------------------------------------------------
 
 
