@@ -241,7 +241,8 @@ class DocumentError(CheekyMonkeyError, ValueError):
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Rebuilt from its own arguments, so it survives pickling (a process pool sends it back) and copy.
-        return (self.__class__, (self.kind, list(self.problems)))
+        # The message travels too: it counts problems beyond the first 20, which are not kept.
+        return (self.__class__, (self.kind, list(self.problems)), {"args": self.args})
 
 
 class _Bad(ValueError):

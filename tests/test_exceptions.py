@@ -44,7 +44,7 @@ def _examples() -> dict[type[BaseException], BaseException]:
         InvalidValueError: InvalidValueError("'x' is not an Animal"),
         ReplayError: ReplayError(3, illegal),
         GameTooLongError: GameTooLongError("the game passed 10 actions: does every bot stop? (R22)"),
-        DocumentError: DocumentError("state", [("$.seat", "expected an integer"), ("$.front", "expected a list")]),
+        DocumentError: DocumentError("record", [(f"$.actions[{i}]", "type None is not an action") for i in range(40)]),
     }
 
 
