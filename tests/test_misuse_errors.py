@@ -196,6 +196,7 @@ def test_a_ruleset_error_says_exactly_what_is_wrong(build: Any, reason: str) -> 
 # --- survivors of the mutation run: whole reasons, word for word ---------------------------------------
 
 TURN_RULES = Ruleset.custom({E: 2, S: 2, M: 2})
+OVER: GameState = play_game([RandomBot(), RandomBot()], seed=1).state
 
 
 def _turn_state(
@@ -310,9 +311,6 @@ def test_each_illegal_action_gives_its_whole_reason(state: Any, action: Any, rea
     error = _caught(lambda: apply(state(), action))
     assert error.reason == reason
     assert error.action == action
-
-
-OVER = play_game([RandomBot(), RandomBot()], seed=1).state
 
 
 def test_the_chance_functions_name_the_phase_when_no_draw_is_pending() -> None:
