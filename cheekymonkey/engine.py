@@ -271,8 +271,8 @@ def apply(state: object, action: object) -> GameState:
         if kind is Herd:
             return _apply_herd(state, action)  # type: ignore[arg-type]
     if kind not in _ACTION_KINDS:
-        raise _illegal(state, action, f"{action!r} is not an action")  # E9: wrong input gets a typed error
-    raise _illegal(state, action, f"{state!r} is not a GameState")
+        raise _illegal(state, action, f"E9: {action!r} is not an action")  # wrong input gets a typed error
+    raise _illegal(state, action, f"E9: {state!r} is not a GameState")
 
 
 _ACTION_KINDS: Final = frozenset({Draw, Reveal, Claim, Swap, Stop, Place, Herd})
@@ -459,11 +459,15 @@ def stop_in_order(state: object, order: Iterable[Animal]) -> GameState:
     >>> stop_in_order(s, [Animal.LION, Animal.SEAL]).stacks[0]
     (Animal.LION, Animal.SEAL)
     """
-    order = tuple(order)
+    try:
+        order = tuple(order)
+    except TypeError:
+        # E9: wrong input gets a typed error, carrying what was given.
+        raise _illegal(state, order, f"R9: the order must be a sequence of animals, got {order!r}") from None
     # state is typed object, as in apply: compiled, a GameState annotation would refuse anything else with a
     # bare TypeError on entry, where this is an IllegalActionError (E9).
     if not isinstance(state, GameState):
-        raise _illegal(state, order, f"{state!r} is not a GameState")
+        raise _illegal(state, order, f"E9: {state!r} is not a GameState")
     for animal in order:
         # An Animal member, not an int that equals one: the stack must hold the enum members.
         if animal.__class__ is not Animal:

@@ -81,6 +81,10 @@ class IllegalActionError(CheekyMonkeyError, ValueError):
         self.action = action
         self.reason = reason
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # Rebuilt from its own arguments, so it survives pickling (a process pool sends it back) and copy.
+        return (self.__class__, (self.state, self.action, self.reason))
+
 
 class NotAChanceNodeError(CheekyMonkeyError, ValueError):
     """Chance outcomes were asked of a state that is not a chance node."""
@@ -106,6 +110,10 @@ class ReplayError(CheekyMonkeyError, ValueError):
         super().__init__(f"the record does not replay: step {step}: {cause}")
         self.step = step
         self.cause = cause
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # As IllegalActionError: pickling and copy rebuild it from its arguments.
+        return (self.__class__, (self.step, self.cause))
 
 
 class GameTooLongError(CheekyMonkeyError, RuntimeError):

@@ -26,11 +26,14 @@ cheekymonkey.serialization.DocumentError: invalid document at $.format: format '
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
+import reprlib
 from collections.abc import Callable, Mapping
 from typing import Any, Final, Literal, TypeAlias, cast, get_args, overload
 
+import attrs
 import cattrs
 from cattrs.cols import homogenous_tuple_structure_factory
 from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
@@ -50,7 +53,7 @@ from cheekymonkey.events import (
     Swapped,
 )
 from cheekymonkey.records import GameRecord
-from cheekymonkey.rules import ANIMALS, Animal, Ruleset
+from cheekymonkey.rules import ANIMALS, MAX_PLAYERS, Animal, Ruleset
 from cheekymonkey.scoring import Decision, ScoreSheet, SeatScore, score_counts
 from cheekymonkey.state import GameState, Phase
 from cheekymonkey.views import TableView
@@ -58,9 +61,12 @@ from cheekymonkey.views import TableView
 __all__ = [
     "FORMAT",
     "KINDS",
+    "LIMITS",
+    "MAX_INTEGER",
     "Document",
     "DocumentError",
     "Kind",
+    "Limits",
     "dump_action",
     "dump_event",
     "dump_record",
@@ -133,6 +139,34 @@ PER_ANIMAL: Final[dict[tuple[type, str], bool]] = {
 SIGNED: Final[frozenset[tuple[type, str]]] = frozenset({(GameRecord, "seed")})
 """Integer fields that may be negative; every other integer in a document is 0 or more."""
 
+MAX_INTEGER: Final = 2**53 - 1
+"""The largest integer (in size) a document may hold: the range every JSON reader keeps exact (RFC 7493)."""
+
+_SEAT_FIELDS: Final = (
+    (Claim, "seat"),
+    (Swap, "seat"),
+    (Drew, "seat"),
+    (Busted, "seat"),
+    (Claimed, "seat"),
+    (Claimed, "from_seat"),
+    (Swapped, "seat"),
+    (Swapped, "with_seat"),
+    (Stopped, "seat"),
+    (Stacked, "seat"),
+    (HerdSecured, "seat"),
+    (GameState, "seat"),
+    (TableView, "viewer"),
+    (TableView, "to_move"),
+    (GameRecord, "first_player"),
+)
+BOUNDS: Final[dict[tuple[type, str], int]] = {
+    **dict.fromkeys(_SEAT_FIELDS, MAX_PLAYERS - 1),
+    (GameRecord, "players"): MAX_PLAYERS,
+    (Ruleset, "min_players"): MAX_PLAYERS,
+    (Ruleset, "max_players"): MAX_PLAYERS,
+}
+"""Integer fields with a tighter bound than :data:`MAX_INTEGER`: seats (0 to 15) and seat counts (up to 16)."""
+
 DOCUMENT_TYPES: Final[dict[Kind, tuple[type, ...]]] = {
     "state": (GameState,),
     "action": tuple(ACTION_TAGS),
@@ -148,7 +182,39 @@ _ANIMAL_NAMES: Final = tuple(a.name.lower() for a in ANIMALS)
 _ANIMAL_BY_NAME: Final = {a.name.lower(): a for a in ANIMALS}
 _PHASE_BY_NAME: Final = {p.name.lower(): p for p in Phase}
 _DECISION_BY_VALUE: Final = {d.value: d for d in Decision}
-_FORMAT_PATTERN: Final = re.compile(rf"{FORMAT_NAME}/([0-9]+)")
+# A version is a plain decimal number: no sign, no leading zero (as the schema's constant says for version 1).
+_FORMAT_PATTERN: Final = re.compile(rf"{FORMAT_NAME}/(0|[1-9][0-9]{{0,8}})")
+_HEADER: Final = ("format", "kind")
+
+
+@attrs.frozen(slots=True)
+class Limits:
+    """How much a loader takes on before it refuses a document, checked before the work that it bounds.
+
+    The defaults are far above anything play writes (a long game's record is about 200 actions and 10 kB)
+    and keep a hostile document from costing much time or memory: pass larger limits to load more.
+
+    >>> from cheekymonkey import new_game
+    >>> load_state(dump_state(new_game(2)), limits=Limits(max_bytes=100))
+    Traceback (most recent call last):
+        ...
+    cheekymonkey.serialization.DocumentError: invalid state document at $: the document is ... over the limit of 100
+    """
+
+    max_bytes: int = 16_000_000
+    """The largest document, in bytes of UTF-8 (the text is measured before it is parsed)."""
+    max_depth: int = 32
+    """The deepest nesting of objects and lists (the documents this library writes nest 5 deep at most)."""
+    max_actions: int = 100_000
+    """The most actions a record may hold (checked before any action is read or replayed)."""
+
+
+LIMITS: Final = Limits()
+"""The default :class:`Limits`."""
+
+_MAX_PROBLEMS: Final = 20
+_PROBLEMS_SHOWN: Final = 3  # in the message; .problems keeps up to _MAX_PROBLEMS
+_MAX_TEXT: Final = 200
 
 
 class DocumentError(CheekyMonkeyError, ValueError):
@@ -158,25 +224,56 @@ class DocumentError(CheekyMonkeyError, ValueError):
         kind: The kind of document that was expected or declared, or None if not known.
         path: Where the (first) problem is, as a JSON path (``$`` is the whole document).
         reason: What is wrong there, in words.
-        problems: Every problem found, each as ``(path, reason)``; the first is ``(path, reason)``.
+        problems: The problems found (the first 20), each as ``(path, reason)``; the first is ``(path, reason)``.
+            The message shows the first three, and how many more there are.
     """
 
     def __init__(self, kind: str | None, problems: list[tuple[str, str]]) -> None:
-        self.kind = kind
-        self.problems = tuple(problems)
+        # Every part is clipped: a hostile document must not come back as a message of megabytes.
+        self.kind = None if kind is None else _clip(kind)
+        self.problems = tuple((_clip(path), _clip(reason)) for path, reason in problems[:_MAX_PROBLEMS])
         self.path, self.reason = self.problems[0]
-        what = f"invalid {kind} document" if kind else "invalid document"
-        listed = "; ".join(f"at {path}: {reason}" for path, reason in self.problems)
-        super().__init__(f"{what} {listed}")
+        what = f"invalid {self.kind} document" if self.kind else "invalid document"
+        shown = self.problems[:_PROBLEMS_SHOWN]
+        listed = "; ".join(f"at {path}: {reason}" for path, reason in shown)
+        more = len(problems) - len(shown)
+        super().__init__(f"{what} {listed}" + (f"; and {more} more problems" if more > 0 else ""))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuilt from its own arguments, so it survives pickling (a process pool sends it back) and copy.
+        # The message travels too: it counts problems beyond the first 20, which are not kept.
+        return (self.__class__, (self.kind, list(self.problems)), {"args": self.args})
 
 
 class _Bad(ValueError):
     """A value in a document that is not what its field needs; the message says what is wrong."""
 
 
+def _clip(text: str) -> str:
+    return text if len(text) <= _MAX_TEXT else text[: _MAX_TEXT - 3] + "..."
+
+
+_REPR: Final = reprlib.Repr()
+_REPR.maxstring = _REPR.maxother = 60
+_REPR.maxlevel = 2
+
+
 def _describe(value: object) -> str:
-    text = repr(value)
+    # reprlib bounds the work as well as the text: a huge value is never turned into a string whole.
+    try:
+        text = _REPR.repr(value)
+    except ValueError:  # an integer of more digits than Python turns into text
+        return f"an integer of {value.bit_length()} bits" if isinstance(value, int) else "a huge value"
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _check_size(value: int, maximum: int = MAX_INTEGER, minimum: int = 0) -> int:
+    if value > maximum or value < -MAX_INTEGER:
+        what = "too large" if maximum == MAX_INTEGER else f"above {maximum}"
+        raise _Bad(f"the integer {_describe(value)} is {what}: documents hold integers up to {maximum}")
+    if value < minimum:
+        raise _Bad(f"expected an integer of {minimum} or more, got {_describe(value)}")
+    return value
 
 
 # --- structuring and unstructuring hooks ---------------------------------------------------------
@@ -186,9 +283,7 @@ def _structure_int(value: object, _: object) -> int:
     # Every integer in a document is a count, a seat or a score, so 0 or more, except those in SIGNED.
     if isinstance(value, bool) or not isinstance(value, int):
         raise _Bad(f"expected an integer, got {_describe(value)}")
-    if value < 0:
-        raise _Bad(f"expected an integer of 0 or more, got {value!r}")
-    return value
+    return _check_size(value)
 
 
 def _structure_signed(value: object, _: object) -> int | None:
@@ -196,7 +291,18 @@ def _structure_signed(value: object, _: object) -> int | None:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
         raise _Bad(f"expected an integer or null, got {_describe(value)}")
-    return value
+    return _check_size(value, minimum=-MAX_INTEGER)
+
+
+def _bounded_hook(maximum: int, nullable: bool) -> Callable[[object, object], int | None]:
+    def structure(value: object, _: object) -> int | None:
+        if value is None and nullable:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise _Bad(f"expected an integer{' or null' if nullable else ''}, got {_describe(value)}")
+        return _check_size(value, maximum)
+
+    return structure
 
 
 def _structure_bool(value: object, _: object) -> bool:
@@ -208,6 +314,11 @@ def _structure_bool(value: object, _: object) -> bool:
 def _structure_str(value: object, _: object) -> str:
     if not isinstance(value, str):
         raise _Bad(f"expected a string, got {_describe(value)}")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        # JSON's \ud800 escapes can spell half a character; such a string cannot be written out again.
+        raise _Bad(f"the string {_describe(value)} holds a lone surrogate, which is not text") from None
     return value
 
 
@@ -253,9 +364,9 @@ def _per_animal_hooks(nullable: bool) -> tuple[Callable[[object, object], tuple[
     def structure(value: object, _: object) -> tuple[object, ...]:
         if not isinstance(value, dict):
             raise _Bad(f"expected an object with a value per animal, got {_describe(value)}")
-        unknown = sorted(str(k) for k in value if k not in _ANIMAL_BY_NAME)
+        unknown = [_describe(k) for k in itertools.islice((k for k in value if k not in _ANIMAL_BY_NAME), 5)]
         if unknown:
-            raise _Bad(f"unknown animals {', '.join(map(repr, unknown))}; the animals are {', '.join(_ANIMAL_NAMES)}")
+            raise _Bad(f"unknown animals {', '.join(unknown)}; the animals are {', '.join(_ANIMAL_NAMES)}")
         missing = [name for name in _ANIMAL_NAMES if name not in value]
         if missing:
             raise _Bad(f"no value for {', '.join(missing)}: every animal needs one (0 if not in play)")
@@ -268,7 +379,7 @@ def _per_animal_hooks(nullable: bool) -> tuple[Callable[[object, object], tuple[
             if isinstance(item, bool) or not isinstance(item, int) or item < 0:
                 expected = "a seat number or null" if nullable else "a count (an integer, 0 or more)"
                 raise _Bad(f"the value for {name} must be {expected}, got {_describe(item)}")
-            values.append(item)
+            values.append(_check_size(item))
         return tuple(values)
 
     def unstructure(values: tuple[object, ...]) -> dict[str, object]:
@@ -327,6 +438,11 @@ def _make_converter() -> cattrs.Converter:
         classes.setdefault(cls, {})[name] = _per_animal_hooks(nullable)
     for cls, name in SIGNED:
         classes.setdefault(cls, {})[name] = (_structure_signed, None)
+    for (cls, name), maximum in BOUNDS.items():
+        # attrs' field table, not get_type_hints: the native classes (GameState, the actions) describe their
+        # fields to attrs with real types, while their annotations name types imported only for checking.
+        nullable = type(None) in get_args(attrs.fields_dict(cls)[name].type)
+        classes.setdefault(cls, {})[name] = (_bounded_hook(maximum, nullable), None)
     for cls, hooks in classes.items():
         structure_overrides: dict[str, Any] = {n: override(struct_hook=s) for n, (s, _) in hooks.items()}
         unstructure_overrides: dict[str, Any] = {
@@ -349,7 +465,9 @@ def _format_exception(exc: BaseException, tp: type | None) -> str:
     if isinstance(exc, KeyError):
         return "this required field is missing"
     if isinstance(exc, cattrs.ForbiddenExtraKeysError):
-        return f"unknown fields {', '.join(repr(k) for k in sorted(exc.extra_fields))}"
+        names = sorted(exc.extra_fields, key=len)[:5]
+        more = f" and {len(exc.extra_fields) - len(names)} more" if len(exc.extra_fields) > len(names) else ""
+        return f"unknown fields {', '.join(_describe(k) for k in sorted(names))}{more}"
     return format_exception(exc, tp)
 
 
@@ -382,8 +500,12 @@ def to_document(value: Document) -> dict[str, Any]:
 
     Raises:
         TypeError: If ``value`` is none of those.
+        ValueError: If ``value`` is a record whose seed is beyond :data:`MAX_INTEGER`, which no document holds.
     """
     kind = _kind_of(value)
+    if isinstance(value, GameRecord) and value.seed is not None and abs(value.seed) > MAX_INTEGER:
+        # Refused here rather than written into a record that no loader would take back.
+        raise ValueError(f"the record's seed {_describe(value.seed)} is too large for a document (2**53 - 1 at most)")
     if kind == "action":
         body: dict[str, Any] = _CONVERTER.unstructure(value, unstructure_as=Action)
     elif kind == "event":
@@ -409,6 +531,10 @@ def dumps(value: Document, *, indent: int | None = None) -> str:
 def _check_header(document: object, kind: Kind | None) -> tuple[Kind, dict[str, Any]]:
     if not isinstance(document, dict):
         raise DocumentError(kind, [("$", f"a document must be a JSON object, got {_describe(document)}")])
+    if kind == "action" and not any(key in document for key in _HEADER):
+        # A view offers its legal actions without the header, and a client may post one back as it is:
+        # an action is the same with or without the header (the action schema says so too).
+        return "action", document
     declared = document.get("format")
     if "format" not in document:
         raise DocumentError(kind, [("$", f"no 'format' field: not a {FORMAT_NAME} document")])
@@ -426,7 +552,7 @@ def _check_header(document: object, kind: Kind | None) -> tuple[Kind, dict[str, 
         raise DocumentError(kind, [("$.kind", f"kind {_describe(declared_kind)} is not one of {', '.join(KINDS)}")])
     if kind is not None and declared_kind != kind:
         raise DocumentError(kind, [("$.kind", f"expected a {kind} document, got a {declared_kind} document")])
-    body = {k: v for k, v in document.items() if k not in ("format", "kind")}
+    body = {k: v for k, v in document.items() if k not in _HEADER}
     return cast(Kind, declared_kind), body
 
 
@@ -475,6 +601,80 @@ def _check_sheet(sheet: ScoreSheet, ruleset: Ruleset | None, path: str) -> None:
         problems.append((f"{path}.decided_by", f"{sheet.decided_by.value!r} does not fit {len(tied)} top scorers"))
     if problems:
         raise DocumentError(None, problems)
+    _check_sheet_follows(sheet, path)
+
+
+def _tile_values(line: SeatScore, where: str) -> list[int]:
+    # Values for the seat's tiles that give its bonus and its best tile, if any exist: the first tile is
+    # worth the best, the others share the rest, each worth 1 to the best.
+    tiles, bonus, best = len(line.tiles), line.bonus, line.best_tile
+    if best is None or best < 1:
+        reason = f"a seat with tiles needs a best tile of 1 or more, not {best}"
+        raise DocumentError(None, [(f"{where}.best_tile", reason)])
+    rest, others = bonus - best, tiles - 1
+    if not others <= rest <= others * best:
+        reason = f"a bonus of {bonus} is not {tiles} tiles each worth 1 to {best}, one of them {best}"
+        raise DocumentError(None, [(f"{where}.bonus", reason)])
+    values = [best]
+    for left in range(others, 0, -1):
+        value = min(best, rest - (left - 1))
+        values.append(value)
+        rest -= value
+    return values
+
+
+def _check_sheet_follows(sheet: ScoreSheet, path: str) -> None:
+    """Check that scoring the sheet's own counts gives the sheet, under rules that fit its tiles (R16-R18).
+
+    A sheet carries no rule set, so this builds one from the sheet: every animal in play, tiles on if
+    anybody took one, and tile values that give each seat its bonus and best tile. Any such rule set
+    scores the counts alike, so the sheet must equal what :func:`score_counts` gives under it.
+    """
+    values = [1] * len(ANIMALS)
+    for i, line in enumerate(sheet.seats):
+        if line.tiles:
+            for animal, value in zip(line.tiles, _tile_values(line, f"{path}.seats[{i}]"), strict=True):
+                values[animal] = value
+    tiles_on = any(holder is not None for holder in sheet.tile_holders)
+    rules = Ruleset((1,) * len(ANIMALS), tuple(values), bonus_tiles=tiles_on, swap=False, name="sheet")
+    expected = score_counts([line.counts for line in sheet.seats], rules)
+    if expected == sheet:
+        return
+    for i, (want, got) in enumerate(zip(expected.seats, sheet.seats, strict=True)):
+        for field in ("tiles", "bonus", "total", "best_tile"):
+            if getattr(want, field) != getattr(got, field):
+                reason = f"scoring the counts gives {getattr(want, field)!r}, not {_describe(getattr(got, field))}"
+                raise DocumentError(None, [(f"{path}.seats[{i}].{field}", f"R16-R18: {reason}")])
+    for field in ("tile_holders", "winners", "decided_by"):
+        want_value, got_value = getattr(expected, field), getattr(sheet, field)
+        if want_value != got_value:
+            reason = f"R16-R18: scoring the counts gives {want_value!r}, not {_describe(got_value)}"
+            raise DocumentError(None, [(f"{path}.{field}", reason)])
+    raise AssertionError("unreachable: the sheets differ in some field")  # pragma: no cover
+
+
+def _check_event(event: Event) -> None:
+    # An event stands alone, so only what it says of itself is checked: what the action it reports did.
+    problems: list[tuple[str, str]] = []
+    if isinstance(event, Busted):
+        if len(event.returned) < 2 or event.returned[-1] is not event.animal or event.animal not in event.returned[:-1]:
+            reason = "R6: a bust returns the tokens in front, one of them like the one drawn, which comes last"
+            problems.append(("$.returned", reason))
+    elif isinstance(event, Claimed) and event.from_seat == event.seat:
+        problems.append(("$.from_seat", "R7: a player never claims from their own stack"))
+    elif isinstance(event, Swapped):
+        if event.with_seat == event.seat:
+            problems.append(("$.with_seat", "R12: a player never swaps with their own stack"))
+        if event.took is Animal.MONKEY:
+            problems.append(("$.took", "R12: swapping for a monkey is no swap"))
+    elif isinstance(event, Stopped) and not event.tokens:
+        problems.append(("$.tokens", "R9: a player stops with one token or more in front"))
+    elif isinstance(event, Stacked) and not event.animals:
+        problems.append(("$.animals", "R9: a stacking puts one token or more on the stack"))
+    elif isinstance(event, HerdSecured) and (not event.animals or len(set(event.animals)) != 1):
+        problems.append(("$.animals", "R10: a herd is one token or more, all of one animal"))
+    if problems:
+        raise DocumentError(None, problems)
 
 
 def _structure(kind: Kind, body: dict[str, Any]) -> Document:
@@ -499,6 +699,8 @@ def _structure(kind: Kind, body: dict[str, Any]) -> Document:
             _check_record(value)
         elif isinstance(value, TableView) and value.sheet is not None:
             _check_sheet(value.sheet, value.ruleset, "$.sheet")  # the sheet must follow from its counts
+        elif kind == "event":
+            _check_event(cast(Event, value))
     except DocumentError as error:
         raise DocumentError(kind, list(error.problems)) from error
     return value
@@ -545,7 +747,7 @@ def _reject_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     for key, value in pairs:
         if key in result:
             # A repeated key would silently let the last copy win: a sign of tampering or a bad writer.
-            raise _Bad(f"the key {key!r} appears twice in one object")
+            raise _Bad(f"the key {_describe(key)} appears twice in one object")
         result[key] = value
     return result
 
@@ -554,63 +756,130 @@ def _reject_constant(name: str) -> None:
     raise _Bad(f"{name} is not a JSON number")
 
 
-def _parse(text: str | bytes, kind: Kind | None) -> object:
+def _parse_int(digits: str) -> int:
+    # Checked before int() turns the digits into a number, which takes time quadratic in their count.
+    if len(digits.lstrip("-")) > len(str(MAX_INTEGER)):
+        raise _Bad(f"the integer {digits[:20]}... ({len(digits)} digits) is too large: the limit is {MAX_INTEGER}")
+    return int(digits)
+
+
+_STRING: Final = re.compile(r'"(?:[^"\\]++|\\.)*+"', re.DOTALL)
+_NOT_BRACKET: Final = re.compile(r"[^\[\]{}]+")
+
+
+def _text_depth(text: str) -> int:
+    """How deep the objects and lists in ``text`` nest, found before parsing: strings are skipped."""
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
+    steps = (1 if bracket in "[{" else -1 for bracket in brackets)
+    return max(itertools.accumulate(steps, initial=0))
+
+
+def _value_depth(value: object, limit: int) -> int:
+    """How deep an already-parsed value nests, up to ``limit + 1`` (so a cycle or a huge depth stops early)."""
+    deepest = 0
+    pending: list[tuple[object, int]] = [(value, 0)]
+    while pending:
+        node, depth = pending.pop()
+        if isinstance(node, dict | list | tuple):
+            depth += 1
+            if depth > limit:
+                return depth
+            deepest = max(deepest, depth)
+            pending.extend((child, depth) for child in (node.values() if isinstance(node, dict) else node))
+    return deepest
+
+
+def _too_deep(kind: Kind | None, limits: Limits) -> DocumentError:
+    return DocumentError(kind, [("$", f"the document nests deeper than the limit of {limits.max_depth} levels")])
+
+
+def _parse(text: str | bytes, kind: Kind | None, limits: Limits) -> object:
     if not isinstance(text, str | bytes):
         raise DocumentError(kind, [("$", f"expected JSON text (str or bytes), got {_describe(text)}")])
+    # The size first, so that a huge document costs nothing more; a character is at most 4 bytes of UTF-8.
+    size = len(text) if isinstance(text, bytes) or len(text) * 4 <= limits.max_bytes else None
+    if size is None and len(text) <= limits.max_bytes:
+        size = len(cast(str, text).encode("utf-8", "surrogatepass"))
+    if size is None or size > limits.max_bytes:
+        reason = f"the document is {size or len(text)} bytes or more, over the limit of {limits.max_bytes}"
+        raise DocumentError(kind, [("$", reason)])
+    if isinstance(text, bytes):
+        # JSON is UTF-8 (RFC 8259); bytes are decoded as such, so they load exactly as the same text does.
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise DocumentError(kind, [("$", f"not valid JSON: the bytes are not UTF-8 ({error.reason})")]) from None
+    if text.startswith("\ufeff"):
+        raise DocumentError(kind, [("$", "not valid JSON: it starts with a byte-order mark, which JSON text has not")])
+    if _text_depth(text) > limits.max_depth:
+        raise _too_deep(kind, limits)
     try:
-        return json.loads(text, object_pairs_hook=_reject_duplicates, parse_constant=_reject_constant)
+        return json.loads(
+            text, object_pairs_hook=_reject_duplicates, parse_constant=_reject_constant, parse_int=_parse_int
+        )
     except json.JSONDecodeError as error:
         reason = f"not valid JSON (truncated or corrupt?): {error.msg} at line {error.lineno} column {error.colno}"
         raise DocumentError(kind, [("$", reason)]) from None
-    except (_Bad, UnicodeDecodeError, RecursionError) as error:
+    except (_Bad, RecursionError, ValueError) as error:
         raise DocumentError(kind, [("$", f"not valid JSON: {error}")]) from None
 
 
-def from_document(document: object, kind: Kind | None = None) -> Document:
+def from_document(document: object, kind: Kind | None = None, *, limits: Limits = LIMITS) -> Document:
     """The value held by an already-parsed JSON document (plain dicts and lists), fully checked.
 
     Args:
         document: The parsed document.
-        kind: The kind of document expected, or None to accept any kind.
+        kind: The kind of document expected, or None to accept any kind. An ``action`` may come without
+            its ``format`` and ``kind``, as a view lists them.
+        limits: How deep the document may nest and how long a record may be (the size of text is
+            checked by :func:`loads`).
 
     Returns:
         The state, action, rule set, event, view, score sheet or record the document holds.
 
     Raises:
-        DocumentError: If the document is malformed, of another kind or a newer format, or holds a value
-            that breaks an invariant; it names the problem and its JSON path.
+        DocumentError: If the document is malformed, of another kind or a newer format, holds a value
+            that breaks an invariant, or is over a limit; it names the problem and its JSON path.
     """
+    if _value_depth(document, limits.max_depth) > limits.max_depth:
+        raise _too_deep(kind, limits)
     declared, body = _check_header(document, kind)
+    actions = body.get("actions") if declared == "record" else None
+    if isinstance(actions, list) and len(actions) > limits.max_actions:
+        reason = f"{len(actions)} actions, over the limit of {limits.max_actions} a record may hold"
+        raise DocumentError(declared, [("$.actions", reason)])
     return _structure(declared, body)
 
 
-def loads(text: str | bytes, kind: Kind | None = None) -> Document:
+def loads(text: str | bytes, kind: Kind | None = None, *, limits: Limits = LIMITS) -> Document:
     """Parse JSON text into the value its document holds, fully checked.
 
     Args:
-        text: The JSON text.
+        text: The JSON text (bytes must be UTF-8).
         kind: The kind of document expected, or None to accept any kind.
+        limits: The size, nesting and record length to refuse beyond; :data:`LIMITS` by default.
 
     Raises:
-        DocumentError: As :func:`from_document`, and for text that is not JSON (truncated, say).
+        DocumentError: As :func:`from_document`, and for text that is not JSON (truncated, say) or over
+            the size limit.
     """
-    return from_document(_parse(text, kind), kind)
+    return from_document(_parse(text, kind, limits), kind, limits=limits)
 
 
 @overload
-def _load(text: str | bytes, kind: Literal["state"]) -> GameState: ...
+def _load(text: str | bytes, kind: Literal["state"], limits: Limits) -> GameState: ...
 @overload
-def _load(text: str | bytes, kind: Literal["ruleset"]) -> Ruleset: ...
+def _load(text: str | bytes, kind: Literal["ruleset"], limits: Limits) -> Ruleset: ...
 @overload
-def _load(text: str | bytes, kind: Literal["view"]) -> TableView: ...
+def _load(text: str | bytes, kind: Literal["view"], limits: Limits) -> TableView: ...
 @overload
-def _load(text: str | bytes, kind: Literal["score"]) -> ScoreSheet: ...
+def _load(text: str | bytes, kind: Literal["score"], limits: Limits) -> ScoreSheet: ...
 @overload
-def _load(text: str | bytes, kind: Literal["record"]) -> GameRecord: ...
+def _load(text: str | bytes, kind: Literal["record"], limits: Limits) -> GameRecord: ...
 @overload
-def _load(text: str | bytes, kind: Kind) -> Document: ...
-def _load(text: str | bytes, kind: Kind) -> Document:
-    return loads(text, kind)
+def _load(text: str | bytes, kind: Kind, limits: Limits) -> Document: ...
+def _load(text: str | bytes, kind: Kind, limits: Limits) -> Document:
+    return loads(text, kind, limits=limits)
 
 
 def dump_state(state: GameState, *, indent: int | None = None) -> str:
@@ -618,13 +887,13 @@ def dump_state(state: GameState, *, indent: int | None = None) -> str:
     return dumps(state, indent=indent)
 
 
-def load_state(text: str | bytes) -> GameState:
+def load_state(text: str | bytes, *, limits: Limits = LIMITS) -> GameState:
     """Load a ``state`` document; every invariant of :class:`~cheekymonkey.GameState` is checked.
 
     Raises:
         DocumentError: If the text is not a valid state document.
     """
-    return _load(text, "state")
+    return _load(text, "state", limits)
 
 
 def dump_action(action: Action) -> str:
@@ -632,13 +901,16 @@ def dump_action(action: Action) -> str:
     return dumps(action)
 
 
-def load_action(text: str | bytes) -> Action:
-    """Load an ``action`` document.
+def load_action(text: str | bytes, *, limits: Limits = LIMITS) -> Action:
+    """Load an ``action`` document, with its ``format`` and ``kind`` or without them, as a view lists it.
+
+    >>> load_action('{"type": "claim", "seat": 2}')
+    Claim(2)
 
     Raises:
         DocumentError: If the text is not a valid action document.
     """
-    return cast(Action, _load(text, "action"))
+    return cast(Action, _load(text, "action", limits))
 
 
 def dump_ruleset(ruleset: Ruleset, *, indent: int | None = None) -> str:
@@ -651,13 +923,13 @@ def dump_ruleset(ruleset: Ruleset, *, indent: int | None = None) -> str:
     return dumps(ruleset, indent=indent)
 
 
-def load_ruleset(text: str | bytes) -> Ruleset:
+def load_ruleset(text: str | bytes, *, limits: Limits = LIMITS) -> Ruleset:
     """Load a ``ruleset`` document; the rule set is checked as :class:`~cheekymonkey.Ruleset` checks it (R21).
 
     Raises:
         DocumentError: If the text is not a valid rule set document.
     """
-    return _load(text, "ruleset")
+    return _load(text, "ruleset", limits)
 
 
 def dump_event(event: Event) -> str:
@@ -665,13 +937,13 @@ def dump_event(event: Event) -> str:
     return dumps(event)
 
 
-def load_event(text: str | bytes) -> Event:
+def load_event(text: str | bytes, *, limits: Limits = LIMITS) -> Event:
     """Load an ``event`` document (a game-over event's score sheet must add up).
 
     Raises:
         DocumentError: If the text is not a valid event document.
     """
-    return cast(Event, _load(text, "event"))
+    return cast(Event, _load(text, "event", limits))
 
 
 def dump_view(table: TableView, *, indent: int | None = None) -> str:
@@ -679,13 +951,13 @@ def dump_view(table: TableView, *, indent: int | None = None) -> str:
     return dumps(table, indent=indent)
 
 
-def load_view(text: str | bytes) -> TableView:
+def load_view(text: str | bytes, *, limits: Limits = LIMITS) -> TableView:
     """Load a ``view`` document.
 
     Raises:
         DocumentError: If the text is not a valid view document.
     """
-    return _load(text, "view")
+    return _load(text, "view", limits)
 
 
 def dump_score(sheet: ScoreSheet, *, indent: int | None = None) -> str:
@@ -693,13 +965,13 @@ def dump_score(sheet: ScoreSheet, *, indent: int | None = None) -> str:
     return dumps(sheet, indent=indent)
 
 
-def load_score(text: str | bytes) -> ScoreSheet:
+def load_score(text: str | bytes, *, limits: Limits = LIMITS) -> ScoreSheet:
     """Load a ``score`` document; the sheet must agree with itself (totals, tile holders, winners).
 
     Raises:
         DocumentError: If the text is not a valid score document.
     """
-    return _load(text, "score")
+    return _load(text, "score", limits)
 
 
 def dump_record(record: GameRecord, *, indent: int | None = None) -> str:
@@ -707,11 +979,11 @@ def dump_record(record: GameRecord, *, indent: int | None = None) -> str:
     return dumps(record, indent=indent)
 
 
-def load_record(text: str | bytes) -> GameRecord:
+def load_record(text: str | bytes, *, limits: Limits = LIMITS) -> GameRecord:
     """Load a ``record`` document and replay it: a step that is illegal where it falls is rejected.
 
     Raises:
         DocumentError: If the text is not a valid record document, or the record does not replay (the
             path names the first failing step, ``$.actions[i]``).
     """
-    return _load(text, "record")
+    return _load(text, "record", limits)

@@ -65,8 +65,6 @@ def check_state(state: GameState) -> None:
         raise _fail(f"{players} stacks, but the rule set allows {ruleset.min_players} to {ruleset.max_players} players")
     if isinstance(state.seat, bool) or not isinstance(state.seat, int) or not 0 <= state.seat < players:
         raise _fail(f"seat {state.seat!r} is not one of the {players} seats")
-    if not isinstance(state.phase, Phase):
-        raise _fail(f"phase must be a Phase, got {state.phase!r}")
     bag = state.bag
     if not isinstance(bag, tuple) or len(bag) != len(ANIMALS):
         raise _fail(f"bag must be a tuple of {len(ANIMALS)} counts, got {bag!r}")
@@ -86,35 +84,68 @@ def check_state(state: GameState) -> None:
             raise _fail(
                 f"{held[animal]} {animal.label} tokens in the game, but the rule set has {ruleset.counts[animal]}"
             )
-    claimable, swap_open = state.claimable, state.swap_open
+    check_turn(ruleset, state.phase, any(bag), front, state.claimable, state.swap_open)
+
+
+def check_turn(
+    ruleset: Ruleset, phase: object, bag_full: bool, front: tuple[Animal, ...], claimable: object, swap_open: object
+) -> None:
+    """Check the turn in progress: the phase, the front, the claims and the swap (E8).
+
+    The part of :func:`check_state` that a table view can check too: it sees the front, whether the bag
+    is empty, the claimable animal and the swap, but not the stacks below their tops.
+
+    Raises:
+        InvalidStateError: If the turn could not have come about by play.
+    """
+    if not isinstance(phase, Phase):
+        raise _fail(f"phase must be a Phase, got {phase!r}")
     if claimable is not None and not isinstance(claimable, Animal):
         raise _fail(f"claimable must be an Animal or None, got {claimable!r}")
     if not isinstance(swap_open, bool):
         raise _fail(f"swap_open must be True or False, got {swap_open!r}")
-    phase = state.phase
     if phase is not Phase.DECIDE and (claimable is not None or swap_open):
         raise _fail(f"claims and swaps are open only while deciding, not in phase {phase.name}")
     if phase is Phase.CHANCE:
-        if not any(bag):
+        if not bag_full:
             raise _fail("a draw is pending but the bag is empty")
     elif phase is Phase.DECIDE:
         if not front:
             raise _fail("deciding with no token in front: every decision follows a draw")
-        if claimable is not None and claimable not in front:
-            raise _fail(f"claims follow {claimable.label}, but no {claimable.label} is in front")
-        if swap_open and (not ruleset.swap or claimable is not Animal.MONKEY or front.count(Animal.MONKEY) != 1):
+        if claimable is not None:
+            if claimable not in front:
+                raise _fail(f"claims follow {claimable.label}, but no {claimable.label} is in front")
+            # R7, R6: the animal drawn last did not bust, so none was in front before it; after it come only
+            # the tokens claimed from it. So it ends the front, and nothing else follows its first copy.
+            first = front.index(claimable)
+            if front.count(claimable) != len(front) - first:
+                raise _fail(
+                    f"R7: claims follow the animal drawn last, and {claimable.label} was not: "
+                    f"the front {_tokens(front)} would have bust or ends with another animal"
+                )
+        elif not ruleset.swap or Animal.MONKEY in front:
+            # R12: a decision with no claims open comes only after a swap (R7: every draw opens claims of
+            # its animal). The swap took the monkey just drawn away, and a monkey kept from before would
+            # have made that one bust (R6), so no monkey is in front.
+            raise _fail("R12: no claims are open only after a swap, which leaves no monkey in front")
+        # R11: the monkey just drawn may be swapped until a monkey is claimed (a claim adds a second one).
+        swappable = ruleset.swap and claimable is Animal.MONKEY and front.count(Animal.MONKEY) == 1
+        if swap_open and not swappable:
             raise _fail("a swap is open only right after a monkey was drawn under rules with the swap")
-        if swap_open and front[-1] is not Animal.MONKEY:
-            raise _fail("a swap is open, so the monkey just drawn must be the last token in front")
+        if swappable and not swap_open:
+            raise _fail("R11: a monkey was just drawn and none claimed, so the swap must be open")
+        # (That monkey is then last in front: the R7 check above puts the claimable animal last.)
     elif phase is Phase.PLACING:
         if len(set(front)) < 2:
             raise _fail("placing needs two or more different animals in front; fewer are stacked at once")
-    elif front or any(bag):
+    elif front or bag_full:
         raise _fail("the game is over only when the bag and the front are empty (R15)")
-    if phase is not Phase.OVER and not front and phase is not Phase.CHANCE:
-        raise _fail(f"phase {phase.name} with no token in front")
-    if phase is not Phase.OVER and not front and not any(bag):
-        raise _fail("the bag and the front are empty, so the game must be over (R15)")
+    # (Deciding and placing need tokens in front, and a pending draw a token in the bag, so a game with the
+    # bag and the front empty is over: R15 holds without a check of its own.)
+
+
+def _tokens(front: tuple[Animal, ...]) -> str:
+    return "(" + ", ".join(a.label for a in front) + ")"
 
 
 # attrs' view of GameState's fields, so that attrs.fields, attrs.evolve, attrs.asdict and cattrs treat it as

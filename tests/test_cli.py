@@ -92,8 +92,7 @@ def test_play_ends_cleanly_with_status_1_when_input_runs_out(
     _feed(monkeypatch, "d\n")
     record_path = tmp_path / "eof.json"
     assert main(["play", "--players", "2", "--seed", "3", "--record", str(record_path)]) == 1
-    out = capsys.readouterr().out
-    assert "No more input: the game is left unfinished." in out
+    assert "no more input: the game is left unfinished." in capsys.readouterr().err
     record = load_record(record_path.read_text(encoding="utf-8"))
     assert isinstance(record.actions[1], Draw)
     assert record.final_state().phase is not Phase.OVER
@@ -183,7 +182,7 @@ def test_the_wilson_interval_is_inside_0_and_1_and_narrows_with_more_games() -> 
 def test_simulate_refuses_a_table_the_rules_cannot_seat(capsys: pytest.CaptureFixture[str]) -> None:
     """Seven bots cannot sit at a 2-6 player game: simulate says so and exits with status 2."""
     assert main(["simulate", "--games", "1", "--bots", "random,random,random,random,random,random,random"]) == 2
-    assert "7 bots" in capsys.readouterr().out
+    assert "7 bots" in capsys.readouterr().err
 
 
 def _saved_record(tmp_path: Path, seed: int = 6) -> Path:
@@ -293,5 +292,5 @@ def test_ctrl_c_during_play_saves_the_record_and_exits_with_130(
     monkeypatch.setattr("sys.stdin", _Interrupted())
     record_path = tmp_path / "interrupted.json"
     assert main(["play", "--seed", "1", "--record", str(record_path)]) == 130
-    assert "Interrupted: the game is left unfinished." in capsys.readouterr().out
+    assert "interrupted: the game is left unfinished." in capsys.readouterr().err
     assert len(load_record(record_path.read_text(encoding="utf-8")).actions) == 1

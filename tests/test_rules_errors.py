@@ -302,7 +302,7 @@ NO_SWAP = Ruleset((3, 4, 5, 6, 7, 8, 9, 10), (10, 9, 8, 7, 6, 5, 4, 3), bonus_ti
         ),
         pytest.param(
             {"front": (M, E), "claimable": M, "swap_open": True},
-            "the monkey just drawn must be the last token in front",
+            "R7: claims follow the animal drawn last, and Monkey was not",
             id="swap-monkey-not-last",
         ),
         pytest.param(

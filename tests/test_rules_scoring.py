@@ -251,17 +251,17 @@ def test_repeated_values_still_break_a_tie_when_best_tiles_differ() -> None:
 
 
 @pytest.mark.parametrize(
-    "rows",
+    ("rows", "message"),
     [
-        pytest.param([], id="no-seats"),
-        pytest.param([(1, 2)], id="short-row"),
-        pytest.param([(0, 0, 0, 0, 0, 0, 0, -1)], id="negative"),
-        pytest.param([(0, 0, 0, 0, 0, 0, 0, True)], id="bool"),
+        pytest.param([], "there are no seats to score", id="no-seats"),
+        pytest.param([(1, 2)], r"seat 0's counts must be 8 non-negative integers, got \(1, 2\)", id="short-row"),
+        pytest.param([(0, 0, 0, 0, 0, 0, 0, -1)], r"seat 0's counts .*got \(0, 0, 0, 0, 0, 0, 0, -1\)", id="negative"),
+        pytest.param([(0, 0, 0, 0, 0, 0, 0, True)], r"seat 0's counts .*got \(0, 0, 0, 0, 0, 0, 0, True\)", id="bool"),
     ],
 )
-def test_score_counts_refuses_rows_that_are_not_counts(rows: list[tuple[int, ...]]) -> None:
+def test_score_counts_refuses_rows_that_are_not_counts(rows: list[tuple[int, ...]], message: str) -> None:
     """R17: scoring needs one non-negative integer count per animal per seat."""
-    with pytest.raises(InvalidStateError):
+    with pytest.raises(InvalidStateError, match=message):
         score_counts(rows, Ruleset.standard())
 
 

@@ -431,6 +431,13 @@ BROKEN: list[tuple[str, str | None, Callable[[], str], str, str]] = [
         "an integer of 0 or more",
     ),
     (
+        "claim seat too big",
+        "action",
+        lambda: json.dumps({"format": FORMAT, "kind": "action", "type": "claim", "seat": 99}),
+        "$.seat",
+        "above 15",
+    ),
+    (
         "draw with a seat",
         "action",
         lambda: json.dumps({"format": FORMAT, "kind": "action", "type": "draw", "seat": 1}),

@@ -30,6 +30,7 @@ __all__ = [
     "ruleset_from",
     "seat_names",
     "seed_from",
+    "seed_type",
 ]
 
 DEFAULT_DELAY = 0.4
@@ -66,11 +67,26 @@ def names_type(text: str) -> tuple[str, ...]:
     return names
 
 
+def seed_type(text: str) -> int:
+    """Parse a seed for argparse: an integer that a game record can hold (at most 2**53 - 1 in size)."""
+    try:
+        seed = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not an integer") from None
+    if abs(seed) > 2**53 - 1:
+        # A record keeps the seed, and documents hold integers up to 2**53 - 1 (issue 10: no unloadable record).
+        raise argparse.ArgumentTypeError(f"{text[:40]} is too large: a seed is at most 2**53 - 1 in size")
+    return seed
+
+
 def add_game_options(parser: argparse.ArgumentParser, *, players: int = 3) -> None:
     """Add ``--players``, ``--seed`` and ``--variant``."""
     parser.add_argument("--players", type=players_type, default=players, help=f"seats, 2 to 6 (default {players})")
     parser.add_argument(
-        "--seed", type=int, default=None, help="seed for a repeatable game (default: a random seed, shown and recorded)"
+        "--seed",
+        type=seed_type,
+        default=None,
+        help="seed for a repeatable game (default: a random seed, shown and recorded)",
     )
     parser.add_argument(
         "--variant",
@@ -93,8 +109,9 @@ def add_bots_option(parser: argparse.ArgumentParser, *, who: str) -> None:
 def add_table_options(parser: argparse.ArgumentParser, *, bots_who: str, record_default: str) -> None:
     """Add the options of a game at the table, the same for ``play`` and ``watch``.
 
-    ``--players``, ``--seed``, ``--variant``, ``--bots``, ``--names``, ``--delay``, ``--record`` and
-    ``--no-record``; ``bots_who`` says whom the bots are and ``record_default`` what happens without ``--record``.
+    ``--players``, ``--seed``, ``--variant``, ``--bots``, ``--names``, ``--delay``, ``--record``,
+    ``--no-record`` and ``--overwrite``; ``bots_who`` says whom the bots are and ``record_default`` what
+    happens without ``--record``.
     """
     add_game_options(parser)
     add_bots_option(parser, who=bots_who)
@@ -113,6 +130,9 @@ def add_table_options(parser: argparse.ArgumentParser, *, bots_who: str, record_
     )
     parser.add_argument("--record", type=Path, default=None, help=f"where to save the game record ({record_default})")
     parser.add_argument("--no-record", action="store_true", help="do not save a record of the game")
+    parser.add_argument(
+        "--overwrite", action="store_true", help="replace the --record file if it exists (by default it is refused)"
+    )
 
 
 def install_hint(extra: str) -> str:

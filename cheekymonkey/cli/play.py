@@ -2,18 +2,23 @@
 
 Answers are short: ``d`` draws, ``s`` stops, ``h`` secures a herd, ``c 2`` claims from seat 2, ``w 1``
 swaps with seat 1, and while stacking a letter (or a name) picks the animal to put down next: the
-notation of :func:`cheekymonkey.parse_actions`, which reads them. ``?`` shows the help. The game
-also reads its answers from a pipe or a file: when standard input runs out before the end, it says
-so, saves the record of the game so far, and exits with status 1 (130 after Ctrl-C, also saving the
-record). A game played to the end, or quit with ``q``, exits with status 0.
+notation of :func:`cheekymonkey.parse_actions`, which reads them. ``?`` shows the help. The game also
+reads its answers from a pipe or a file: when standard input runs out before the end, it says so and
+exits with status 1 (130 after Ctrl-C). A game played to the end, or quit with ``q``, exits with status 0.
+
+The record is saved as the game goes (see :mod:`cheekymonkey.cli.record_file`): its file is claimed
+before the first move (status 2, and no game, if it cannot be written or exists already without
+``--overwrite``), and saved after every move, so even a killed game keeps every move but the one in
+progress. If a save fails during the game, the game goes on, the error goes to standard error, and the
+exit status is 3 unless a later save succeeds.
 """
 
 from __future__ import annotations
 
 import argparse
-import datetime
 import sys
-from pathlib import Path
+
+import attrs
 
 from cheekymonkey.actions import DRAW, STOP, Action, Claim, Herd, Place, Swap
 from cheekymonkey.bots import bot_named
@@ -26,13 +31,13 @@ from cheekymonkey.cli.narrate import (
     table_of,
 )
 from cheekymonkey.cli.options import add_table_options, bots_for_seats, pause, ruleset_from, seat_names, seed_from
+from cheekymonkey.cli.record_file import RecordFile, RecordFileError, default_record_path
 from cheekymonkey.engine import legal_actions, sample_chance
 from cheekymonkey.events import apply_with_events
 from cheekymonkey.notation import ActionTextError, action_text, parse_actions
 from cheekymonkey.play import rngs_for
 from cheekymonkey.records import GameRecord
 from cheekymonkey.scoring import score
-from cheekymonkey.serialization import dump_record
 from cheekymonkey.state import GameState, Phase, new_game
 
 __all__ = ["add_arguments", "run"]
@@ -64,8 +69,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add this command's options."""
     add_table_options(parser, bots_who="your opponents", record_default="default: a new file in this directory")
     parser.epilog = (
-        "Answers may come from a pipe or a file, one per line. If the input ends before the game does, the "
-        "game stops, the record so far is saved, and the exit status is 1; a finished or quit game exits with 0."
+        "Answers may come from a pipe or a file, one per line. The record is saved after every move. Exit status: "
+        "0 for a finished or quit game, 1 if the input ends before the game does, 2 for a bad option or a record "
+        "file that cannot be written or exists already (nothing is played), 3 if the record could not be saved, "
+        "130 after Ctrl-C."
     )
 
 
@@ -92,9 +99,27 @@ def _choices(state: GameState, names: list[str]) -> str:
     return f"{', '.join(parts)}, ?=help: "
 
 
-def _default_record_path() -> Path:
-    stamp = datetime.datetime.now(tz=datetime.UTC).strftime("%Y%m%d-%H%M%S")
-    return Path(f"cheekymonkey-{stamp}.json")
+class _Saver:
+    """Saves the record after every move; a failed save is reported once on stderr and tried again next move."""
+
+    def __init__(self, file: RecordFile | None, record: GameRecord) -> None:
+        self.file = file
+        self.record = record
+        self.failed = False
+
+    def save(self, actions: list[Action]) -> None:
+        if self.file is None:
+            return
+        # The names, bot kinds and seed stay as given; only the actions grow.
+        record = attrs.evolve(self.record, actions=tuple(actions))
+        try:
+            self.file.save(record)
+        except RecordFileError as error:
+            if not self.failed:
+                print(f"cheekymonkey play: {error}", file=sys.stderr)
+            self.failed = True
+        else:
+            self.failed = False
 
 
 def run(args: argparse.Namespace) -> int:
@@ -109,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
         # The record keeps the name given for you; the narration says "You" (second person).
         recorded_names = seat_names(args, ["You", *(f"{kind.capitalize()} {s}" for s, kind in enumerate(kinds, 1))])
     except ValueError as error:
-        console.print(f"cheekymonkey play: {error}")
+        print(f"cheekymonkey play: {error}", file=sys.stderr)
         return 2
     names = ["You", *recorded_names[1:]]
     echo = not stdin_is_terminal()
@@ -117,6 +142,16 @@ def run(args: argparse.Namespace) -> int:
     seed = seed_from(args)
     chance_rng, bot_rng = rngs_for(seed)
     actions: list[Action] = []
+    # The record's file is claimed before the first move, so a bad path loses no game (exit status 2).
+    file: RecordFile | None = None
+    if not args.no_record:
+        try:
+            file = RecordFile(args.record or default_record_path(), overwrite=args.overwrite)
+        except RecordFileError as error:
+            print(f"cheekymonkey play: {error}", file=sys.stderr)
+            return 2
+    saver = _Saver(file, GameRecord(ruleset, players, 0, (), seed, tuple(recorded_names), ("human", *kinds)))
+    saver.save(actions)
     given = "" if args.seed is not None else ", chosen at random"
     you = "you" if recorded_names[0] == "You" else f"{recorded_names[0]} (you)"
     console.print(f"Cheeky Monkey, {ruleset.name} rules: {you} against {', '.join(names[1:])} (seed {seed}{given}).")
@@ -168,25 +203,22 @@ def run(args: argparse.Namespace) -> int:
                 actions.append(action)
                 for event in events:
                     console.print(describe_event(event, names))
+            saver.save(actions)  # after every move: a killed game loses at most the move in progress
     except _EndOfInput:
-        console.print("No more input: the game is left unfinished.")
+        print("cheekymonkey play: no more input: the game is left unfinished.", file=sys.stderr)
         status = 1
     except _Quit:
         console.print("You quit the game.")
     except KeyboardInterrupt:
         console.print()
-        console.print("Interrupted: the game is left unfinished.")
+        print("cheekymonkey play: interrupted: the game is left unfinished.", file=sys.stderr)
         status = 130  # the shell's convention for a program stopped by Ctrl-C
-    record = GameRecord(ruleset, players, 0, tuple(actions), seed, tuple(recorded_names), ("human", *kinds))
     if state.phase is Phase.OVER:
         console.print()
         console.print(sheet_table(score(state), ruleset, names))
-    if not args.no_record:
-        path: Path = args.record if args.record is not None else _default_record_path()
-        try:
-            path.write_text(dump_record(record, indent=2) + "\n", encoding="utf-8")
-        except OSError as error:
-            console.print(f"Could not save the record to {str(path)!r}: {error}")
-            return 1
-        console.print(f"Record saved to {path}; replay it with: cheekymonkey replay {path}")
+    if file is not None:
+        saver.save(actions)
+        if saver.failed:
+            return 3
+        console.print(f"Record saved to {file.path}; replay it with: cheekymonkey replay {file.path}")
     return status

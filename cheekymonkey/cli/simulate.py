@@ -168,9 +168,12 @@ def run(args: argparse.Namespace) -> int:
     names: tuple[str, ...] = args.bots
     players = args.players if args.players is not None else max(2, len(names))
     if len(names) > players or not ruleset.min_players <= players <= ruleset.max_players:
-        console.print(
-            f"{len(names)} bots: the {ruleset.name} rules seat {ruleset.min_players} to {ruleset.max_players}"
-            + (f", and {players} seats take at most {players} bots" if len(names) > players else "")
+        # Errors go to stderr (issue 10), like every other refusal of the command line.
+        print(
+            f"cheekymonkey simulate: {len(names)} bots: the {ruleset.name} rules seat {ruleset.min_players} to"
+            f" {ruleset.max_players}"
+            + (f", and {players} seats take at most {players} bots" if len(names) > players else ""),
+            file=sys.stderr,
         )
         return 2
     if args.scheduler is not None and args.workers is not None:

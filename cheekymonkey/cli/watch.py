@@ -7,7 +7,7 @@ default command accepts what the other does. A record is saved only with ``--rec
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
+import sys
 
 import attrs
 
@@ -15,9 +15,9 @@ from cheekymonkey.actions import Action
 from cheekymonkey.bots import bot_named
 from cheekymonkey.cli.narrate import count, describe_event, make_console, sheet_table
 from cheekymonkey.cli.options import add_table_options, bots_for_seats, pause, ruleset_from, seat_names, seed_from
+from cheekymonkey.cli.record_file import RecordFile, RecordFileError
 from cheekymonkey.events import apply_with_events
 from cheekymonkey.play import play_game
-from cheekymonkey.serialization import dump_record
 from cheekymonkey.state import GameState, Phase
 
 __all__ = ["add_arguments", "run"]
@@ -29,15 +29,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Play and narrate one game between bots; return 0 (2 for bad names, 1 if the record cannot be saved)."""
+    """Play and narrate one game between bots; return 0 (2 for bad names or record file, 3 if it cannot be saved)."""
     console = make_console()
     ruleset = ruleset_from(args)
     kinds = bots_for_seats(args.bots, args.players)
     try:
         names = seat_names(args, [f"{kind.capitalize()} {seat}" for seat, kind in enumerate(kinds)])
     except ValueError as error:
-        console.print(f"cheekymonkey watch: {error}")
+        print(f"cheekymonkey watch: {error}", file=sys.stderr)
         return 2
+    # As in play: the record's file is claimed before the game (never an existing one without --overwrite).
+    file: RecordFile | None = None
+    if args.record is not None and not args.no_record:
+        try:
+            file = RecordFile(args.record, overwrite=args.overwrite)
+        except RecordFileError as error:
+            print(f"cheekymonkey watch: {error}", file=sys.stderr)
+            return 2
     seed = seed_from(args)
     given = "" if args.seed is not None else ", chosen at random"
     console.print(
@@ -55,13 +63,11 @@ def run(args: argparse.Namespace) -> int:
     game = play_game([bot_named(kind) for kind in kinds], ruleset=ruleset, seed=seed, on_action=narrate)
     console.print()
     console.print(sheet_table(game.score, ruleset, names))
-    if args.record is not None and not args.no_record:
-        record = attrs.evolve(game.record, names=tuple(names), bots=tuple(kinds))
-        path: Path = args.record
+    if file is not None:
         try:
-            path.write_text(dump_record(record, indent=2) + "\n", encoding="utf-8")
-        except OSError as error:
-            console.print(f"Could not save the record to {str(path)!r}: {error}")
-            return 1
-        console.print(f"Record saved to {path}; replay it with: cheekymonkey replay {path}")
+            file.save(attrs.evolve(game.record, names=tuple(names), bots=tuple(kinds)))
+        except RecordFileError as error:
+            print(f"cheekymonkey watch: {error}", file=sys.stderr)
+            return 3
+        console.print(f"Record saved to {file.path}; replay it with: cheekymonkey replay {file.path}")
     return 0

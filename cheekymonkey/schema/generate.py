@@ -27,9 +27,11 @@ from cheekymonkey.schema import SCHEMA_KINDS, schema_filename
 from cheekymonkey.scoring import Decision
 from cheekymonkey.serialization import (
     ACTION_TAGS,
+    BOUNDS,
     DOCUMENT_TYPES,
     EVENT_TAGS,
     FORMAT,
+    MAX_INTEGER,
     PER_ANIMAL,
     SIGNED,
     TAG_FIELD,
@@ -97,7 +99,7 @@ class _Builder:
         return {"$ref": f"#/$defs/{name}"}
 
     def per_animal(self, nullable: bool) -> dict[str, Any]:
-        value: dict[str, Any] = {"type": "integer", "minimum": 0}
+        value: dict[str, Any] = {"type": "integer", "minimum": 0, "maximum": MAX_INTEGER}
         if nullable:
             value = {"anyOf": [value, {"type": "null"}]}
         return {
@@ -113,7 +115,9 @@ class _Builder:
         if tp is bool:
             return {"type": "boolean"}
         if tp is int:
-            return {"type": "integer"} if (owner, name) in SIGNED else {"type": "integer", "minimum": 0}
+            if (owner, name) in SIGNED:
+                return {"type": "integer", "minimum": -MAX_INTEGER, "maximum": MAX_INTEGER}
+            return {"type": "integer", "minimum": 0, "maximum": BOUNDS.get((owner, name), MAX_INTEGER)}
         if tp is str:
             return {"type": "string", "minLength": 1}
         if isinstance(tp, type) and issubclass(tp, enum.Enum):
@@ -179,6 +183,10 @@ def _as_document(schema: dict[str, Any], kind: str) -> dict[str, Any]:
         "kind": {"const": kind, "description": "What the document holds."},
         **schema["properties"],
     }
+    if kind == "action":
+        # An action is the same with or without the header (a view lists them without): both or neither.
+        header = {"dependentRequired": {"format": ["kind"], "kind": ["format"]}}
+        return {**schema, "properties": properties, **header}
     return {**schema, "properties": properties, "required": sorted([*schema["required"], "format", "kind"])}
 
 

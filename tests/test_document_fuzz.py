@@ -1,0 +1,254 @@
+"""A fuzzer over documents of every kind, with hostile sizes, depths, numbers, strings and keys (issue 10).
+
+Each example starts from a valid document of some kind (or from nothing), changes it the way a hostile
+client would, and loads the text. The loader must either refuse it with :class:`DocumentError` (and a
+short message), or give back a value that is consistent: it dumps and loads back equal, the shipped
+schema accepts its document, and it passes checks written here from the rules, apart from the library's
+own (a score sheet's winners by R17-R18, a record that replays, a state whose every legal action applies).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import jsonschema
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+
+from cheekymonkey import (
+    ANIMALS,
+    Animal,
+    Claim,
+    Decision,
+    GameRecord,
+    GameState,
+    HeuristicBot,
+    RandomBot,
+    Reveal,
+    Ruleset,
+    ScoreSheet,
+    TableView,
+    apply,
+    legal_actions,
+    play_game,
+    view,
+)
+from cheekymonkey.events import Busted, GameOver, Stacked, Swapped
+from cheekymonkey.schema import SCHEMA_KINDS, load_schema
+from cheekymonkey.serialization import KINDS, MAX_INTEGER, Document, DocumentError, dumps, loads, to_document
+
+_VALIDATORS = {kind: jsonschema.Draft202012Validator(load_schema(kind)) for kind in SCHEMA_KINDS}
+MAX_MESSAGE = 2000
+
+
+def _samples() -> list[dict[str, Any]]:
+    tiny = Ruleset.custom({Animal.SEAL: 2, Animal.LION: 1, Animal.MONKEY: 3})
+    game = play_game([HeuristicBot(), RandomBot(), HeuristicBot()], ruleset=tiny, seed=3)
+    standard = play_game([RandomBot(), RandomBot()], seed=8)
+    states = game.record.states()
+    values: list[Document] = [
+        states[len(states) // 2],
+        states[len(states) // 3],
+        view(states[len(states) // 2], states[len(states) // 2].seat),
+        view(states[5], None),
+        game.record,
+        standard.record,
+        game.score,
+        standard.score,
+        tiny,
+        Ruleset.standard(),
+        Claim(1),
+        Reveal(Animal.MONKEY),
+        GameOver(standard.score),
+        Swapped(0, 1, Animal.SEAL),
+        Busted(1, Animal.LION, (Animal.SEAL, Animal.LION, Animal.LION)),
+        Stacked(2, (Animal.SEAL, Animal.MONKEY)),
+    ]
+    documents = [to_document(value) for value in values]
+    assert {document["kind"] for document in documents} == set(KINDS)
+    return documents
+
+
+SAMPLES = _samples()
+BIG = "x" * 3_000_000
+_FIELD_NAMES = sorted(
+    {key for document in SAMPLES for key in document}
+    | {a.name.lower() for a in ANIMALS}
+    | {"type", "format", "kind", "seat", "counts", "sheet"}
+)
+
+# Hostile leaves: numbers at and past every boundary, odd floats, long and broken strings, names of real fields.
+_NUMBERS: st.SearchStrategy[object] = st.sampled_from(
+    [0, 1, -1, 15, 16, 17, MAX_INTEGER, MAX_INTEGER + 1, -MAX_INTEGER - 1, 10**20, 10**400, 2**64]
+) | st.integers(min_value=-(2**70), max_value=2**70)
+# An integer of 5,000 digits: written into the text only (Python will not print it, nor hypothesis show it).
+HUGE = "<a 5000-digit integer>"
+_HUGE_DIGITS = "7" * 5000
+_NUMBERS = _NUMBERS | st.just(HUGE)
+_FLOATS = st.floats(allow_nan=True, allow_infinity=True) | st.sampled_from([1.0, 1e308, -0.0, 1e-320])
+_STRINGS = (
+    st.text(max_size=12)
+    | st.sampled_from([*_FIELD_NAMES, "\ud800", "a\udfffb", "\ufeff", "x" * 10_000, BIG, "cheekymonkey/01"])
+    | st.sampled_from([f"cheekymonkey/{v}" for v in ("1", "2", "0", "-1", "1.0", "9" * 5000)])
+)
+_LEAVES = st.none() | st.booleans() | _NUMBERS | _FLOATS | _STRINGS
+_KEYS = st.sampled_from(_FIELD_NAMES) | st.text(max_size=8) | st.sampled_from([BIG, "\ud800", ""])
+_JSON = st.recursive(
+    _LEAVES,
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(_KEYS, children, max_size=4),
+    max_leaves=8,
+)
+
+
+def _paths(node: object, prefix: tuple[str | int, ...] = ()) -> list[tuple[str | int, ...]]:
+    found: list[tuple[str | int, ...]] = [prefix]
+    items: list[tuple[str | int, object]] = []
+    if isinstance(node, dict):
+        items = list(node.items())
+    elif isinstance(node, list):
+        items = list(enumerate(node))
+    for key, child in items:
+        found.extend(_paths(child, (*prefix, key)))
+    return found
+
+
+def _nest(value: object, depth: int) -> object:
+    for level in range(depth):
+        value = [value] if level % 2 else {"k": value}
+    return value
+
+
+@st.composite
+def hostile_documents(draw: st.DrawFn) -> str:
+    """The text of a valid document of some kind, changed in one to three hostile ways (or a random one)."""
+    if draw(st.integers(0, 9)) == 0:
+        return _dumps(draw(_JSON))
+    document = copy.deepcopy(draw(st.sampled_from(SAMPLES)))
+    for _ in range(draw(st.integers(1, 3))):
+        paths = _paths(document)
+        path = draw(st.sampled_from(paths[1:] if len(paths) > 1 else paths))
+        parent: Any = document
+        for key in path[:-1]:
+            parent = parent[key]
+        operation = draw(st.sampled_from(["replace", "delete", "add", "nest", "repeat"]))
+        if not path:
+            break
+        key = path[-1]
+        if operation == "replace":
+            parent[key] = draw(_JSON)
+        elif operation == "delete":
+            del parent[key]
+        elif operation == "nest":
+            parent[key] = _nest(parent[key], draw(st.sampled_from([2, 30, 40, 500])))
+        elif operation == "repeat" and isinstance(parent[key], list):
+            parent[key] = parent[key] * draw(st.sampled_from([2, 50, 3000]))
+        elif isinstance(parent, dict):
+            parent[draw(_KEYS)] = draw(_JSON)
+        else:
+            parent.insert(int(key), draw(_JSON))
+    return _dumps(document)
+
+
+def _dumps(document: object) -> str:
+    """JSON text, with each HUGE marker replaced by an integer of 5,000 digits."""
+    return json.dumps(document, allow_nan=True).replace(json.dumps(HUGE), _HUGE_DIGITS)
+
+
+def _load(text: str) -> Document | DocumentError:
+    """The loaded value, or the DocumentError raised (any other exception fails the test)."""
+    try:
+        return loads(text)
+    except DocumentError as error:
+        return error
+
+
+def _winners_by_the_rules(sheet: ScoreSheet) -> tuple[tuple[int, ...], Decision]:
+    """R18, written out again here: the top total wins; a tie goes to the highest tile, else it is shared."""
+    top = max(line.total for line in sheet.seats)
+    tied = [line for line in sheet.seats if line.total == top]
+    if len(tied) == 1:
+        return (tied[0].seat,), Decision.SCORE
+    tiles = [line.best_tile for line in tied if line.best_tile is not None]
+    if not tiles:
+        return tuple(line.seat for line in tied), Decision.SHARED
+    best = [line.seat for line in tied if line.best_tile == max(tiles)]
+    return tuple(best), Decision.TIE_BREAK if len(best) == 1 else Decision.SHARED
+
+
+def _check_consistent(value: Document) -> None:
+    """What the rules say of each kind, checked apart from the loader's own checks."""
+    if isinstance(value, ScoreSheet | GameOver):
+        sheet = value.sheet if isinstance(value, GameOver) else value
+        for line in sheet.seats:
+            assert line.tokens == sum(line.counts)
+            assert line.total == line.tokens + line.bonus  # R17
+            assert (line.best_tile is None) == (not line.tiles)
+            assert line.best_tile is None or line.best_tile <= line.bonus
+        assert (sheet.winners, sheet.decided_by) == _winners_by_the_rules(sheet)
+        for animal, holder in zip(ANIMALS, sheet.tile_holders, strict=True):
+            if holder is not None:  # R16: strictly more than every other seat
+                assert all(
+                    line.counts[animal] < sheet.seats[holder].counts[animal]
+                    for line in sheet.seats
+                    if line.seat != holder
+                )
+    elif isinstance(value, GameRecord):
+        assert value.final_state() is not None
+    elif isinstance(value, GameState):
+        for action in legal_actions(value):
+            apply(value, action)
+    elif isinstance(value, TableView):
+        assert not value.legal or value.my_turn
+        assert value.bag_size + sum(value.stack_heights) + len(value.front) == value.ruleset.total_tokens
+    elif isinstance(value, Busted):
+        assert value.returned[-1] is value.animal  # R6
+        assert value.animal in value.returned[:-1]
+
+
+@settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large], deadline=None)
+@given(hostile_documents())
+def test_a_hostile_document_loads_to_a_consistent_value_or_raises_a_short_document_error(text: str) -> None:
+    """Issue 10: no exception but DocumentError, no long message, and nothing inconsistent loads."""
+    value = _load(text)
+    if isinstance(value, DocumentError):
+        event("refused")
+        assert len(str(value)) < MAX_MESSAGE
+        assert value.path.startswith("$")
+        assert value.reason
+        return
+    event(f"loaded a {type(value).__name__}")
+    again = dumps(value)
+    assert loads(again) == value
+    document = json.loads(again)
+    _VALIDATORS[document["kind"]].validate(document)  # the schema agrees with what the library accepts
+    _check_consistent(value)
+
+
+@settings(suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(st.sampled_from(SAMPLES), st.sampled_from(["format", "kind"]), _STRINGS | _NUMBERS)
+def test_a_document_with_a_hostile_header_is_refused_unless_the_header_is_right(
+    document: dict[str, Any], field: str, value: object
+) -> None:
+    """Issue 10: the header's format and kind take only their own values; the schema refuses the same."""
+    changed = {**document, field: value}
+    loaded = _load(_dumps(changed))
+    if not isinstance(loaded, DocumentError):
+        assert changed[field] == document[field]
+        return
+    assert len(str(loaded)) < MAX_MESSAGE
+    if value != HUGE:  # jsonschema cannot print an integer that long, so it is not asked
+        assert not _VALIDATORS[document["kind"]].is_valid(changed)
+
+
+def test_the_fuzzer_s_samples_cover_every_kind_and_hostile_numbers_are_refused() -> None:
+    """The samples hold every kind; the boundary numbers behave as documented (2**53 - 1 in, 2**53 out)."""
+    assert {d["kind"] for d in SAMPLES} == set(KINDS)
+    ruleset = to_document(Ruleset.standard())
+    ruleset["bonus_values"]["seal"] = MAX_INTEGER
+    assert loads(json.dumps(ruleset)) is not None
+    ruleset["bonus_values"]["seal"] = MAX_INTEGER + 1
+    refused = _load(json.dumps(ruleset))
+    assert isinstance(refused, DocumentError)
+    assert "too large" in refused.reason
