@@ -45,7 +45,7 @@ MAX_PLAYERS: Final = 16
 """The most seats any rule set may allow (ruling E4: the box says 2-6; custom sets may go further)."""
 
 _STANDARD_COUNTS: Final = (3, 4, 5, 6, 7, 8, 9, 10)  # R1
-_STANDARD_VALUES: Final = (10, 9, 8, 7, 6, 5, 4, 3)  # R2, E6: Elephant 10 down to Monkey 3
+_STANDARD_VALUES: Final = (3, 4, 5, 6, 7, 8, 9, 10)  # R2: a tile is worth its animal's count
 
 
 def _check_per_animal(name: str, values: object) -> tuple[int, ...]:
@@ -166,8 +166,8 @@ class Ruleset:
 
         Args:
             counts: Each animal in play and its token count (1 or more).
-            bonus_values: Bonus tile values by animal; defaults to the standard value of each
-                animal in play (Elephant 10 down to Monkey 3).
+            bonus_values: Bonus tile values by animal; defaults to each animal's count in this
+                rule set (R2: a tile is worth its animal's count).
             bonus_tiles: Whether majorities earn bonus tiles.
             swap: Whether a drawn monkey may be swapped; defaults to whether monkeys are in play.
             min_players: The fewest seats.
@@ -187,7 +187,7 @@ class Ruleset:
                 raise InvalidRulesetError(f"the count of {animal.label} is {count!r}: a count below 1 is impossible")
             per_animal[animal] = count
         if bonus_values is None:
-            values = [_STANDARD_VALUES[a] if per_animal[a] else 0 for a in ANIMALS]
+            values = list(per_animal)  # R2: each tile is worth its animal's count here
         else:
             if not isinstance(bonus_values, Mapping):
                 raise InvalidRulesetError(f"bonus_values must be a mapping of animals to values, got {bonus_values!r}")
