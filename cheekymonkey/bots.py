@@ -23,7 +23,16 @@ from cheekymonkey.play import Bot, RandomBot
 from cheekymonkey.rules import ANIMALS, Animal, Ruleset
 from cheekymonkey.state import GameState, Phase
 
-__all__ = ["BOTS", "Bot", "ExpectimaxBot", "HeuristicBot", "RandomBot", "bot_named", "bust_probability"]
+__all__ = [
+    "BOTS",
+    "Bot",
+    "ExpectimaxBot",
+    "HeuristicBot",
+    "RandomBot",
+    "bot_named",
+    "bust_probability",
+    "position_value",
+]
 
 
 def bust_probability(state: GameState) -> float:
@@ -134,6 +143,14 @@ def _shares(column: tuple[int, ...], left: int) -> tuple[float, ...]:
         _SHARES.clear()
     _SHARES[key] = shares
     return shares
+
+
+_MIX = 0.0
+
+
+def _strongest(points: list[float], me: int) -> float:
+    others = points[:me] + points[me + 1 :]
+    return (1 - _MIX) * max(others) + _MIX * sum(others) / len(others)
 
 
 class _Evaluator:
@@ -247,8 +264,7 @@ class _Evaluator:
                     points[seat] -= self._exposure(seat, stack, bag, in_bag, columns)
         me = self._me
         mine = points[me]
-        points[me] = -math.inf
-        return mine - max(points)
+        return mine - _strongest(points, me)
 
     def best_stack(
         self, stacks: list[tuple[Animal, ...]], options: list[tuple[Animal, ...]], bag: tuple[int, ...]
@@ -263,8 +279,7 @@ class _Evaluator:
                 if stack and seat != me:
                     points[seat] -= self._exposure(seat, stack, bag, in_bag, columns)
         mine = points[me]
-        points[me] = -math.inf
-        lead = mine - max(points)
+        lead = mine - _strongest(points, me)
         if not in_bag:
             return 0, lead
         best, best_value = 0, -math.inf
@@ -283,8 +298,9 @@ def position_value(state: GameState, seat: int) -> float:
     the animal is stacked (nothing for a tie), and otherwise a share that grows with the seat's lead
     and shrinks with the tokens still in the bag or in front. Then each stack's top is charged for the
     chance that an opponent draws its animal before the seat plays again and claims it, with any run
-    of the same animal under it (R7): the chance comes from the bag. The value is the seat's estimate
-    minus the highest of the others'. Tokens in front are not counted: call it on a state between turns.
+    of the same animal under it (R7): the chance comes from the bag, and ``seat`` is taken to have just
+    ended its turn, so its top faces every opponent's turn. The value is the seat's estimate minus the
+    highest of the others'. Tokens in front are not counted: call it on a state between turns.
 
     Args:
         state: Any state; only its stacks, bag and rule set are read.
@@ -424,6 +440,13 @@ class ExpectimaxBot:
         ]
         return tuple((action, self._action_value(state, action, self.depth, evaluator)) for action in ordered)
 
+    def values_of(self, state: GameState, actions: tuple[Action, ...]) -> list[float]:
+        """The values of ``actions`` (legal in the deciding ``state``), as :meth:`action_values` gives them."""
+        if len(self._memo) > 100_000:
+            self._memo.clear()
+        evaluator = _Evaluator(state.ruleset, state.stacks, state.seat)
+        return [self._action_value(state, action, self.depth, evaluator) for action in actions]
+
     def _action_value(self, state: GameState, action: Action, depth: int, evaluator: _Evaluator) -> float:
         if isinstance(action, Draw):
             drawing = apply(state, action)
@@ -472,10 +495,18 @@ class ExpectimaxBot:
         return f"ExpectimaxBot(depth={self.depth!r})"
 
 
+def _mcts_bot() -> Bot:
+    # The search module builds on this one, so it is imported when the first search bot is made.
+    from cheekymonkey.search import MCTSBot
+
+    return MCTSBot()
+
+
 BOTS: Final[dict[str, Callable[[], Bot]]] = {
     "random": RandomBot,
     "heuristic": HeuristicBot,
     "expectimax": ExpectimaxBot,
+    "mcts": _mcts_bot,
 }
 """The bots by name, as the command line knows them: each entry builds a fresh bot."""
 
