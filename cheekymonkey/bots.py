@@ -164,15 +164,19 @@ class _Evaluator:
 
     __slots__ = ("_base", "_columns", "_in_play", "_me", "_root", "_rows", "_ruleset", "_turns")
 
-    def __init__(self, ruleset: Ruleset, stacks: tuple[tuple[Animal, ...], ...], me: int) -> None:
+    def __init__(
+        self, ruleset: Ruleset, stacks: tuple[tuple[Animal, ...], ...], me: int, mover: int | None = None
+    ) -> None:
         self._ruleset = ruleset
         self._root = stacks
         self._me = me
         n = len(stacks)
         self._in_play = ruleset.animals if ruleset.bonus_tiles else ()
         self._rows = [self._row(stack) for stack in stacks]
-        # R7: a top is exposed to the opponents who play before its owner plays again.
-        self._turns = [n - 1 if seat == me else (seat - me - 1) % n for seat in range(n)]
+        # R7: a top is exposed to the opponents who play before its owner plays again; ``mover`` plays
+        # next (by default the seat after ``me``: the positions where ``me`` has just ended its turn).
+        first = (me + 1) % n if mover is None else mover
+        self._turns = [(seat - first) % n for seat in range(n)]
         base = [float(len(stack)) for stack in stacks]  # R17: a point per token
         columns: list[tuple[int, ...]] = [()] * len(ANIMALS)
         counts = ruleset.counts
@@ -440,12 +444,21 @@ class ExpectimaxBot:
         ]
         return tuple((action, self._action_value(state, action, self.depth, evaluator)) for action in ordered)
 
-    def values_of(self, state: GameState, actions: tuple[Action, ...]) -> list[float]:
-        """The values of ``actions`` (legal in the deciding ``state``), as :meth:`action_values` gives them."""
+    def values_of(
+        self,
+        state: GameState,
+        actions: tuple[Action, ...],
+        *,
+        depth: int | None = None,
+        evaluator: _Evaluator | None = None,
+    ) -> list[float]:
+        """The values of ``actions``, legal in the deciding ``state``, looking ``depth`` draws ahead (default: own)."""
         if len(self._memo) > 100_000:
             self._memo.clear()
-        evaluator = _Evaluator(state.ruleset, state.stacks, state.seat)
-        return [self._action_value(state, action, self.depth, evaluator) for action in actions]
+        if evaluator is None:
+            evaluator = _Evaluator(state.ruleset, state.stacks, state.seat)
+        depth = self.depth if depth is None else depth
+        return [self._action_value(state, action, depth, evaluator) for action in actions]
 
     def _action_value(self, state: GameState, action: Action, depth: int, evaluator: _Evaluator) -> float:
         if isinstance(action, Draw):

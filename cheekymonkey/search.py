@@ -24,7 +24,7 @@ import math
 import random
 from typing import Final
 
-from cheekymonkey.actions import CLAIMS, DRAW, HERD, SWAPS, Action, Stop
+from cheekymonkey.actions import CLAIMS, DRAW, HERD, SWAPS, Action, Herd, Stop
 from cheekymonkey.bots import ExpectimaxBot, _best_stacking, _candidates, _Evaluator, _placing_choice
 from cheekymonkey.engine import apply, legal_actions, sample_chance, stop_in_order
 from cheekymonkey.errors import InvalidValueError
@@ -173,7 +173,7 @@ class MCTSBot:
 
     __slots__ = ("_expectimax", "exploration", "iterations")
 
-    def __init__(self, iterations: int = 200, exploration: float = 0.5) -> None:
+    def __init__(self, iterations: int = 200, exploration: float = 0.3) -> None:
         if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
             raise InvalidValueError(f"iterations must be a positive integer, got {iterations!r}")
         if isinstance(exploration, bool) or not isinstance(exploration, int | float) or not exploration > 0:
@@ -203,8 +203,10 @@ class MCTSBot:
             child.total = _PRIOR * _chance_to_win(value)
             root.children[action] = child
             root.visits += _PRIOR
+        # Playouts stop when the bot is to play again: its own top is then safe until it has played.
+        at_next_turn = _Evaluator(state.ruleset, state.stacks, me, mover=me)
         for _ in range(self.iterations):
-            self._iterate(root, me, evaluator, rng)
+            self._iterate(root, me, evaluator, at_next_turn, rng)
         best = candidates[0]
         best_mean = -math.inf
         for action in candidates:
@@ -214,7 +216,9 @@ class MCTSBot:
                 best, best_mean = action, mean
         return best
 
-    def _iterate(self, root: _Node, me: int, evaluator: _Evaluator, rng: random.Random) -> None:
+    def _iterate(
+        self, root: _Node, me: int, evaluator: _Evaluator, at_next_turn: _Evaluator, rng: random.Random
+    ) -> None:
         path = [root]
         node = root
         while True:
@@ -248,7 +252,7 @@ class MCTSBot:
                 break
             node = self._select(node)
             path.append(node)
-        value = self._playout(node.state, me, evaluator, rng)
+        value = self._playout(node.state, me, evaluator, at_next_turn, rng)
         for visited in path:
             visited.visits += 1
             visited.total += value
@@ -266,17 +270,43 @@ class MCTSBot:
         assert best is not None
         return best
 
-    def _playout(self, state: GameState, me: int, evaluator: _Evaluator, rng: random.Random) -> float:
+    def _finish_turn(self, state: GameState, evaluator: _Evaluator, rng: random.Random) -> GameState:
+        """Play the rest of the bot's own turn as the expectimax bot would, looking one draw ahead.
+
+        The heuristic would stop where this bot draws, and so undervalue the draws the tree explores.
+        """
+        expectimax = self._expectimax
+        while True:
+            phase = state.phase
+            if phase is _CHANCE:
+                state = apply(state, sample_chance(state, rng))
+                if state.phase is not _DECIDE:
+                    return state  # R6: a bust ended the turn
+                continue
+            if phase is not _DECIDE:
+                return state  # pragma: no cover - the loop leaves by a stop or a bust
+            candidates = _candidates(legal_actions(state))
+            action = candidates[0]
+            if len(candidates) > 1:
+                values = expectimax.values_of(state, candidates, depth=1, evaluator=evaluator)
+                action = candidates[max(range(len(candidates)), key=values.__getitem__)]
+            state = _after(state, action)
+            if isinstance(action, Stop | Herd):
+                return state
+
+    def _playout(
+        self, state: GameState, me: int, evaluator: _Evaluator, at_next_turn: _Evaluator, rng: random.Random
+    ) -> float:
         """Play on from ``state`` and return the bot's chance of winning from where the playout stops."""
         to_the_end = sum(state.bag) + len(state.front) <= _ENDGAME
         if not _turn_ended(state, me):
-            state = _play_turn_out(state, rng)
+            state = self._finish_turn(state, evaluator, rng)
         while state.phase is not _OVER and (to_the_end or state.seat != me):
             state = _play_turn_out(state, rng)
         if state.phase is _OVER:
             sheet = score(state)
             return 1.0 / len(sheet.winners) if me in sheet.winners else 0.0  # R18
-        return _chance_to_win(evaluator.value(state.stacks, state.bag))
+        return _chance_to_win(at_next_turn.value(state.stacks, state.bag))
 
     def __repr__(self) -> str:
         return f"MCTSBot(iterations={self.iterations!r}, exploration={self.exploration!r})"

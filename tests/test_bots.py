@@ -251,4 +251,4 @@ def test_the_mcts_bot_is_reproducible_from_its_rng_and_plays_legally() -> None:
     first = play_game([MCTSBot(iterations=10), HeuristicBot()], seed=4)
     again = play_game([MCTSBot(iterations=10), HeuristicBot()], seed=4)
     assert first.record.actions == again.record.actions
-    assert repr(MCTSBot()) == "MCTSBot(iterations=200, exploration=0.5)"
+    assert repr(MCTSBot()) == "MCTSBot(iterations=200, exploration=0.3)"
