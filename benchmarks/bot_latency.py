@@ -3,9 +3,12 @@
 Plays ``--games`` seeded games (seeds 0, 1, ...) with ``--seats`` copies of the bot, one per seat,
 standard rules, and times every call of ``choose`` (deciding and placing alike), in the order the game
 makes them, so the bot's memo is as warm as in real play. Prints the count, the median, the 90th and
-99th percentiles and the maximum, in milliseconds, for each garbage-collector setting asked for:
+99th percentiles and the maximum, in milliseconds, over every decision and over the *real choices* alone
+(a deciding state with two or more legal actions: no placing, no lone Stop), for each garbage-collector
+setting asked for:
 
-- ``on``: the cyclic collector runs as usual (it may pause inside a decision);
+- ``on``: the cyclic collector runs as usual, so a bot gets it as it ships (the expectimax and search
+  bots pause it during their searches themselves, with ``cheekymonkey.bots.paused_gc``);
 - ``frozen``: ``gc.freeze()`` after setting up, so the collector skips everything made before the games;
 - ``off``: the collector is disabled around each decision, and enabled between decisions.
 
@@ -28,7 +31,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from cheekymonkey import Action, GameState, play_game
+from cheekymonkey import Action, GameState, Phase, legal_actions, play_game
 from cheekymonkey.bots import BOTS, bot_named
 
 
@@ -38,9 +41,12 @@ def _percentile(ordered: list[float], fraction: float) -> float:
     return ordered[int(rank) - 1]
 
 
-def measure(bot_name: str, seats: int, games: int, gc_mode: str, clock: Callable[[], int]) -> list[float]:
-    """Play the games and return every decision's time in milliseconds."""
+def measure(
+    bot_name: str, seats: int, games: int, gc_mode: str, clock: Callable[[], int]
+) -> tuple[list[float], list[float]]:
+    """Play the games and return every decision's time in milliseconds, and the real choices' times."""
     times: list[float] = []
+    choices: list[float] = []
 
     class Timed:
         def __init__(self) -> None:
@@ -56,6 +62,8 @@ def measure(bot_name: str, seats: int, games: int, gc_mode: str, clock: Callable
             if disable:
                 gc.enable()
             times.append(elapsed / 1e6)
+            if state.phase is Phase.DECIDE and len(legal_actions(state)) > 1:
+                choices.append(elapsed / 1e6)
             return action
 
     gc.collect()
@@ -67,7 +75,7 @@ def measure(bot_name: str, seats: int, games: int, gc_mode: str, clock: Callable
     finally:
         if gc_mode == "frozen":
             gc.unfreeze()
-    return times
+    return times, choices
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -89,12 +97,14 @@ def main(argv: list[str] | None = None) -> int:
         f"{args.clock} clock, load {os.getloadavg()[0]:.2f}"
     )
     for mode in modes:
-        ordered = sorted(measure(args.bot, args.seats, args.games, mode, clock))
-        print(
-            f"gc {mode:6}: {len(ordered)} decisions, median {statistics.median(ordered):.3f} ms, "
-            f"p90 {_percentile(ordered, 0.90):.3f} ms, p99 {_percentile(ordered, 0.99):.3f} ms, "
-            f"max {ordered[-1]:.3f} ms"
-        )
+        every, choices = measure(args.bot, args.seats, args.games, mode, clock)
+        for label, times in (("all", every), ("choices", choices)):
+            ordered = sorted(times)
+            print(
+                f"gc {mode:6} {label:7}: {len(ordered):5} decisions, median {statistics.median(ordered):.3f} ms, "
+                f"p90 {_percentile(ordered, 0.90):.3f} ms, p99 {_percentile(ordered, 0.99):.3f} ms, "
+                f"max {ordered[-1]:.3f} ms"
+            )
     print(f"load after: {os.getloadavg()[0]:.2f}")
     return 0
 

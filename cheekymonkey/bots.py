@@ -11,9 +11,11 @@ True
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Final
 
 from cheekymonkey.actions import DRAW, HERD, PLACES, REVEALS, STOP, Action, Claim, Draw, Herd, Stop, Swap
@@ -70,6 +72,23 @@ def _stop_action(state: GameState) -> Action:
     if front.count(front[0]) == len(front):
         return HERD
     return STOP
+
+
+@contextlib.contextmanager
+def paused_gc() -> Iterator[None]:
+    """Pause the cyclic garbage collector for a search, and restore it as it was (used by the search bots).
+
+    A search makes many short-lived tuples, which trigger collections that scan everything the program
+    holds: pauses of tens of milliseconds in the middle of a decision. Paused, the collection waits until
+    the decision is made. Reference counting still frees memory as usual; the search makes no cycles.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 class HeuristicBot:
@@ -413,14 +432,15 @@ class ExpectimaxBot:
             return candidates[0]
         if len(self._memo) > 100_000:
             self._memo.clear()
-        evaluator = _Evaluator(state.ruleset, state.stacks, state.seat)
-        best = candidates[0]
-        best_value = -math.inf
-        for action in candidates:
-            value = self._action_value(state, action, self.depth, evaluator)
-            # Ties go to the earlier candidate: stop and herd come before draws, so a draw must gain something.
-            if value > best_value + 1e-12:
-                best, best_value = action, value
+        with paused_gc():
+            evaluator = _Evaluator(state.ruleset, state.stacks, state.seat)
+            best = candidates[0]
+            best_value = -math.inf
+            for action in candidates:
+                value = self._action_value(state, action, self.depth, evaluator)
+                # Ties go to the earlier candidate: stop and herd come before draws, so a draw must gain something.
+                if value > best_value + 1e-12:
+                    best, best_value = action, value
         return best
 
     def action_values(self, state: GameState) -> tuple[tuple[Action, float], ...]:

@@ -25,7 +25,7 @@ import random
 from typing import Final
 
 from cheekymonkey.actions import CLAIMS, DRAW, HERD, SWAPS, Action, Herd, Stop
-from cheekymonkey.bots import ExpectimaxBot, _best_stacking, _candidates, _Evaluator, _placing_choice
+from cheekymonkey.bots import ExpectimaxBot, _best_stacking, _candidates, _Evaluator, _placing_choice, paused_gc
 from cheekymonkey.engine import apply, legal_actions, sample_chance, stop_in_order
 from cheekymonkey.errors import InvalidValueError
 from cheekymonkey.rules import Animal
@@ -205,8 +205,9 @@ class MCTSBot:
             root.visits += _PRIOR
         # Playouts stop when the bot is to play again: its own top is then safe until it has played.
         at_next_turn = _Evaluator(state.ruleset, state.stacks, me, mover=me)
-        for _ in range(self.iterations):
-            self._iterate(root, me, evaluator, at_next_turn, rng)
+        with paused_gc():
+            for _ in range(self.iterations):
+                self._iterate(root, me, evaluator, at_next_turn, rng)
         best = candidates[0]
         best_mean = -math.inf
         for action in candidates:
