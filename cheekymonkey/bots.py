@@ -464,7 +464,7 @@ class ExpectimaxBot:
         ]
         return tuple((action, self._action_value(state, action, self.depth, evaluator)) for action in ordered)
 
-    def values_of(
+    def _values_of(
         self,
         state: GameState,
         actions: tuple[Action, ...],

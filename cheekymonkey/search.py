@@ -194,7 +194,7 @@ class MCTSBot:
         root = _Node(state, [])
         # The expectimax values are the prior: each root child starts as if it had been played out
         # _PRIOR times with the expectimax bot's estimate, so the playouts refine a sound start.
-        values = self._expectimax.values_of(state, candidates)
+        values = self._expectimax._values_of(state, candidates)
         for action, value in zip(candidates, values, strict=True):
             child = _Node(_after(state, action), [])
             if child.state.phase is _DECIDE:
@@ -289,7 +289,7 @@ class MCTSBot:
             candidates = _candidates(legal_actions(state))
             action = candidates[0]
             if len(candidates) > 1:
-                values = expectimax.values_of(state, candidates, depth=1, evaluator=evaluator)
+                values = expectimax._values_of(state, candidates, depth=1, evaluator=evaluator)
                 action = candidates[max(range(len(candidates)), key=values.__getitem__)]
             state = _after(state, action)
             if isinstance(action, Stop | Herd):

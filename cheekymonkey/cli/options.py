@@ -39,7 +39,7 @@ def add_bots_option(parser: argparse.ArgumentParser, *, who: str) -> None:
         "--bots",
         type=bot_names_type,
         default=("heuristic",),
-        help=f"{who}, comma-separated, repeated round the table: random, heuristic, expectimax (default heuristic)",
+        help=f"{who}, comma-separated, repeated round the table: {', '.join(BOTS)} (default heuristic)",
     )
 
 
@@ -49,7 +49,7 @@ def ruleset_from(args: argparse.Namespace) -> Ruleset:
 
 
 def bot_names_type(text: str) -> tuple[str, ...]:
-    """Parse ``--bots`` for argparse: bot names separated by commas (random, heuristic, expectimax)."""
+    """Parse ``--bots`` for argparse: bot names separated by commas (random, heuristic, expectimax, mcts)."""
     names = tuple(name.strip().lower() for name in text.split(",") if name.strip())
     if not names:
         raise argparse.ArgumentTypeError("no bot names given")

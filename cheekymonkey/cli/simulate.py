@@ -191,7 +191,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--bots",
         type=bot_names_type,
         default=("expectimax", "heuristic"),
-        help="one bot per seat, comma-separated: random, heuristic, expectimax (default expectimax,heuristic)",
+        help="one bot per seat, comma-separated: random, heuristic, expectimax, mcts (default expectimax,heuristic)",
     )
     parser.add_argument("--games", type=_positive, default=200, help="games to play (default 200)")
     parser.add_argument("--workers", type=_positive, default=1, help="processes to play them in (default 1)")
