@@ -164,12 +164,9 @@ def _shares(column: tuple[int, ...], left: int) -> tuple[float, ...]:
     return shares
 
 
-_MIX = 0.0
-
-
 def _strongest(points: list[float], me: int) -> float:
-    others = points[:me] + points[me + 1 :]
-    return (1 - _MIX) * max(others) + _MIX * sum(others) / len(others)
+    # The lead is over the strongest opponent: in a game of several, only the best of them stands in the way.
+    return max(points[:me] + points[me + 1 :])
 
 
 class _Evaluator:
@@ -181,7 +178,7 @@ class _Evaluator:
     tile shares recomputed.
     """
 
-    __slots__ = ("_base", "_columns", "_in_play", "_me", "_root", "_rows", "_ruleset", "_turns")
+    __slots__ = ("_base", "_columns", "_exposures", "_in_play", "_me", "_root", "_rows", "_ruleset", "_turns")
 
     def __init__(
         self, ruleset: Ruleset, stacks: tuple[tuple[Animal, ...], ...], me: int, mover: int | None = None
@@ -189,6 +186,7 @@ class _Evaluator:
         self._ruleset = ruleset
         self._root = stacks
         self._me = me
+        self._exposures: dict[tuple[object, ...], float] = {}
         n = len(stacks)
         self._in_play = ruleset.animals if ruleset.bonus_tiles else ()
         self._rows = [self._row(stack) for stack in stacks]
@@ -261,6 +259,13 @@ class _Evaluator:
         top = stack[-1]
         if not turns or not bag[top]:
             return 0.0
+        key: tuple[object, ...] | None = None
+        if stack is self._root[seat]:
+            # A stack the search has not touched loses the same for the same bag and the same counts.
+            key = (seat, bag[top], in_bag, columns[top])
+            cached = self._exposures.get(key)
+            if cached is not None:
+                return cached
         risk = 1.0 - math.pow(1.0 - bag[top] / in_bag, _DRAWS_PER_TURN * turns)
         run = 1
         height = len(stack)
@@ -275,6 +280,8 @@ class _Evaluator:
             before = _shares(column, left)[seat]
             after = _shares(tuple(lower), left + run)[seat]
             loss += self._ruleset.bonus_values[top] * (before - after)
+        if key is not None:
+            self._exposures[key] = risk * loss
         return risk * loss
 
     def value(self, stacks: tuple[tuple[Animal, ...], ...], bag: tuple[int, ...]) -> float:
