@@ -2,11 +2,11 @@
 
 :class:`MCTSBot` builds a tree of its own turn: a decision node per state where it chooses, a chance
 node per draw (R5) whose children are the animals that came out, sampled with the bot's ``rng``. Each
-iteration walks down the tree by UCT, adds one node, then plays on by sampling: the rest of the turn
-and the opponents' turns until the bot is to play again, with the heuristic's rules of thumb for
-every seat. The position reached is scored as a chance of winning, from
+iteration walks down the tree by UCT, adds one node, then plays on by sampling: the rest of its turn
+as the expectimax bot would play it, then the opponents' turns, by the heuristic's rules of thumb,
+until the bot is to play again. The position reached is scored as a chance of winning, from
 :func:`~cheekymonkey.bots.position_value`; once few tokens are left in the bag, the playout goes on to
-the end of the game and scores the real result instead. The most visited action is played.
+the end of the game and scores the real result instead. The action with the best mean is played.
 
 The opponents' turns are what the expectimax bot cannot see: it values the end of its own turn with
 an estimate of what its exposed top risks, where this bot plays the claims and swaps out.
@@ -152,16 +152,19 @@ def _after(state: GameState, action: Action) -> GameState:
 class MCTSBot:
     """Monte Carlo tree search over its own turn, with chance nodes, and playouts through the opponents' turns.
 
-    Each decision runs ``iterations`` playouts (fewer when the choice is forced). A playout walks the
-    tree of the bot's turn by UCT (``exploration`` is the constant), sampling each draw with the
-    ``rng`` it is given, so a seeded game plays the same every time. Its options are those the
-    expectimax bot weighs: every claim is taken (R7), swaps (R12) are weighed against claiming, and a
-    stop puts the tokens down in the order :class:`~cheekymonkey.bots.ExpectimaxBot` would choose
-    (R9). Past the tree the playout follows the heuristic's rules of thumb, for the bot and then for
-    each opponent, until the bot is to play again; that position counts as a chance of winning of
-    ``1 / (1 + exp(-lead / 8))``, the lead being :func:`~cheekymonkey.bots.position_value`. When at
-    most 16 tokens are left in the bag the playout runs to the end of the game and counts the real
-    result (1 for a win, 1/k for a win shared by k, else 0).
+    Each decision starts from the :class:`~cheekymonkey.bots.ExpectimaxBot` values of the options,
+    each counted as 10 playouts, then runs ``iterations`` playouts (none when the choice is forced),
+    and plays the option with the best mean. A playout walks the tree of the bot's turn by UCT
+    (``exploration`` is the constant), sampling each draw with the ``rng`` it is given, so a seeded
+    game plays the same every time. Its options are those the expectimax bot weighs: every claim is
+    taken (R7), swaps (R12) are weighed against claiming, and a stop puts the tokens down in the order
+    the expectimax bot would choose (R9). Past the tree the playout finishes the bot's turn as the
+    expectimax bot would, looking one draw ahead, then plays each opponent's turn by the heuristic's
+    rules of thumb, until the bot is to play again; that position counts as a chance of winning of
+    ``1 / (1 + exp(-lead / 8))``, the lead being :func:`~cheekymonkey.bots.position_value` with the
+    bot to move. When at most 16 tokens are left in the bag the playout runs to the end of the game
+    (every later turn by the rules of thumb) and counts the real result (1 for a win, 1/k for a win
+    shared by k, else 0).
 
     Args:
         iterations: Playouts per decision, 1 or more.
