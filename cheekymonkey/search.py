@@ -1,6 +1,7 @@
 """A search bot: Monte Carlo tree search over the bot's turn, with chance nodes for the draws.
 
-:class:`MCTSBot` builds a tree of its own turn: a decision node per state where it chooses, a chance
+:class:`MCTSBot` searches in the endgame, and plays as the expectimax bot until then. It builds a tree
+of its own turn: a decision node per state where it chooses, a chance
 node per draw (R5) whose children are the animals that came out, sampled with the bot's ``rng``. Each
 iteration walks down the tree by UCT, adds one node, then plays on by sampling: the rest of its turn
 as the expectimax bot would play it, then the opponents' turns, by the heuristic's rules of thumb,
@@ -152,9 +153,11 @@ def _after(state: GameState, action: Action) -> GameState:
 class MCTSBot:
     """Monte Carlo tree search over its own turn, with chance nodes, and playouts through the opponents' turns.
 
-    Each decision starts from the :class:`~cheekymonkey.bots.ExpectimaxBot` values of the options,
-    each counted as 10 playouts, then runs ``iterations`` playouts (none when the choice is forced),
-    and plays the option with the best mean. A playout walks the tree of the bot's turn by UCT
+    It searches in the endgame: while more than ``endgame`` tokens are in the bag and in front, it
+    plays as :class:`~cheekymonkey.bots.ExpectimaxBot` does (``endgame=None`` searches every decision).
+    Each search starts from the expectimax values of the options, each counted as 10 playouts, then
+    runs ``iterations`` playouts (none when the choice is forced), and plays the option with the best
+    mean. A playout walks the tree of the bot's turn by UCT
     (``exploration`` is the constant), sampling each draw with the ``rng`` it is given, so a seeded
     game plays the same every time. Its options are those the expectimax bot weighs: every claim is
     taken (R7), swaps (R12) are weighed against claiming, and a stop puts the tokens down in the order
@@ -169,26 +172,34 @@ class MCTSBot:
     Args:
         iterations: Playouts per decision, 1 or more.
         exploration: The UCT exploration constant, above 0.
+        endgame: Search only with at most this many tokens in the bag and in front; None: always.
 
     Raises:
-        InvalidValueError: If ``iterations`` is not a positive integer or ``exploration`` not a positive number.
+        InvalidValueError: If ``iterations`` is not a positive integer, ``exploration`` not a positive
+            number, or ``endgame`` neither None nor a whole number.
     """
 
-    __slots__ = ("_expectimax", "exploration", "iterations")
+    __slots__ = ("_expectimax", "endgame", "exploration", "iterations")
 
-    def __init__(self, iterations: int = 200, exploration: float = 0.3) -> None:
+    def __init__(self, iterations: int = 1000, exploration: float = 0.3, endgame: int | None = 16) -> None:
         if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
             raise InvalidValueError(f"iterations must be a positive integer, got {iterations!r}")
         if isinstance(exploration, bool) or not isinstance(exploration, int | float) or not exploration > 0:
             raise InvalidValueError(f"exploration must be a positive number, got {exploration!r}")
+        if endgame is not None and (isinstance(endgame, bool) or not isinstance(endgame, int) or endgame < 0):
+            raise InvalidValueError(f"endgame must be None or a whole number of tokens, got {endgame!r}")
         self.iterations = iterations
         self.exploration = float(exploration)
+        self.endgame = endgame
         self._expectimax = ExpectimaxBot()
 
     def choose(self, state: GameState, rng: random.Random) -> Action:
-        """Return the most visited action after the bot's playouts from ``state``, drawn with ``rng``."""
+        """Return the action with the best mean after the bot's playouts from ``state``, drawn with ``rng``."""
         if state.phase is _PLACING:
             return _placing_choice(state)
+        if self.endgame is not None and sum(state.bag) + len(state.front) > self.endgame:
+            # Before the endgame, sampled playouts add more noise than they see (docs/explanation/bots.md).
+            return self._expectimax.choose(state, rng)
         candidates = _candidates(legal_actions(state))
         if len(candidates) == 1:
             return candidates[0]
@@ -313,4 +324,4 @@ class MCTSBot:
         return _chance_to_win(at_next_turn.value(state.stacks, state.bag))
 
     def __repr__(self) -> str:
-        return f"MCTSBot(iterations={self.iterations!r}, exploration={self.exploration!r})"
+        return f"MCTSBot(iterations={self.iterations!r}, exploration={self.exploration!r}, endgame={self.endgame!r})"
