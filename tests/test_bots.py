@@ -133,6 +133,9 @@ def test_a_risk_or_depth_that_makes_no_sense_is_refused() -> None:
     for exploration in (0, -1.0, "1", False):
         with pytest.raises(InvalidValueError, match="exploration must be"):
             MCTSBot(10, exploration)  # type: ignore[arg-type]
+    for endgame in (-1, 2.5, True, "16"):
+        with pytest.raises(InvalidValueError, match="endgame must be"):
+            MCTSBot(10, 0.3, endgame)  # type: ignore[arg-type]
 
 
 def _tiny(elephants: int, seals: int) -> Ruleset:
@@ -245,10 +248,25 @@ def test_the_incremental_evaluation_equals_a_fresh_one_on_states_from_real_games
 def test_the_mcts_bot_is_reproducible_from_its_rng_and_plays_legally() -> None:
     """The same rng seed gives the same choice; seeded games with the search bot replay the same."""
     state = apply_all(new_game(3), [Reveal(Animal.LION), Draw(), Reveal(Animal.SEAL)])
-    choices = {MCTSBot(iterations=40).choose(state, random.Random(5)) for _ in range(3)}
+    choices = {MCTSBot(iterations=40, endgame=None).choose(state, random.Random(5)) for _ in range(3)}
     assert len(choices) == 1
     assert choices <= set(legal_actions(state))
-    first = play_game([MCTSBot(iterations=10), HeuristicBot()], seed=4)
-    again = play_game([MCTSBot(iterations=10), HeuristicBot()], seed=4)
+    first = play_game([MCTSBot(iterations=10, endgame=None), HeuristicBot()], seed=4)
+    again = play_game([MCTSBot(iterations=10, endgame=None), HeuristicBot()], seed=4)
     assert first.record.actions == again.record.actions
-    assert repr(MCTSBot()) == "MCTSBot(iterations=200, exploration=0.3)"
+    assert repr(MCTSBot()) == "MCTSBot(iterations=1000, exploration=0.3, endgame=16)"
+
+
+def test_before_the_endgame_the_mcts_bot_plays_as_expectimax() -> None:
+    """With more than ``endgame`` tokens out it makes the expectimax choice; in the endgame it chooses legally."""
+    game = play_game([HeuristicBot(), HeuristicBot()], seed=9)
+    deciding = [s for s in game.record.states() if s.phase is Phase.DECIDE and len(legal_actions(s)) > 1]
+    early = [s for s in deciding if sum(s.bag) + len(s.front) > 16]
+    assert early
+    for state in early[:15]:
+        assert MCTSBot(iterations=5).choose(state, random.Random(0)) == ExpectimaxBot().choose(state, RNG)
+    # In the endgame the playouts run to the end (R15) and count real results: the choice may differ.
+    late = [s for s in deciding if sum(s.bag) + len(s.front) <= 16]
+    assert late
+    for state in late[:5]:
+        assert MCTSBot(iterations=30).choose(state, random.Random(0)) in legal_actions(state)
