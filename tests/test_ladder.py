@@ -4,8 +4,8 @@ Each tournament rotates the seats as ``cheekymonkey simulate`` does (game ``i``,
 moved ``i`` seats round the table), so the first player's edge cancels. A bot *beats* another when the
 95% Wilson interval of its win rate lies above its fair share: 1/2 head to head, and 1/3 in a 3-seat
 game against two copies of the other bot. The games are seeded, so a run gives the same figures every
-time: the tests cannot flake, and they fail if a change weakens a bot. The search bot is not on the
-ladder: it does not beat the expectimax bot yet, and its runs take minutes (docs/explanation/bots.md).
+time: the tests cannot flake, and they fail if a change weakens a bot. The last step, expectimax < MCTS,
+needs hundreds of games at about a second of CPU each, so only docs/explanation/bots.md measures it.
 """
 
 from __future__ import annotations
