@@ -201,6 +201,7 @@ def _match(make_a: type[Bot] | None, games: int) -> tuple[float, float]:
     return wins[0], wins[1]
 
 
+@pytest.mark.slow
 def test_expectimax_wins_clearly_more_often_than_the_random_bot() -> None:
     """Over 200 seeded two-player games with alternating seats, expectimax wins at least 90% against random."""
     expectimax, random_bot = _match(None, 200)
