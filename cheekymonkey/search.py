@@ -151,23 +151,22 @@ def _after(state: GameState, action: Action) -> GameState:
 
 
 class MCTSBot:
-    """Monte Carlo tree search over its own turn, with chance nodes, and playouts through the opponents' turns.
+    """In the endgame, a Monte Carlo tree search of its turn, with chance nodes; before it, the expectimax play.
 
     It searches in the endgame: while more than ``endgame`` tokens are in the bag and in front, it
     plays as :class:`~cheekymonkey.bots.ExpectimaxBot` does (``endgame=None`` searches every decision).
     Each search starts from the expectimax values of the options, each counted as 10 playouts, then
     runs ``iterations`` playouts (none when the choice is forced), and plays the option with the best
-    mean. A playout walks the tree of the bot's turn by UCT
-    (``exploration`` is the constant), sampling each draw with the ``rng`` it is given, so a seeded
-    game plays the same every time. Its options are those the expectimax bot weighs: every claim is
-    taken (R7), swaps (R12) are weighed against claiming, and a stop puts the tokens down in the order
-    the expectimax bot would choose (R9). Past the tree the playout finishes the bot's turn as the
-    expectimax bot would, looking one draw ahead, then plays each opponent's turn by the heuristic's
-    rules of thumb, until the bot is to play again; that position counts as a chance of winning of
-    ``1 / (1 + exp(-lead / 8))``, the lead being :func:`~cheekymonkey.bots.position_value` with the
-    bot to move. When at most 16 tokens are left in the bag the playout runs to the end of the game
-    (every later turn by the rules of thumb) and counts the real result (1 for a win, 1/k for a win
-    shared by k, else 0).
+    mean. A playout walks the tree of the bot's turn by UCT (``exploration`` is the constant),
+    sampling each draw with the ``rng`` it is given, so a seeded game plays the same every time. Its
+    options are those the expectimax bot weighs: every claim is taken (R7), swaps (R12) are weighed
+    against claiming, and a stop puts the tokens down in the order the expectimax bot would choose
+    (R9). Past the tree the playout finishes the bot's turn as the expectimax bot would, looking one
+    draw ahead, then plays every later turn by the heuristic's rules of thumb. When at most 16 tokens
+    are left (always, with the default ``endgame``) it plays to the end of the game and counts the real
+    result: 1 for a win, 1/k for a win shared by k, else 0 (R18). Otherwise it stops when the bot is
+    to play again and counts that position as a chance of winning of ``1 / (1 + exp(-lead / 8))``,
+    the lead being :func:`~cheekymonkey.bots.position_value` with the bot to move.
 
     Args:
         iterations: Playouts per decision, 1 or more.
