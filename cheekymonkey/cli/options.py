@@ -102,7 +102,7 @@ def add_bots_option(parser: argparse.ArgumentParser, *, who: str) -> None:
         "--bots",
         type=bot_names_type,
         default=("heuristic",),
-        help=f"{who}, comma-separated, repeated round the table: random, heuristic, expectimax (default heuristic)",
+        help=f"{who}, comma-separated, repeated round the table: {', '.join(BOTS)} (default heuristic)",
     )
 
 
@@ -173,7 +173,7 @@ def pause(args: argparse.Namespace) -> None:
 
 
 def bot_names_type(text: str) -> tuple[str, ...]:
-    """Parse ``--bots`` for argparse: bot names separated by commas (random, heuristic, expectimax)."""
+    """Parse ``--bots`` for argparse: bot names separated by commas (random, heuristic, expectimax, mcts)."""
     names = tuple(name.strip().lower() for name in text.split(",") if name.strip())
     if not names:
         raise argparse.ArgumentTypeError("no bot names given")

@@ -52,7 +52,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--bots",
         type=bot_names_type,
         default=("expectimax", "heuristic"),
-        help="bots, comma-separated, repeated round the table: random, heuristic, expectimax "
+        help="bots, comma-separated, repeated round the table: random, heuristic, expectimax, mcts "
         "(default expectimax,heuristic)",
     )
     parser.add_argument(

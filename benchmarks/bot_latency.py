@@ -1,0 +1,113 @@
+"""How long a bot takes to decide: every decision of seeded games, timed one by one.
+
+Plays ``--games`` seeded games (seeds 0, 1, ...) with ``--seats`` copies of the bot, one per seat,
+standard rules, and times every call of ``choose`` (deciding and placing alike), in the order the game
+makes them, so the bot's memo is as warm as in real play. Prints the count, the median, the 90th and
+99th percentiles and the maximum, in milliseconds, over every decision and over the *real choices* alone
+(a deciding state with two or more legal actions: no placing, no lone Stop), for each garbage-collector
+setting asked for:
+
+- ``on``: the cyclic collector runs as usual, so a bot gets it as it ships (the expectimax and search
+  bots pause it during their searches themselves, with ``cheekymonkey.bots.paused_gc``);
+- ``frozen``: ``gc.freeze()`` after setting up, so the collector skips everything made before the games;
+- ``off``: the collector is disabled around each decision, and enabled between decisions.
+
+With the package installed (``pip install -e .``), from the repository root::
+
+    python benchmarks/bot_latency.py                      # expectimax, 6 seats, 20 games, every GC setting
+    python benchmarks/bot_latency.py --bot mcts --seats 2 --games 5 --gc on
+
+The clock is this process's CPU time by default (``--clock cpu``), which other work on a shared machine
+disturbs far less than elapsed time (``--clock wall``). The machine's load average is printed too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import statistics
+import sys
+import time
+from collections.abc import Callable
+
+from cheekymonkey import Action, GameState, Phase, legal_actions, play_game
+from cheekymonkey.bots import BOTS, bot_named
+
+
+def _percentile(ordered: list[float], fraction: float) -> float:
+    # The nearest-rank percentile: the smallest sample with at least this fraction at or below it.
+    rank = max(1, -(-len(ordered) * fraction // 1))
+    return ordered[int(rank) - 1]
+
+
+def measure(
+    bot_name: str, seats: int, games: int, gc_mode: str, clock: Callable[[], int]
+) -> tuple[list[float], list[float]]:
+    """Play the games and return every decision's time in milliseconds, and the real choices' times."""
+    times: list[float] = []
+    choices: list[float] = []
+
+    class Timed:
+        def __init__(self) -> None:
+            self.bot = bot_named(bot_name)
+
+        def choose(self, state: GameState, rng: object) -> Action:
+            disable = gc_mode == "off"
+            if disable:
+                gc.disable()
+            start = clock()
+            action = self.bot.choose(state, rng)  # type: ignore[arg-type]
+            elapsed = clock() - start
+            if disable:
+                gc.enable()
+            times.append(elapsed / 1e6)
+            if state.phase is Phase.DECIDE and len(legal_actions(state)) > 1:
+                choices.append(elapsed / 1e6)
+            return action
+
+    gc.collect()
+    if gc_mode == "frozen":
+        gc.freeze()
+    try:
+        for seed in range(games):
+            play_game([Timed() for _ in range(seats)], seed=seed)
+    finally:
+        if gc_mode == "frozen":
+            gc.unfreeze()
+    return times, choices
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse the options, measure, print one line per GC setting."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--bot", choices=list(BOTS), default="expectimax", help="the bot to time (default expectimax)")
+    parser.add_argument("--seats", type=int, default=6, help="seats, every one this bot (default 6)")
+    parser.add_argument("--games", type=int, default=20, help="seeded games, seeds 0 and up (default 20)")
+    parser.add_argument("--gc", choices=("on", "frozen", "off", "all"), default="all", help="collector setting")
+    parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu", help="CPU time or elapsed time")
+    args = parser.parse_args(argv)
+    clock = time.process_time_ns if args.clock == "cpu" else time.perf_counter_ns
+    modes = ("on", "frozen", "off") if args.gc == "all" else (args.gc,)
+    import cheekymonkey.engine
+
+    build = "pure" if cheekymonkey.engine.__file__.endswith((".py", ".pyc")) else "compiled"
+    print(
+        f"{args.bot}, {args.seats} seats, {args.games} games, {build} build, Python {sys.version.split()[0]}, "
+        f"{args.clock} clock, load {os.getloadavg()[0]:.2f}"
+    )
+    for mode in modes:
+        every, choices = measure(args.bot, args.seats, args.games, mode, clock)
+        for label, times in (("all", every), ("choices", choices)):
+            ordered = sorted(times)
+            print(
+                f"gc {mode:6} {label:7}: {len(ordered):5} decisions, median {statistics.median(ordered):.3f} ms, "
+                f"p90 {_percentile(ordered, 0.90):.3f} ms, p99 {_percentile(ordered, 0.99):.3f} ms, "
+                f"max {ordered[-1]:.3f} ms"
+            )
+    print(f"load after: {os.getloadavg()[0]:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
