@@ -171,10 +171,10 @@ def test_names_that_do_not_fit_the_seats_are_refused() -> None:
     """Item 11: more names than seats, or the same name twice, is refused with status 2 before any game."""
     too_many = run(["watch", "--players", "2", "--names", "A,B,C"])
     assert too_many.returncode == 2
-    assert "3 names for 2 seats" in too_many.stdout
+    assert "3 names for 2 seats" in too_many.stderr  # an error, so on stderr (issue 10)
     twice = run(["play", "--players", "2", "--names", "You,You", "--no-record"], "s\n")
     assert twice.returncode == 2
-    assert "repeat one" in twice.stdout
+    assert "repeat one" in twice.stderr
     assert run(["watch", "--names", "A,,B"]).returncode == 2
 
 
