@@ -31,7 +31,7 @@ import json
 import re
 import reprlib
 from collections.abc import Callable, Mapping
-from typing import Any, Final, Literal, TypeAlias, cast, get_args, overload
+from typing import Any, Final, Literal, TypeAlias, cast, get_args, get_type_hints, overload
 
 import attrs
 import cattrs
@@ -439,9 +439,12 @@ def _make_converter() -> cattrs.Converter:
     for cls, name in SIGNED:
         classes.setdefault(cls, {})[name] = (_structure_signed, None)
     for (cls, name), maximum in BOUNDS.items():
-        # attrs' field table, not get_type_hints: the native classes (GameState, the actions) describe their
-        # fields to attrs with real types, while their annotations name types imported only for checking.
-        nullable = type(None) in get_args(attrs.fields_dict(cls)[name].type)
+        # The native classes (GameState, the actions) give attrs' field table real types, while their
+        # annotations name types imported only for checking; attrs classes keep string annotations there.
+        field_type = attrs.fields_dict(cls)[name].type
+        if isinstance(field_type, str):
+            field_type = get_type_hints(cls)[name]
+        nullable = type(None) in get_args(field_type)
         classes.setdefault(cls, {})[name] = (_bounded_hook(maximum, nullable), None)
     for cls, hooks in classes.items():
         structure_overrides: dict[str, Any] = {n: override(struct_hook=s) for n, (s, _) in hooks.items()}
@@ -721,11 +724,10 @@ def _refuse_reversed_standard_values(kind: Kind, value: Document) -> None:
         and ruleset.bonus_values == _REVERSED_STANDARD_VALUES
     ):
         path = "$.bonus_values" if ruleset is value else "$.ruleset.bonus_values"
+        # Within the 200 characters a DocumentError keeps of a reason (_MAX_TEXT).
         reason = (
-            "these standard tile values (elephant 10 down to monkey 3) are the reversed ones that versions "
-            "before the R2 fix saved, and scores under them are wrong: a tile is worth its animal's count "
-            "(R2); set bonus_values to the counts (elephant 3 up to monkey 10) to load the game under the "
-            "rules, or give the rule set another name to load it with the old values as given"
+            "R2: tiles are worth their counts, and these are the reversed values of old versions; set "
+            "bonus_values to the counts to load it under the rules, or give the rule set another name"
         )
         raise DocumentError(kind, [(path, reason)])
 

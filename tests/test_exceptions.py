@@ -15,6 +15,7 @@ import pytest
 
 import cheekymonkey
 from cheekymonkey import (
+    ActionTextError,
     CheekyMonkeyError,
     Draw,
     GameNotOverError,
@@ -44,6 +45,7 @@ def _examples() -> dict[type[BaseException], BaseException]:
         InvalidValueError: InvalidValueError("'x' is not an Animal"),
         ReplayError: ReplayError(3, illegal),
         GameTooLongError: GameTooLongError("the game passed 10 actions: does every bot stop? (R22)"),
+        ActionTextError: ActionTextError("c 9", "there is no seat 9 in this game", ("d", "s", "c 1")),
         DocumentError: DocumentError("record", [(f"$.actions[{i}]", "type None is not an action") for i in range(40)]),
     }
 

@@ -424,7 +424,7 @@ def test_the_command_refuses_workers_with_a_scheduler_and_more_bots_than_seats()
         check=False,
     )
     assert crowded.returncode == 2
-    assert "2 seats take at most 2 bots" in crowded.stdout
+    assert "2 seats take at most 2 bots" in crowded.stderr  # an error, so on stderr
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -94,7 +94,7 @@ def test_a_seat_token_acts_only_for_its_own_seat(server: LiveServer) -> None:
 
 BAD_BODIES = [
     b"not json",
-    b'{"type": "draw"}',
+    b'{"kind": "action", "type": "draw"}',  # half a header (an action comes with both parts or neither)
     b'{"format": "cheekymonkey/1", "kind": "action", "type": "fly"}',
     b'{"format": "cheekymonkey/1", "kind": "action", "type": "claim", "seat": "two"}',
     b'{"format": "cheekymonkey/1", "kind": "action", "type": "draw", "extra": 1}',
