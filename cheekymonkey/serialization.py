@@ -441,7 +441,7 @@ def _make_converter() -> cattrs.Converter:
     for (cls, name), maximum in BOUNDS.items():
         # The native classes (GameState, the actions) give attrs' field table real types, while their
         # annotations name types imported only for checking; attrs classes keep string annotations there.
-        field_type = attrs.fields_dict(cls)[name].type
+        field_type: object = attrs.fields_dict(cls)[name].type
         if isinstance(field_type, str):
             field_type = get_type_hints(cls)[name]
         nullable = type(None) in get_args(field_type)
