@@ -3,12 +3,13 @@
 # install it into a scratch virtual environment, check that the engine really is compiled, then
 #   benchmarks/compiled.sh [bench] [playout.py options]   measure it with benchmarks/playout.py
 #   benchmarks/compiled.sh test [pytest options]          run the test suite against it
+#   benchmarks/compiled.sh latency [bot_latency.py options] time the bots' decisions on it
 # The working tree is never touched: an in-place build leaves .so files beside the sources, and
 # Python would then import them instead of the .py files.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 mode=bench
-if [ "${1:-}" = bench ] || [ "${1:-}" = test ]; then
+if [ "${1:-}" = bench ] || [ "${1:-}" = test ] || [ "${1:-}" = latency ]; then
     mode="$1"
     shift
 fi
@@ -38,10 +39,12 @@ import sys
 
 import cheekymonkey._gamestate
 import cheekymonkey.actions
+import cheekymonkey.bots
 import cheekymonkey.engine
 import cheekymonkey.scoring
 
-for module in (cheekymonkey._gamestate, cheekymonkey.actions, cheekymonkey.engine, cheekymonkey.scoring):
+modules = (cheekymonkey._gamestate, cheekymonkey.actions, cheekymonkey.bots, cheekymonkey.engine, cheekymonkey.scoring)
+for module in modules:
     print(f"{module.__name__}: {module.__file__}")
     if str(module.__file__).endswith(".py"):
         sys.exit(f"{module.__name__} was not compiled")
@@ -50,6 +53,9 @@ EOF
 case "$mode" in
 bench)
     "$work/venv/bin/python" "$repo/benchmarks/playout.py" "$@"
+    ;;
+latency)
+    "$work/venv/bin/python" "$repo/benchmarks/bot_latency.py" "$@"
     ;;
 test)
     # The project without its package sources (those would shadow the installed wheel) and its history.

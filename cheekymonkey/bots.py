@@ -108,7 +108,9 @@ class HeuristicBot:
 
     __slots__ = ("risk",)
 
-    def __init__(self, risk: float = 0.3) -> None:
+    def __init__(self, risk: object = 0.3) -> None:
+        # Typed object, checked here: compiled (mypyc), a float parameter would refuse a string with a bare
+        # TypeError on entry instead of this error.
         if isinstance(risk, bool) or not isinstance(risk, int | float) or not 0 < risk < 1:
             raise InvalidValueError(f"risk must be a number strictly between 0 and 1, got {risk!r}")
         self.risk = float(risk)
@@ -425,7 +427,8 @@ class ExpectimaxBot:
 
     __slots__ = ("_memo", "depth")
 
-    def __init__(self, depth: int = 2) -> None:
+    def __init__(self, depth: object = 2) -> None:
+        # Typed object and checked here, as HeuristicBot's risk (a compiled int parameter raises TypeError).
         if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
             raise InvalidValueError(f"depth must be a positive integer, got {depth!r}")
         self.depth = depth

@@ -123,10 +123,10 @@ def test_a_risk_or_depth_that_makes_no_sense_is_refused() -> None:
     """HeuristicBot needs 0 < risk < 1 (R22), ExpectimaxBot a positive depth, MCTSBot positive settings."""
     for risk in (0, 1, -0.5, 2, True, "0.3"):
         with pytest.raises(InvalidValueError, match="risk must be"):
-            HeuristicBot(risk)  # type: ignore[arg-type]
+            HeuristicBot(risk)
     for depth in (0, -1, 1.5, True):
         with pytest.raises(InvalidValueError, match="depth must be"):
-            ExpectimaxBot(depth)  # type: ignore[arg-type]
+            ExpectimaxBot(depth)
     for iterations in (0, -3, 2.0, True):
         with pytest.raises(InvalidValueError, match="iterations must be"):
             MCTSBot(iterations)  # type: ignore[arg-type]
