@@ -167,7 +167,10 @@ def test_a_second_player_joins_by_link_and_sees_moves_without_reloading(server: 
     expect(bob.locator("#log li").first).to_contain_text(re.compile(r"^\d+Ann drew an? \w+"))
     expect(bob.locator("#bag-size")).to_have_text(str(held.state.bag_size))
     if held.state.seat == 0:  # no bust: Ann stops, stacking in the order shown first
+        before = version(ann)
         ann.keyboard.press("s")
+        # The key press reaches the server asynchronously: wait for its table before reading the room's state.
+        after_move(ann, before)
         while held.state.seat == 0:
             before = version(ann)
             ann.locator("#actions .action-place").first.click()
