@@ -54,6 +54,11 @@ def _cli(*args: str) -> list[str]:
     return [sys.executable, "-m", "cheekymonkey", "simulate", *args]
 
 
+def _run(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    """Run ``cheekymonkey simulate`` with ``args`` to the end, capturing its output as text."""
+    return subprocess.run(_cli(*args), env=_env(), capture_output=True, text=True, timeout=timeout, check=False)
+
+
 def _json_of(summary: Summary) -> Any:
     """The summary as the command line's --json writes it, read back."""
     return json.loads(json.dumps(summary.to_dict()))
@@ -383,15 +388,8 @@ def _children(pid: int) -> list[int]:
 
 def test_the_command_writes_json_and_a_plot_and_prints_progress_to_standard_error(tmp_path: Path) -> None:
     summary_file, image = tmp_path / "summary.json", tmp_path / "rates.png"
-    command = _cli("--bots", "heuristic,random", "--players", "3", "--games", "12", "--seed", "4", "--workers", "2")
-    done = subprocess.run(
-        [*command, "--json", str(summary_file), "--plot", str(image)],
-        env=_env(),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    command = ("--bots", "heuristic,random", "--players", "3", "--games", "12", "--seed", "4", "--workers", "2")
+    done = _run(*command, "--json", str(summary_file), "--plot", str(image), timeout=120)
     assert done.returncode == 0, done.stderr
     assert "12 games of heuristic, random, heuristic" in done.stdout
     assert "Mean game length:" in done.stdout
@@ -405,24 +403,10 @@ def test_the_command_writes_json_and_a_plot_and_prints_progress_to_standard_erro
 
 
 def test_the_command_refuses_workers_with_a_scheduler_and_more_bots_than_seats() -> None:
-    both = subprocess.run(
-        _cli("--games", "2", "--scheduler", "tcp://127.0.0.1:1", "--workers", "2"),
-        env=_env(),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    both = _run("--games", "2", "--scheduler", "tcp://127.0.0.1:1", "--workers", "2")
     assert both.returncode == 2
     assert "--workers" in both.stderr
-    crowded = subprocess.run(
-        _cli("--games", "2", "--bots", "random,random,random", "--players", "2"),
-        env=_env(),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    crowded = _run("--games", "2", "--bots", "random,random,random", "--players", "2")
     assert crowded.returncode == 2
     assert "2 seats take at most 2 bots" in crowded.stderr  # an error, so on stderr
 
@@ -510,15 +494,8 @@ def dask_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DaskClust
 @pytest.mark.slow
 def test_the_command_on_a_dask_cluster_gives_the_in_process_summary(dask_cluster: DaskCluster, tmp_path: Path) -> None:
     out = tmp_path / "dask.json"
-    command = _cli("--bots", "heuristic,random", "--players", "3", "--games", "40", "--seed", "21", "--block-size", "4")
-    done = subprocess.run(
-        [*command, "--scheduler", dask_cluster.address, "--json", str(out)],
-        env=_env(),
-        capture_output=True,
-        text=True,
-        timeout=180,
-        check=False,
-    )
+    command = ("--bots", "heuristic,random", "--players", "3", "--games", "40", "--seed", "21", "--block-size", "4")
+    done = _run(*command, "--scheduler", dask_cluster.address, "--json", str(out), timeout=180)
     assert done.returncode == 0, done.stderr
     expected = simulate(["heuristic", "random"], 40, seed=21, players=3)
     assert json.loads(out.read_text(encoding="utf-8")) == _json_of(expected)
