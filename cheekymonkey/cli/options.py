@@ -14,6 +14,7 @@ from pathlib import Path
 
 from cheekymonkey.bots import BOTS
 from cheekymonkey.rules import Ruleset
+from cheekymonkey.serialization import MAX_INTEGER
 
 __all__ = [
     "DEFAULT_DELAY",
@@ -73,8 +74,8 @@ def seed_type(text: str) -> int:
         seed = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text[:40]!r} is not an integer") from None
-    if abs(seed) > 2**53 - 1:
-        # A record keeps the seed, and documents hold integers up to 2**53 - 1 (issue 10: no unloadable record).
+    if abs(seed) > MAX_INTEGER:
+        # A record keeps the seed, and documents hold integers up to MAX_INTEGER (issue 10: no unloadable record).
         raise argparse.ArgumentTypeError(f"{text[:40]} is too large: a seed is at most 2**53 - 1 in size")
     return seed
 
