@@ -45,6 +45,7 @@ from cheekymonkey import (
     Swap,
     apply,
     chance_outcomes,
+    claim_all,
     legal_actions,
     new_game,
     resolve_chance,
@@ -52,6 +53,7 @@ from cheekymonkey import (
     score,
     stop_in_order,
 )
+from cheekymonkey.bots import bust_probability
 
 DEFAULT_REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "bench" / "reference_playout.py"
 DEFAULT_FAST = DEFAULT_REFERENCE.with_name("fast_playout.py")
@@ -61,6 +63,7 @@ _CHANCE = Phase.CHANCE
 _DECIDE = Phase.DECIDE
 _PLACING = Phase.PLACING
 _MONKEY = Animal.MONKEY
+_EMPTY_BAG = (0,) * len(Animal)
 _DRAW = Draw()
 _STOP = Stop()
 _PLACES = tuple(Place(a) for a in Animal)
@@ -84,14 +87,16 @@ def api_play(
     ruleset: Ruleset | None = None,
     stepwise: bool = False,
     separate_draw: bool = False,
+    claim_each: bool = False,
 ) -> list[int]:
     """Play one game of the yardstick's policy through the public API; return the seats' total scores.
 
     Chance is resolved by the library's own sampler with ``rng``, in one call (``resolve_chance``), or
     with ``separate_draw`` as ``apply(state, sample_chance(state, rng))``: the same draws either way. The
-    policy draws from the same ``rng``. Every decision is made from the state and from ``legal_actions``;
-    every action goes through the checked ``apply``. A stop goes through ``stop_in_order``, or with
-    ``stepwise`` through ``Stop`` and one ``Place`` per token.
+    policy draws from the same ``rng``. Every decision is made from the state, ``legal_actions`` (the
+    swaps) and ``bust_probability``; every move goes through a checked engine call. The claims go through
+    ``claim_all``, or with ``claim_each`` one ``Claim`` at a time from ``legal_actions``. A stop goes
+    through ``stop_in_order``, or with ``stepwise`` through ``Stop`` and one ``Place`` per token.
     """
     state = new_game(players, ruleset=ruleset)
     while state.phase is not _OVER:
@@ -99,33 +104,26 @@ def api_play(
         state = apply(state, sample_chance(state, rng)) if separate_draw else resolve_chance(state, rng)
         if state.phase is not _DECIDE:
             continue  # a bust (R6): the next turn, or the end
-        actions = legal_actions(state)
-        front = state.front
         # 1. A monkey that did not bust: swap with probability 1/2 with a uniformly chosen opponent
         #    whose top is not a monkey (exactly the legal swaps); otherwise claim every claimable.
-        swaps = [a for a in actions if a.__class__ is Swap] if front[-1] is _MONKEY else None
+        swaps = [a for a in legal_actions(state) if a.__class__ is Swap] if state.front[-1] is _MONKEY else None
         if swaps and rng.random() < 0.5:
             state = apply(state, rng.choice(swaps))
-        else:
+        elif claim_each:
             # Take the first legal claim until none is left (R7: the next token down may show the same
-            # animal, so claims chain).
+            # animal, so claims chain): the state claim_all returns, one Claim at a time.
             while True:
-                for action in actions:
+                for action in legal_actions(state):
                     if action.__class__ is Claim:
                         break
                 else:
                     break
                 state = apply(state, action)
-                actions = legal_actions(state)
+        else:
+            state = claim_all(state)
         # 2. Stop on 3+ animals in front, an empty bag, half the bag busting, or with probability 1/4.
         front = state.front
-        kinds = set(front)
-        bag = state.bag
-        in_bag = sum(bag)
-        busting = 0
-        for animal in kinds:
-            busting += bag[animal]
-        if len(kinds) >= 3 or in_bag == 0 or 2 * busting >= in_bag or rng.random() < 0.25:
+        if len(set(front)) >= 3 or state.bag == _EMPTY_BAG or bust_probability(state) >= 0.5 or rng.random() < 0.25:
             # Stacked in the order they came in front (R9).
             if stepwise:
                 state = apply(state, _STOP)
@@ -172,6 +170,7 @@ def run_ratio(
     stepwise: bool = False,
     fast: ModuleType | None = None,
     separate_draw: bool = False,
+    claim_each: bool = False,
 ) -> float:
     """Time the playouts in turn, round after round; print each round and the median ratios; return the first.
 
@@ -181,7 +180,8 @@ def run_ratio(
     print(f"== games per second, {players} players, standard rules: {rounds} rounds of {games} games each")
     print(f"   stopping with: {'Stop and one Place per token' if stepwise else 'stop_in_order'}")
     print(f"   drawing with: {'apply(state, sample_chance(state, rng))' if separate_draw else 'resolve_chance'}")
-    play = functools.partial(api_play, stepwise=stepwise, separate_draw=separate_draw)
+    print(f"   claiming with: {'one Claim at a time from legal_actions' if claim_each else 'claim_all'}")
+    play = functools.partial(api_play, stepwise=stepwise, separate_draw=separate_draw, claim_each=claim_each)
     print(f"   engine: {Path(cheekymonkey.__file__).parent} ({'compiled' if _compiled() else 'pure Python'})")
     print(f"   clock: {clock} ({'this process only' if clock == 'cpu' else 'elapsed time'})")
     print(f"   load average before: {_load()}")
@@ -216,7 +216,7 @@ def run_ratio(
             f"   median ratio to the {'fast yardstick' if name == 'fast' else 'yardstick'}: {medians[name]:.3f}"
             f"  (min {min(ratios):.3f}, max {max(ratios):.3f})"
         )
-    _, _, calls = _recorded(players, 100, seed)
+    *_, calls = _recorded(players, 100, seed)
     api_rate = statistics.median(rates["api"])
     print(
         f"   api: {api_rate:.0f} games/s (median round), {calls / 100:.1f} engine calls a game: "
@@ -263,14 +263,20 @@ def _per_call(func: Callable[[], object], calls: int) -> float:
 Calls = list[tuple[GameState, Any]]
 
 
-def _recorded(players: int, games: int, seed: int) -> tuple[Calls, Calls, int]:
-    """What the API playout does over ``games`` games: its ``apply`` and ``stop_in_order`` calls, and their number.
+def _recorded(
+    players: int, games: int, seed: int, claim_each: bool = False
+) -> tuple[Calls, Calls, list[GameState], int]:
+    """What the API playout does over ``games`` games: its ``apply``, ``stop_in_order`` and ``claim_all`` calls.
 
-    Each stop is also expanded into the Stop and Place steps that reach the same state, and those
-    are added to the ``apply`` calls, so that every kind of action has cases to time.
+    Returns the ``apply`` calls, the ``stop_in_order`` calls, the states ``claim_all`` was called on that
+    had something to claim, and the number of engine calls. Each stop is also expanded into the Stop and
+    Place steps that reach the same state, and each claim_all into its Claims; those are added to the
+    ``apply`` calls, so that every kind of action has cases to time.
     """
     applied: list[tuple[GameState, Any]] = []
     stops: list[tuple[GameState, Any]] = []
+    claimed: list[GameState] = []
+    claim_calls = 0
 
     def recording_apply(state: GameState, action: Any) -> GameState:
         applied.append((state, action))
@@ -280,17 +286,33 @@ def _recorded(players: int, games: int, seed: int) -> tuple[Calls, Calls, int]:
         stops.append((state, tuple(order)))
         return cheekymonkey.stop_in_order(state, order)
 
-    names = {"apply": recording_apply, "stop_in_order": recording_stop}
+    def recording_claim_all(state: GameState) -> GameState:
+        nonlocal claim_calls
+        claim_calls += 1
+        after = cheekymonkey.claim_all(state)
+        if after is not state:
+            claimed.append(state)
+        return after
+
+    names = {"apply": recording_apply, "stop_in_order": recording_stop, "claim_all": recording_claim_all}
     module = globals()
     saved = {name: module[name] for name in names}
     module.update(names)
     try:
         rng = random.Random(seed)
         for _ in range(games):
-            api_play(players, rng, separate_draw=True)  # so that each draw is recorded as an apply(Reveal)
+            # separate_draw: so that each draw is recorded as an apply(Reveal).
+            api_play(players, rng, separate_draw=True, claim_each=claim_each)
     finally:
         module.update(saved)
-    calls = len(applied) + len(stops)
+    calls = len(applied) + len(stops) + claim_calls
+    for state in claimed:
+        while True:
+            claim = next((a for a in legal_actions(state) if a.__class__ is Claim), None)
+            if claim is None:
+                break
+            applied.append((state, claim))
+            state = apply(state, claim)
     for state, order in stops:
         step = apply(state, _STOP)
         applied.append((state, _STOP))
@@ -299,7 +321,7 @@ def _recorded(players: int, games: int, seed: int) -> tuple[Calls, Calls, int]:
                 break
             applied.append((step, _PLACES[animal]))
             step = apply(step, _PLACES[animal])
-    return applied, stops, calls
+    return applied, stops, claimed, calls
 
 
 def run_costs(players: int, seed: int) -> None:
@@ -307,12 +329,12 @@ def run_costs(players: int, seed: int) -> None:
     games = 200
     print(f"== cost per call in nanoseconds ({players} players; states from {games} recorded API playouts)")
     print("   (each: the median over up to 60 recorded cases of the fastest of 7 batches of 200 calls)")
-    applied, stops, calls = _recorded(players, games, seed)
+    applied, stops, claimed, calls = _recorded(players, games, seed)
     by_kind: dict[str, list[tuple[GameState, Any]]] = {}
     for state, action in applied:
         by_kind.setdefault(type(action).__name__, []).append((state, action))
     print(
-        f"   per game: {calls / games:.1f} engine calls (apply and stop_in_order), "
+        f"   per game: {calls / games:.1f} engine calls (apply, claim_all and stop_in_order), "
         f"{len(applied) / games:.1f} actions if every stop went by Stop and Place"
     )
     for kind in ("Reveal", "Draw", "Claim", "Swap", "Stop", "Place", "Herd"):
@@ -324,6 +346,11 @@ def run_costs(players: int, seed: int) -> None:
             )
     costs = [_per_call(lambda s=s, o=o: stop_in_order(s, o), 200) for s, o in stops[:60]]  # type: ignore[misc]
     print(f"   stop_in_order            {statistics.median(costs):6.0f}   ({len(stops) / games:4.1f} per game)")
+    costs = [_per_call(lambda s=s: claim_all(s), 200) for s in claimed[:60]]  # type: ignore[misc]
+    print(f"   claim_all (a claim)      {statistics.median(costs):6.0f}   ({len(claimed) / games:4.1f} per game)")
+    decided = [s for s, a in applied if s.phase is _DECIDE and s.claimable is not None][:60]
+    costs = [_per_call(lambda s=s: bust_probability(s), 200) for s in decided]  # type: ignore[misc]
+    print(f"   bust_probability         {statistics.median(costs):6.0f}")
     states: dict[Phase, list[GameState]] = {}
     for state, _ in applied:
         states.setdefault(state.phase, []).append(state)
@@ -381,7 +408,8 @@ def deep_size(obj: object, seen: set[int] | None = None) -> int:
 def run_memory(players: int, seed: int) -> None:
     """Print the deep size of a state in the middle of a game, and what the state after it adds."""
     print("== memory of a mid-game state (deep size: tuples, slots and fields followed; shared objects once)")
-    applied, stops, calls = _recorded(players, 1, seed)
+    # One Claim at a time, so that every state the game passes through is an apply's or a stop's.
+    applied, stops, _, calls = _recorded(players, 1, seed, claim_each=True)
     ruleset = applied[0][0].ruleset
     half = ruleset.total_tokens // 2
     state, action = next((s, a) for s, a in applied if s.phase is _DECIDE and sum(s.bag) <= half)
@@ -412,7 +440,7 @@ def run_seats(games: int, seed: int, reference: ModuleType, rounds: int = 3) -> 
             ref_rates.append(_rate(reference.play, games, players, ref_rng)[0])
         api_rate, ref_rate = statistics.median(api_rates), statistics.median(ref_rates)
         ratio = statistics.median(a / r for a, r in zip(api_rates, ref_rates, strict=True))
-        _, _, calls = _recorded(players, 100, seed)
+        *_, calls = _recorded(players, 100, seed)
         per_call = 1e6 / (api_rate * calls / 100)
         print(
             f"   {players} seats: api {api_rate:5.0f} games/s, {calls / 100:5.1f} engine calls/game, "
@@ -449,6 +477,9 @@ def main(argv: list[str] | None = None) -> int:
         "--stepwise", action="store_true", help="stop with Stop and one Place per token, not stop_in_order"
     )
     parser.add_argument(
+        "--claim-each", action="store_true", help="claim with one Claim at a time from legal_actions, not claim_all"
+    )
+    parser.add_argument(
         "--only", choices=("ratio", "costs", "memory", "seats"), action="append", help="run only these parts"
     )
     args = parser.parse_args(argv)
@@ -469,6 +500,7 @@ def main(argv: list[str] | None = None) -> int:
             args.stepwise,
             fast,
             args.separate_draw,
+            args.claim_each,
         )
     if "costs" in parts:
         run_costs(args.players, args.seed)

@@ -28,7 +28,7 @@ if TYPE_CHECKING:  # pragma: no cover - cheekymonkey.state imports this module, 
     from cheekymonkey.rules import Animal, Ruleset
     from cheekymonkey.state import Phase
 
-__all__ = ["Frozen", "GameState", "attrs_view", "trusted_state"]
+__all__ = ["Frozen", "GameState", "attrs_view", "count_sum", "trusted_state"]
 
 
 class Frozen:
@@ -120,10 +120,10 @@ class GameState:
         # TypeError, and every field is checked here instead, with InvalidStateError.
         # _trusted: the engine's unchecked construction in the compiled build, for a state that follows from
         # a checked state by a legal action (see cheekymonkey.state.make_state). Not for other callers.
-        values: tuple[object, ...] = (ruleset, seat, phase, bag, stacks, front, claimable, swap_open)
-        if not _trusted and not _storable(*values):
+        if not _trusted and not _storable(ruleset, seat, phase, bag, stacks, front, claimable, swap_open):
             # The compiled class would refuse these types with a bare TypeError (or, for a bool seat, store
             # it as an int) before they could be checked: the checks see them first and raise their error.
+            values = (ruleset, seat, phase, bag, stacks, front, claimable, swap_open)
             _check(SimpleNamespace(**dict(zip(_FIELD_NAMES, values, strict=True))))
             raise InvalidStateError(f"a field has the wrong type: {values!r}")  # pragma: no cover
         # object.__setattr__: this class's own __setattr__ refuses every assignment (compiled, mypyc turns
@@ -210,6 +210,22 @@ def trusted_state(
     pure Python, filling the slots through their descriptors is cheaper, and ``make_state`` does that.
     """
     return GameState(ruleset, seat, phase, bag, stacks, front, claimable, swap_open, _trusted=True)
+
+
+def count_sum(counts: tuple[int, ...]) -> int:
+    """The sum of a tuple of counts (a bag, a score row): the tokens it holds.
+
+    Compiled, this loop runs on native ints, where ``sum`` of a tuple is a generic call. In pure Python the
+    builtin ``sum`` is cheaper, and the name is bound to it just below.
+    """
+    total = 0
+    for count in counts:
+        total += count
+    return total
+
+
+if __file__.endswith((".py", ".pyc")):  # pure Python: the builtin (compiled calls are bound at compile time)
+    globals()["count_sum"] = sum
 
 
 _FIELD_NAMES = ("ruleset", "seat", "phase", "bag", "stacks", "front", "claimable", "swap_open")

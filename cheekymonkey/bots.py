@@ -18,6 +18,7 @@ import random
 from collections.abc import Callable, Iterator
 from typing import Final
 
+from cheekymonkey._gamestate import count_sum as _size
 from cheekymonkey.actions import DRAW, HERD, PLACES, REVEALS, STOP, Action, Claim, Draw, Herd, Stop, Swap
 from cheekymonkey.engine import apply, legal_actions
 from cheekymonkey.errors import InvalidValueError
@@ -51,10 +52,19 @@ def bust_probability(state: GameState) -> float:
     0.0392156862745098
     """
     bag = state.bag
-    total = sum(bag)
+    total = _size(bag)
     if not total:
         return 0.0
-    return sum(bag[a] for a in set(state.front)) / total
+    # R6: each animal in front busts once per token of it in the bag; a bit per animal marks those counted.
+    busting = 0
+    seen = 0
+    for token in state.front:
+        at: int = token  # compiled, indexing and shifting with an int is native; an Animal is an object there
+        bit = 1 << at
+        if not seen & bit:
+            seen |= bit
+            busting += bag[at]
+    return busting / total
 
 
 def _placing_order_choice(state: GameState) -> Action:

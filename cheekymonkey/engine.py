@@ -13,6 +13,7 @@ from fractions import Fraction
 from itertools import compress
 from typing import Final
 
+from cheekymonkey._gamestate import count_sum as _size
 from cheekymonkey._gamestate import trusted_state as _make
 from cheekymonkey.actions import (
     CLAIMS,
@@ -39,6 +40,7 @@ __all__ = [
     "apply",
     "apply_all",
     "chance_outcomes",
+    "claim_all",
     "current_player",
     "is_chance_node",
     "is_terminal",
@@ -406,17 +408,17 @@ def _pick(state: GameState, rng: random.Random) -> int:
     if state.phase is not _CHANCE:
         raise NotAChanceNodeError(f"no draw is pending in phase {state.phase.name}")
     bag = state.bag
-    size = sum(bag)
+    size = _size(bag)
     if size <= 0:  # pragma: no cover - a checked chance node always has a token in the bag
         raise NotAChanceNodeError("no draw is possible: the bag is empty")
     if rng.__class__ is _Random:
         # What Random.randrange(size) computes, without its argument handling: the same pick from the
         # same stream, at a third of the cost. A subclass may override randrange, so it gets the call.
-        getrandbits = rng.getrandbits
+        # The C method is called unbound: no bound method is made per draw.
         bits = size.bit_length()
-        pick = getrandbits(bits)
+        pick: int = _getrandbits(rng, bits)
         while pick >= size:
-            pick = getrandbits(bits)
+            pick = _getrandbits(rng, bits)
     else:
         pick = rng.randrange(size)
     # The pick counts tokens in animal order: it lands on each animal as often as it has tokens (R5).
@@ -430,6 +432,8 @@ def _pick(state: GameState, rng: random.Random) -> int:
 
 
 _Random: Final = random.Random
+# Random.getrandbits is the C base class's method: what rng.getrandbits(k) calls for a plain Random.
+_getrandbits: Final = random.Random.getrandbits
 
 
 def apply_all(state: GameState, actions: Iterable[Action]) -> GameState:
@@ -442,6 +446,56 @@ def apply_all(state: GameState, actions: Iterable[Action]) -> GameState:
     for action in actions:
         state = apply(state, action)
     return state
+
+
+def claim_all(state: object) -> GameState:
+    """Claim every token that can be claimed now, chains included, and return the state after (R7).
+
+    The same state as applying the first :class:`Claim` of :func:`legal_actions` again and again until
+    none is left: seat by seat in seat order, each seat's run of the animal just drawn taken whole, top
+    first. If nothing can be claimed (no opponent's top shows the animal, or a swap was taken, R12),
+    ``state`` itself is returned, and a monkey's swap stays open (R11). Claiming anything gives up the swap.
+
+    Raises:
+        IllegalActionError: If the player to move is not deciding (a draw is pending, the player is
+            placing, or the game is over), or ``state`` is not a state.
+
+    >>> from cheekymonkey import new_game, Reveal, Draw, Animal
+    >>> s = apply_all(new_game(2), [Reveal(Animal.LION), Draw(), Reveal(Animal.SEAL)])
+    >>> s = apply_all(stop_in_order(s, [Animal.LION, Animal.SEAL]), [Reveal(Animal.SEAL)])
+    >>> claim_all(s).front, claim_all(s).stacks
+    ((Animal.SEAL, Animal.SEAL), ((Animal.LION,), ()))
+    """
+    # state is typed object, as in apply: compiled, a GameState annotation would refuse anything else with
+    # a bare TypeError on entry, where this is an IllegalActionError (E9).
+    if not isinstance(state, GameState):
+        raise _illegal(state, "claim_all", f"E9: {state!r} is not a GameState")
+    if state.phase is not _DECIDE:
+        raise _wrong_phase(state, "claim_all")
+    claimable = state.claimable
+    if claimable is None:
+        return state  # nothing drawn to claim with, or a swap was taken (R7, R12)
+    me = state.seat
+    stacks = state.stacks
+    changed: list[tuple[Animal, ...]] | None = None
+    taken = 0
+    seat = 0
+    for stack in stacks:
+        if seat != me and stack and stack[-1] is claimable:
+            # R7: the token below a claimed one is claimable in turn when it shows the same animal.
+            end = len(stack) - 1
+            while end and stack[end - 1] is claimable:
+                end -= 1
+            if changed is None:
+                changed = list(stacks)
+            changed[seat] = stack[:end]
+            taken += len(stack) - end
+        seat += 1  # noqa: SIM113 (enumerate would build a tuple per seat)
+    if changed is None:
+        return state
+    # R11: a claim gives up the swap; the claimed tokens come in front in the order they were taken.
+    front = state.front + (claimable,) * taken
+    return _make(state.ruleset, me, _DECIDE, state.bag, tuple(changed), front, claimable, False)
 
 
 def stop_in_order(state: object, order: Iterable[Animal]) -> GameState:

@@ -9,6 +9,7 @@ from typing import ClassVar, Final, cast
 import attrs
 
 from cheekymonkey._gamestate import Frozen, attrs_view
+from cheekymonkey._gamestate import count_sum as _size
 from cheekymonkey.errors import GameNotOverError, InvalidStateError
 from cheekymonkey.rules import ANIMALS, Animal, Ruleset
 from cheekymonkey.state import GameState, Phase
@@ -166,51 +167,66 @@ _INDICES: Final = tuple(range(len(ANIMALS)))
 
 
 def _score_rows(rows: list[tuple[int, ...]], ruleset: Ruleset) -> ScoreSheet:
-    # The rows are checked: one count of 0 or more per animal, and at least one row. Column by column
-    # with the C-level max, count and index of a tuple: a score is computed once per game, so a
-    # simulator scores millions.
+    # The rows are checked: one count of 0 or more per animal, and at least one row. Plain loops over ints:
+    # compiled, they run natively, and a score is computed once per game, so a simulator scores millions.
+    seats_n = len(rows)
     holders: list[int | None] = [None] * len(ANIMALS)
+    bonus = [0] * seats_n
+    best_tiles: list[int | None] = [None] * seats_n
     tiles: list[list[Animal]] = [[] for _ in rows]
     if ruleset.bonus_tiles:
         in_play = ruleset.counts
-        for animal, column in zip(_INDICES, zip(*rows, strict=True), strict=True):
-            if in_play[animal]:
-                best = max(column)
-                # R16: strictly more than every other seat, and at least one token.
-                if best > 0 and column.count(best) == 1:
-                    holder = column.index(best)
-                    holders[animal] = holder
-                    tiles[holder].append(ANIMALS[animal])  # in animal order
-    values = ruleset.bonus_values
-    seats = []
+        values = ruleset.bonus_values
+        for animal in _INDICES:
+            if not in_play[animal]:
+                continue
+            # R16: strictly more than every other seat, and at least one token. ``holder`` is -1 while the
+            # most so far is shared (or is nothing).
+            most = 0
+            holder = -1
+            for seat in range(seats_n):
+                count = rows[seat][animal]
+                if count > most:
+                    most = count
+                    holder = seat
+                elif count == most:
+                    holder = -1
+            if holder >= 0:
+                holders[animal] = holder
+                tiles[holder].append(ANIMALS[animal])  # in animal order
+                value = values[animal]
+                bonus[holder] += value
+                held_best = best_tiles[holder]
+                if held_best is None or value > held_best:
+                    best_tiles[holder] = value
+    seats: list[SeatScore] = []
     top = -1
-    for i, row in enumerate(rows):
-        held = tiles[i]
-        tokens = sum(row)
-        bonus = 0
-        best_tile: int | None = None
-        for animal in held:
-            value = values[animal]
-            bonus += value
-            if best_tile is None or value > best_tile:
-                best_tile = value
-        total = tokens + bonus
-        top = max(top, total)
-        seats.append(SeatScore(i, row, tuple(held), tokens, bonus, total, best_tile))
+    for i in range(seats_n):
+        row = rows[i]
+        tokens = _size(row)
+        total = tokens + bonus[i]
+        if total > top:
+            top = total
+        seats.append(SeatScore(i, row, tuple(tiles[i]), tokens, bonus[i], total, best_tiles[i]))
     tied = [s for s in seats if s.total == top]
     winners: tuple[int, ...]
     if len(tied) == 1:
-        winners, decided = (tied[0].seat,), Decision.SCORE
+        winners, decided = (tied[0].seat,), _BY_SCORE
     else:
         # R18: the highest single tile breaks the tie; R19: without tiles the tied seats share.
-        best_tiles = [s.best_tile for s in tied if s.best_tile is not None]
-        if not best_tiles:
-            winners = tuple(s.seat for s in tied)
+        tied_best = [s.best_tile for s in tied if s.best_tile is not None]
+        if not tied_best:
+            winners = tuple([s.seat for s in tied])
         else:
-            highest = max(best_tiles)
-            winners = tuple(s.seat for s in tied if s.best_tile == highest)
-        decided = Decision.TIE_BREAK if len(winners) == 1 else Decision.SHARED
+            highest = max(tied_best)
+            winners = tuple([s.seat for s in tied if s.best_tile == highest])
+        decided = _BY_TIE_BREAK if len(winners) == 1 else _SHARED
     return ScoreSheet(tuple(seats), tuple(holders), winners, decided)
+
+
+_BY_SCORE: Final = Decision.SCORE
+_BY_TIE_BREAK: Final = Decision.TIE_BREAK
+_SHARED: Final = Decision.SHARED
 
 
 def _is_count(value: object) -> bool:

@@ -1,8 +1,10 @@
 """The engine's fast paths give exactly what the step-by-step rules give.
 
 ``stop_in_order`` builds the final state in one step instead of applying ``Stop`` and one ``Place``
-per token, and ``sample_chance`` skips ``randrange``'s argument handling for a plain ``random.Random``.
-These tests hold each shortcut to the long way round.
+per token, ``claim_all`` takes every claim in one step instead of one ``Claim`` at a time,
+``sample_chance`` skips ``randrange``'s argument handling for a plain ``random.Random``, and
+``bust_probability`` counts with native ints in the compiled build. These tests hold each shortcut to the
+long way round.
 """
 
 from __future__ import annotations
@@ -15,19 +17,25 @@ from hypothesis import strategies as st
 
 from cheekymonkey import (
     Animal,
+    Claim,
     GameState,
     IllegalActionError,
     NotAChanceNodeError,
     Phase,
     Reveal,
+    Ruleset,
     apply,
+    apply_all,
+    claim_all,
+    legal_actions,
     new_game,
     resolve_chance,
     sample_chance,
     stop_in_order,
 )
-from cheekymonkey._gamestate import trusted_state
-from cheekymonkey.actions import PLACES, STOP
+from cheekymonkey._gamestate import count_sum, trusted_state
+from cheekymonkey.actions import DRAW, PLACES, STOP
+from cheekymonkey.bots import bust_probability
 from cheekymonkey.state import make_state
 from tests.strategies import play_randomly, reachable_states
 
@@ -153,3 +161,66 @@ def test_the_compiled_builds_state_constructor_builds_the_same_state(state: Game
     with pytest.raises(AttributeError):
         fast.seat = 0  # the engine's states are as frozen as any other
     assert _rebuilt(built) == built
+
+
+def _claim_one_at_a_time(state: GameState) -> GameState:
+    """R7 the long way: apply the first legal Claim until none is left."""
+    while True:
+        claim = next((a for a in legal_actions(state) if isinstance(a, Claim)), None)
+        if claim is None:
+            return state
+        state = apply(state, claim)
+
+
+@given(reachable_states(max_steps=80), st.randoms(use_true_random=False))
+def test_claim_all_reaches_the_state_of_one_claim_at_a_time(start: GameState, rng: random.Random) -> None:
+    """R7: claim_all equals taking the first legal Claim until none is left; with none, it returns the state itself."""
+    state = _advance_to(start, rng, (Phase.DECIDE,))
+    assume(state is not None)
+    assert state is not None
+    fast = claim_all(state)
+    assert fast == _claim_one_at_a_time(state)
+    if any(isinstance(a, Claim) for a in legal_actions(state)):
+        assert fast.front[: len(state.front)] == state.front
+        assert len(fast.front) > len(state.front)
+        assert not fast.swap_open  # R11: a claim gives up the swap
+        assert _rebuilt(fast) == fast
+    else:
+        assert fast is state
+
+
+def test_claim_all_takes_whole_runs_seat_by_seat() -> None:
+    """R7: seat 0's two seals (a chain) come first, then seat 1's; the lion under them stays."""
+    lion, seal = Animal.LION, Animal.SEAL
+    rules = Ruleset.standard()
+    bag = list(rules.counts)
+    for token in (lion, seal, seal, seal, seal):
+        bag[token] -= 1
+    state = GameState(rules, 2, Phase.DECIDE, tuple(bag), ((lion, seal, seal), (seal,), ()), (seal,), seal, False)
+    after = claim_all(state)
+    assert after.stacks == ((lion,), (), ())
+    assert after.front == (seal, seal, seal, seal)
+    assert (after.phase, after.seat, after.claimable, after.bag) == (Phase.DECIDE, 2, seal, state.bag)
+
+
+def test_claim_all_refuses_a_player_who_is_not_deciding() -> None:
+    """R5, R9, E9: claim_all needs a deciding player and a GameState; the state is left as it was."""
+    state = new_game(2)
+    with pytest.raises(IllegalActionError, match="R5: a draw is being resolved"):
+        claim_all(state)
+    placing = apply_all(state, [Reveal(Animal.SEAL), DRAW, Reveal(Animal.LION), STOP])
+    assert placing.phase is Phase.PLACING
+    with pytest.raises(IllegalActionError, match="R9: you are stopping"):
+        claim_all(placing)
+    with pytest.raises(IllegalActionError, match=r"E9: .* is not a GameState"):
+        claim_all("state")
+    assert state == new_game(2)
+
+
+@given(reachable_states(max_steps=120))
+def test_bust_probability_is_the_share_of_the_bag_showing_an_animal_in_front(state: GameState) -> None:
+    """R6: the chance a draw busts is the bag's tokens of the animals in front over the bag's size (0 when empty)."""
+    size = sum(state.bag)
+    busting = sum(state.bag[animal] for animal in set(state.front))
+    assert bust_probability(state) == (busting / size if size else 0.0)
+    assert count_sum(state.bag) == size
