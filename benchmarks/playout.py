@@ -216,7 +216,7 @@ def run_ratio(
             f"   median ratio to the {'fast yardstick' if name == 'fast' else 'yardstick'}: {medians[name]:.3f}"
             f"  (min {min(ratios):.3f}, max {max(ratios):.3f})"
         )
-    *_, calls = _recorded(players, 100, seed)
+    *_, calls = _recorded(players, 100, seed, claim_each=claim_each)
     api_rate = statistics.median(rates["api"])
     print(
         f"   api: {api_rate:.0f} games/s (median round), {calls / 100:.1f} engine calls a game: "
