@@ -306,7 +306,7 @@ def test_ctrl_c_stops_the_run_and_reports_the_finished_blocks_marked_partial(tmp
     out = tmp_path / "partial.json"
     command = _cli("--bots", "heuristic,random", "--games", "100000", "--block-size", "20", "--json", str(out))
     process = subprocess.Popen(
-        command, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_die_with_parent
+        command, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_as_at_a_terminal
     )
     try:
         _wait_for_line(process.stderr, "games/s", 60)
@@ -342,7 +342,7 @@ def test_ctrl_c_with_worker_processes_counts_only_whole_blocks(tmp_path: Path) -
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        preexec_fn=_die_with_parent,
+        preexec_fn=_as_at_a_terminal,
     )
     try:
         _wait_for_line(process.stderr, "games/s", 60)
@@ -429,6 +429,16 @@ def _die_with_parent() -> None:
     """In the child, before exec: be killed if the test session dies, so no cluster outlives it (Linux)."""
     libc = ctypes.CDLL(None, use_errno=True)
     libc.prctl(1, signal.SIGKILL)  # 1 is PR_SET_PDEATHSIG
+
+
+def _as_at_a_terminal() -> None:
+    """In the child, before exec: Ctrl-C's default action, as at a terminal, and die with the test session.
+
+    A program started with SIGINT ignored (as a background job of a script is, and so possibly this test
+    session) inherits that, and rightly goes on when sent it; these tests are about a user pressing Ctrl-C.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    _die_with_parent()
 
 
 class DaskCluster:
