@@ -204,16 +204,23 @@ def test_claim_all_takes_whole_runs_seat_by_seat() -> None:
 
 
 def test_claim_all_refuses_a_player_who_is_not_deciding() -> None:
-    """R5, R9, E9: claim_all needs a deciding player and a GameState; the state is left as it was."""
+    """R5, R9, E9: claim_all needs a deciding player and a GameState; the error says so, and the state is unchanged."""
     state = new_game(2)
-    with pytest.raises(IllegalActionError, match="R5: a draw is being resolved"):
+    with pytest.raises(IllegalActionError) as chance:
         claim_all(state)
+    assert (chance.value.state, chance.value.action) == (state, "claim_all")
+    assert chance.value.reason == "R5: a draw is being resolved: the next action is the chance outcome, a Reveal"
     placing = apply_all(state, [Reveal(Animal.SEAL), DRAW, Reveal(Animal.LION), STOP])
     assert placing.phase is Phase.PLACING
-    with pytest.raises(IllegalActionError, match="R9: you are stopping"):
+    with pytest.raises(IllegalActionError) as stopping:
         claim_all(placing)
-    with pytest.raises(IllegalActionError, match=r"E9: .* is not a GameState"):
+    assert (stopping.value.state, stopping.value.action) == (placing, "claim_all")
+    assert stopping.value.reason == "R9: you are stopping: put the tokens in front on your stack with Place"
+    with pytest.raises(IllegalActionError) as not_a_state:
         claim_all("state")
+    assert not_a_state.value.state == "state"  # what was given, kept
+    assert not_a_state.value.action == "claim_all"
+    assert not_a_state.value.reason == "E9: 'state' is not a GameState"
     assert state == new_game(2)
 
 
