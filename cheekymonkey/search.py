@@ -192,8 +192,9 @@ class MCTSBot:
     against claiming, and a stop puts the tokens down in the order the expectimax bot would choose
     (R9). Past the tree the playout finishes the bot's turn as the expectimax bot would, looking one
     draw ahead, then plays every later turn by the heuristic's rules of thumb. When at most 16 tokens
-    are left (always, with the default ``endgame``) it plays to the end of the game and counts the real
-    result: 1 for a win, 1/k for a win shared by k, else 0 (R18). Otherwise it stops when the bot is
+    are out, or at most ``endgame`` if that is more (so, with ``endgame`` set, from the first search
+    on), it plays to the end of the game and counts the real result: 1 for a win, 1/k for a win
+    shared by k, else 0 (R18). Otherwise it stops when the bot is
     to play again and counts that position as a chance of winning of ``1 / (1 + exp(-lead / 8))``,
     the lead being :func:`~cheekymonkey.bots.position_value` with the bot to move.
 
@@ -356,7 +357,7 @@ class MCTSBot:
         self, state: GameState, me: int, evaluator: _Evaluator, at_next_turn: _Evaluator, rng: random.Random
     ) -> float:
         """Play on from ``state`` and return the bot's chance of winning from where the playout stops."""
-        to_the_end = sum(state.bag) + len(state.front) <= _ENDGAME
+        to_the_end = sum(state.bag) + len(state.front) <= max(_ENDGAME, self.endgame or 0)
         if not _turn_ended(state, me):
             state = self._finish_turn(state, evaluator, rng)
         while state.phase is not _OVER and (to_the_end or state.seat != me):
