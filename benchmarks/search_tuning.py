@@ -5,7 +5,8 @@ deterministic. So on the same seed, a game of the search bot against expectimax 
 expectimax bots alone up to the search bot's first search. This script plays the all-expectimax game
 of each seed, replays it up to that first search, plays on from there with the search bot, and compares
 the two results game by game. The games that the search does not change count the same in both, so the
-gain is measured with far less noise than two separate runs of ``cheekymonkey simulate`` give.
+gain is measured with less noise than two separate runs of ``cheekymonkey simulate`` give (over 600
+games at 3 seats, a standard error of 1.6 points instead of about 2.7).
 
 Seats rotate as in ``simulate`` (game ``i``, seed ``seed + i``, has every bot moved ``i`` seats round
 the table), so the search bot's win rate here is the one ``simulate --bots
