@@ -27,10 +27,9 @@ from typing import Final
 
 from cheekymonkey.actions import CLAIMS, DRAW, HERD, SWAPS, Action, Herd, Stop
 from cheekymonkey.bots import ExpectimaxBot, _best_stacking, _candidates, _Evaluator, _placing_choice, paused_gc
-from cheekymonkey.engine import apply, legal_actions, sample_chance, stop_in_order
+from cheekymonkey.engine import apply, legal_actions, resolve_chance, stop_in_order
 from cheekymonkey.errors import InvalidValueError
-from cheekymonkey.rules import Animal
-from cheekymonkey.scoring import score
+from cheekymonkey.rules import Animal, Ruleset
 from cheekymonkey.state import GameState, Phase
 
 __all__ = ["MCTSBot"]
@@ -68,6 +67,36 @@ class _Node:
         self.children: dict[object, _Node] = {}
         self.visits = 0
         self.total = 0.0
+
+
+def _win_share(stacks: tuple[tuple[Animal, ...], ...], ruleset: Ruleset, me: int) -> float:
+    """The share of the win that ``me`` takes with these final stacks: 1, 1/k for a win shared by k, or 0.
+
+    The result of :func:`~cheekymonkey.score` (R16-R19), without building a score sheet: a playout ends
+    in one of these.
+    """
+    totals = [len(stack) for stack in stacks]  # R17: a point per token
+    n = len(totals)
+    best_tile = [-1] * n  # the highest tile each seat holds; -1: none
+    if ruleset.bonus_tiles:
+        values = ruleset.bonus_values
+        for animal in ruleset.animals:
+            column = [stack.count(animal) for stack in stacks]
+            most = max(column)
+            if most and column.count(most) == 1:  # R16: strictly the most, and at least one
+                holder = column.index(most)
+                value = values[animal]
+                totals[holder] += value
+                if value > best_tile[holder]:
+                    best_tile[holder] = value
+    top = max(totals)
+    tied = [seat for seat in range(n) if totals[seat] == top]
+    if len(tied) > 1:
+        # R18: the highest single tile among the tied breaks the tie; R19: with none, they share the win.
+        highest = max(best_tile[seat] for seat in tied)
+        if highest >= 0:
+            tied = [seat for seat in tied if best_tile[seat] == highest]
+    return 1.0 / len(tied) if me in tied else 0.0
 
 
 def _turn_ended(state: GameState, me: int) -> bool:
@@ -125,7 +154,7 @@ def _play_turn_out(state: GameState, rng: random.Random) -> GameState:
     while True:
         phase = state.phase
         if phase is _CHANCE:
-            state = apply(state, sample_chance(state, rng))
+            state = resolve_chance(state, rng)
             if state.phase is not _DECIDE:
                 return state  # R6: a bust ended the turn
         elif phase is _DECIDE:
@@ -163,8 +192,9 @@ class MCTSBot:
     against claiming, and a stop puts the tokens down in the order the expectimax bot would choose
     (R9). Past the tree the playout finishes the bot's turn as the expectimax bot would, looking one
     draw ahead, then plays every later turn by the heuristic's rules of thumb. When at most 16 tokens
-    are left (always, with the default ``endgame``) it plays to the end of the game and counts the real
-    result: 1 for a win, 1/k for a win shared by k, else 0 (R18). Otherwise it stops when the bot is
+    are out, or at most ``endgame`` if that is more (so, with ``endgame`` set, from the first search
+    on), it plays to the end of the game and counts the real result: 1 for a win, 1/k for a win
+    shared by k, else 0 (R18). Otherwise it stops when the bot is
     to play again and counts that position as a chance of winning of ``1 / (1 + exp(-lead / 8))``,
     the lead being :func:`~cheekymonkey.bots.position_value` with the bot to move.
 
@@ -196,12 +226,26 @@ class MCTSBot:
         """Return the action with the best mean after the bot's playouts from ``state``, drawn with ``rng``."""
         if state.phase is _PLACING:
             return _placing_choice(state)
-        if self.endgame is not None and sum(state.bag) + len(state.front) > self.endgame:
+        if not self._searches(state):
             # Before the endgame, sampled playouts add more noise than they see (docs/explanation/bots.md).
             return self._expectimax.choose(state, rng)
         candidates = _candidates(legal_actions(state))
         if len(candidates) == 1:
             return candidates[0]
+        means = self._root_means(state, rng, candidates)
+        best = candidates[0]
+        best_mean = -math.inf
+        for action in candidates:
+            mean = means[action]
+            if mean > best_mean + 1e-12:
+                best, best_mean = action, mean
+        return best
+
+    def _root_means(
+        self, state: GameState, rng: random.Random, candidates: tuple[Action, ...] | None = None
+    ) -> dict[Action, float]:
+        if candidates is None:
+            candidates = _candidates(legal_actions(state))
         me = state.seat
         evaluator = _Evaluator(state.ruleset, state.stacks, me)
         root = _Node(state, [])
@@ -221,14 +265,15 @@ class MCTSBot:
         with paused_gc():
             for _ in range(self.iterations):
                 self._iterate(root, me, evaluator, at_next_turn, rng)
-        best = candidates[0]
-        best_mean = -math.inf
+        means = {}
         for action in candidates:
             child = root.children[action]
-            mean = child.total / child.visits
-            if mean > best_mean + 1e-12:
-                best, best_mean = action, mean
-        return best
+            means[action] = child.total / child.visits
+        return means
+
+    def _searches(self, state: GameState) -> bool:
+        """Whether the bot searches in ``state``, rather than play the expectimax bot's choice."""
+        return self.endgame is None or sum(state.bag) + len(state.front) <= self.endgame
 
     def _iterate(
         self, root: _Node, me: int, evaluator: _Evaluator, at_next_turn: _Evaluator, rng: random.Random
@@ -241,7 +286,7 @@ class MCTSBot:
                 break  # the turn is over: play the rest out from here, afresh each time
             if state.phase is _CHANCE:
                 # R5: the chance node samples the draw; each animal drawn has its own child.
-                after = apply(state, sample_chance(state, rng))
+                after = resolve_chance(state, rng)
                 key = after.front[-1] if after.phase is _DECIDE else None  # None: a bust (R6)
                 child = node.children.get(key)
                 if child is None:
@@ -293,7 +338,7 @@ class MCTSBot:
         while True:
             phase = state.phase
             if phase is _CHANCE:
-                state = apply(state, sample_chance(state, rng))
+                state = resolve_chance(state, rng)
                 if state.phase is not _DECIDE:
                     return state  # R6: a bust ended the turn
                 continue
@@ -312,14 +357,13 @@ class MCTSBot:
         self, state: GameState, me: int, evaluator: _Evaluator, at_next_turn: _Evaluator, rng: random.Random
     ) -> float:
         """Play on from ``state`` and return the bot's chance of winning from where the playout stops."""
-        to_the_end = sum(state.bag) + len(state.front) <= _ENDGAME
+        to_the_end = sum(state.bag) + len(state.front) <= max(_ENDGAME, self.endgame or 0)
         if not _turn_ended(state, me):
             state = self._finish_turn(state, evaluator, rng)
         while state.phase is not _OVER and (to_the_end or state.seat != me):
             state = _play_turn_out(state, rng)
         if state.phase is _OVER:
-            sheet = score(state)
-            return 1.0 / len(sheet.winners) if me in sheet.winners else 0.0  # R18
+            return _win_share(state.stacks, state.ruleset, me)
         return _chance_to_win(at_next_turn.value(state.stacks, state.bag))
 
     def __repr__(self) -> str:
