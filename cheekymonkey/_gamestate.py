@@ -191,7 +191,7 @@ class GameState:
     @property
     def bag_size(self) -> int:
         """How many tokens are in the bag."""
-        return sum(self.bag)
+        return count_sum(self.bag)
 
 
 def trusted_state(

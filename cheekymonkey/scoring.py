@@ -166,14 +166,17 @@ def score_counts(counts: Sequence[Sequence[int]], ruleset: Ruleset) -> ScoreShee
 _INDICES: Final = tuple(range(len(ANIMALS)))
 
 
-def _score_rows(rows: list[tuple[int, ...]], ruleset: Ruleset) -> ScoreSheet:
-    # The rows are checked: one count of 0 or more per animal, and at least one row. Plain loops over ints:
-    # compiled, they run natively, and a score is computed once per game, so a simulator scores millions.
+def _tally(rows: list[tuple[int, ...]], ruleset: Ruleset) -> tuple[list[int | None], list[int], list[int | None]]:
+    """R16, R17: per animal the seat holding its tile (or None); per seat its bonus and its best tile (or None).
+
+    The rows are checked: one count of 0 or more per animal, and at least one row. Plain loops over ints:
+    compiled, they run natively, and a score is computed once per game (and once per playout of the search
+    bot), so a simulator scores millions.
+    """
     seats_n = len(rows)
     holders: list[int | None] = [None] * len(ANIMALS)
     bonus = [0] * seats_n
     best_tiles: list[int | None] = [None] * seats_n
-    tiles: list[list[Animal]] = [[] for _ in rows]
     if ruleset.bonus_tiles:
         in_play = ruleset.counts
         values = ruleset.bonus_values
@@ -193,35 +196,76 @@ def _score_rows(rows: list[tuple[int, ...]], ruleset: Ruleset) -> ScoreSheet:
                     holder = -1
             if holder >= 0:
                 holders[animal] = holder
-                tiles[holder].append(ANIMALS[animal])  # in animal order
                 value = values[animal]
                 bonus[holder] += value
                 held_best = best_tiles[holder]
                 if held_best is None or value > held_best:
                     best_tiles[holder] = value
-    seats: list[SeatScore] = []
-    top = -1
-    for i in range(seats_n):
-        row = rows[i]
-        tokens = _size(row)
-        total = tokens + bonus[i]
-        if total > top:
-            top = total
-        seats.append(SeatScore(i, row, tuple(tiles[i]), tokens, bonus[i], total, best_tiles[i]))
-    tied = [s for s in seats if s.total == top]
-    winners: tuple[int, ...]
+    return holders, bonus, best_tiles
+
+
+def _decide(totals: list[int], best_tiles: list[int | None]) -> tuple[tuple[int, ...], Decision]:
+    """R17-R19: the winning seats, and how they were found, from each seat's total and best tile."""
+    top = max(totals)
+    tied = [seat for seat in range(len(totals)) if totals[seat] == top]
     if len(tied) == 1:
-        winners, decided = (tied[0].seat,), _BY_SCORE
-    else:
-        # R18: the highest single tile breaks the tie; R19: without tiles the tied seats share.
-        tied_best = [s.best_tile for s in tied if s.best_tile is not None]
-        if not tied_best:
-            winners = tuple([s.seat for s in tied])
-        else:
-            highest = max(tied_best)
-            winners = tuple([s.seat for s in tied if s.best_tile == highest])
-        decided = _BY_TIE_BREAK if len(winners) == 1 else _SHARED
-    return ScoreSheet(tuple(seats), tuple(holders), winners, decided)
+        return (tied[0],), _BY_SCORE
+    # R18: the highest single tile breaks the tie; R19: without tiles the tied seats share.
+    tied_best = [tile for tile in (best_tiles[seat] for seat in tied) if tile is not None]
+    if not tied_best:
+        return tuple(tied), _SHARED
+    highest = max(tied_best)
+    winners = tuple([seat for seat in tied if best_tiles[seat] == highest])
+    return winners, _BY_TIE_BREAK if len(winners) == 1 else _SHARED
+
+
+def _score_rows(rows: list[tuple[int, ...]], ruleset: Ruleset) -> ScoreSheet:
+    # The rows are checked (see _tally).
+    holders, bonus, best_tiles = _tally(rows, ruleset)
+    tiles: list[list[Animal]] = [[] for _ in rows]
+    for animal in _INDICES:
+        holder = holders[animal]
+        if holder is not None:
+            tiles[holder].append(ANIMALS[animal])  # in animal order
+    tokens = [_size(row) for row in rows]
+    totals = [tokens[seat] + bonus[seat] for seat in range(len(rows))]
+    winners, decided = _decide(totals, best_tiles)
+    seats = tuple(
+        [
+            SeatScore(seat, rows[seat], tuple(tiles[seat]), tokens[seat], bonus[seat], totals[seat], best_tiles[seat])
+            for seat in range(len(rows))
+        ]
+    )
+    return ScoreSheet(seats, tuple(holders), winners, decided)
+
+
+def _rows(stacks: tuple[tuple[Animal, ...], ...]) -> list[tuple[int, ...]]:
+    # The count of each animal in each stack. A state's stacks hold only animals (every state is checked
+    # or derived from one by a legal action), so there is nothing to check.
+    rows = []
+    for stack in stacks:
+        row = [0] * len(ANIMALS)
+        for token in stack:
+            at: int = token  # compiled, indexing with an int is native; an Animal is a Python object there
+            row[at] += 1
+        rows.append(tuple(row))
+    return rows
+
+
+def _final_winners(state: GameState) -> tuple[int, ...]:
+    """The winning seats of a finished game: ``score(state).winners`` without building the score sheet.
+
+    For a search that plays games out by the thousand (:class:`~cheekymonkey.search.MCTSBot`).
+
+    Raises:
+        GameNotOverError: If the game has not ended.
+    """
+    if state.phase is not Phase.OVER:
+        raise GameNotOverError(f"the game is not over: it is in phase {state.phase.name}")
+    rows = _rows(state.stacks)
+    _, bonus, best_tiles = _tally(rows, state.ruleset)
+    totals = [_size(rows[seat]) + bonus[seat] for seat in range(len(rows))]
+    return _decide(totals, best_tiles)[0]
 
 
 _BY_SCORE: Final = Decision.SCORE
@@ -260,13 +304,4 @@ def score(state: GameState) -> ScoreSheet:
     """
     if state.phase is not Phase.OVER:
         raise GameNotOverError(f"the game is not over: it is in phase {state.phase.name}")
-    # A state's stacks hold only animals (every state is checked or derived from one by a legal action), so
-    # counting each animal per stack is enough: no row to check.
-    rows = []
-    for stack in state.stacks:
-        row = [0] * len(ANIMALS)
-        for token in stack:
-            at: int = token  # compiled, indexing with an int is native; an Animal is a Python object there
-            row[at] += 1
-        rows.append(tuple(row))
-    return _score_rows(rows, state.ruleset)
+    return _score_rows(_rows(state.stacks), state.ruleset)

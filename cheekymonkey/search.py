@@ -29,7 +29,8 @@ from cheekymonkey.actions import CLAIMS, DRAW, HERD, SWAPS, Action, Herd, Stop
 from cheekymonkey.bots import ExpectimaxBot, _best_stacking, _candidates, _Evaluator, _placing_choice, paused_gc
 from cheekymonkey.engine import apply, legal_actions, resolve_chance, stop_in_order
 from cheekymonkey.errors import InvalidValueError
-from cheekymonkey.rules import Animal, Ruleset
+from cheekymonkey.rules import Animal
+from cheekymonkey.scoring import _final_winners
 from cheekymonkey.state import GameState, Phase
 
 __all__ = ["MCTSBot"]
@@ -67,36 +68,6 @@ class _Node:
         self.children: dict[object, _Node] = {}
         self.visits = 0
         self.total = 0.0
-
-
-def _win_share(stacks: tuple[tuple[Animal, ...], ...], ruleset: Ruleset, me: int) -> float:
-    """The share of the win that ``me`` takes with these final stacks: 1, 1/k for a win shared by k, or 0.
-
-    The result of :func:`~cheekymonkey.score` (R16-R19), without building a score sheet: a playout ends
-    in one of these.
-    """
-    totals = [len(stack) for stack in stacks]  # R17: a point per token
-    n = len(totals)
-    best_tile = [-1] * n  # the highest tile each seat holds; -1: none
-    if ruleset.bonus_tiles:
-        values = ruleset.bonus_values
-        for animal in ruleset.animals:
-            column = [stack.count(animal) for stack in stacks]
-            most = max(column)
-            if most and column.count(most) == 1:  # R16: strictly the most, and at least one
-                holder = column.index(most)
-                value = values[animal]
-                totals[holder] += value
-                if value > best_tile[holder]:
-                    best_tile[holder] = value
-    top = max(totals)
-    tied = [seat for seat in range(n) if totals[seat] == top]
-    if len(tied) > 1:
-        # R18: the highest single tile among the tied breaks the tie; R19: with none, they share the win.
-        highest = max(best_tile[seat] for seat in tied)
-        if highest >= 0:
-            tied = [seat for seat in tied if best_tile[seat] == highest]
-    return 1.0 / len(tied) if me in tied else 0.0
 
 
 def _turn_ended(state: GameState, me: int) -> bool:
@@ -363,7 +334,9 @@ class MCTSBot:
         while state.phase is not _OVER and (to_the_end or state.seat != me):
             state = _play_turn_out(state, rng)
         if state.phase is _OVER:
-            return _win_share(state.stacks, state.ruleset, me)
+            # R18: 1 for a win, 1/k for a win shared by k, else 0; scored without building a score sheet.
+            winners = _final_winners(state)
+            return 1.0 / len(winners) if me in winners else 0.0
         return _chance_to_win(at_next_turn.value(state.stacks, state.bag))
 
     def __repr__(self) -> str:

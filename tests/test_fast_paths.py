@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from cheekymonkey import (
     Animal,
     Claim,
+    GameNotOverError,
     GameState,
     IllegalActionError,
     NotAChanceNodeError,
@@ -31,13 +32,15 @@ from cheekymonkey import (
     new_game,
     resolve_chance,
     sample_chance,
+    score,
     stop_in_order,
 )
 from cheekymonkey._gamestate import count_sum, trusted_state
 from cheekymonkey.actions import DRAW, PLACES, STOP
 from cheekymonkey.bots import bust_probability
+from cheekymonkey.scoring import _final_winners
 from cheekymonkey.state import make_state
-from tests.strategies import play_randomly, reachable_states
+from tests.strategies import games, play_randomly, reachable_states
 
 
 def _advance_to(state: GameState, rng: random.Random, phases: tuple[Phase, ...]) -> GameState | None:
@@ -231,3 +234,13 @@ def test_bust_probability_is_the_share_of_the_bag_showing_an_animal_in_front(sta
     busting = sum(state.bag[animal] for animal in set(state.front))
     assert bust_probability(state) == (busting / size if size else 0.0)
     assert count_sum(state.bag) == size
+
+
+@given(games(), st.randoms(use_true_random=False))
+def test_final_winners_are_the_score_sheets_winners(start: GameState, rng: random.Random) -> None:
+    """R16-R19: the search's sheet-free scoring names the winners score() names, and refuses a game not over."""
+    with pytest.raises(GameNotOverError):
+        _final_winners(start)
+    state = play_randomly(start, rng, 2000)
+    assume(state.phase is Phase.OVER)
+    assert _final_winners(state) == score(state).winners
