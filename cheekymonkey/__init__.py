@@ -56,18 +56,22 @@ from cheekymonkey.events import (
     Swapped,
     apply_with_events,
 )
+from cheekymonkey.game import Game, Outcome
+from cheekymonkey.games.cheeky_monkey import CHEEKY_MONKEY
 from cheekymonkey.notation import ActionTextError, action_text, parse_action, parse_actions
 from cheekymonkey.play import Bot, PlayedGame, RandomBot, play_game
 from cheekymonkey.records import GameRecord
 from cheekymonkey.rules import ANIMALS, Animal, Ruleset
 from cheekymonkey.scoring import Decision, ScoreSheet, SeatScore, score, score_counts, score_stacks
 from cheekymonkey.state import GameState, Phase, new_game
+from cheekymonkey.table import Seat, Step, Table, Waiting
 from cheekymonkey.views import TableView, view
 
 __version__ = "0.1.0"
 
 __all__ = [
     "ANIMALS",
+    "CHEEKY_MONKEY",
     "Action",
     "ActionTextError",
     "Animal",
@@ -81,6 +85,7 @@ __all__ = [
     "Drew",
     "Event",
     "ExpectimaxBot",
+    "Game",
     "GameNotOverError",
     "GameOver",
     "GameRecord",
@@ -95,6 +100,7 @@ __all__ = [
     "InvalidStateError",
     "InvalidValueError",
     "NotAChanceNodeError",
+    "Outcome",
     "Phase",
     "Place",
     "PlayedGame",
@@ -103,13 +109,17 @@ __all__ = [
     "Reveal",
     "Ruleset",
     "ScoreSheet",
+    "Seat",
     "SeatScore",
     "Stacked",
+    "Step",
     "Stop",
     "Stopped",
     "Swap",
     "Swapped",
+    "Table",
     "TableView",
+    "Waiting",
     "__version__",
     "action_text",
     "apply",

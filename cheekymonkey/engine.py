@@ -72,7 +72,7 @@ if not _COMPILED:
 
 
 def _illegal(state: object, action: object, reason: str) -> IllegalActionError:
-    return IllegalActionError(state, action, reason)  # type: ignore[arg-type]
+    return IllegalActionError(state, action, reason)
 
 
 def _wrong_phase(state: GameState, action: object) -> IllegalActionError:

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from cheekymonkey.state import GameState
+from typing import Any
 
 __all__ = [
     "CheekyMonkeyError",
@@ -71,13 +68,14 @@ class IllegalActionError(CheekyMonkeyError, ValueError):
 
     Attributes:
         action: The action that was refused (whatever object was passed).
-        state: The state it was applied to.
+        state: The state it was applied to (a :class:`~cheekymonkey.GameState` in Cheeky Monkey; every game's
+            engine raises this error with its own states).
         reason: Why, naming the rule, for example ``"R8: the bag is empty, so you cannot draw"``.
     """
 
-    def __init__(self, state: GameState, action: object, reason: str) -> None:
+    def __init__(self, state: Any, action: object, reason: str) -> None:
         super().__init__(f"illegal action {action!r}: {reason}")
-        self.state = state
+        self.state: Any = state
         self.action = action
         self.reason = reason
 

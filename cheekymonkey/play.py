@@ -9,14 +9,15 @@ from typing import Protocol, runtime_checkable
 import attrs
 
 from cheekymonkey.actions import Action, Draw
-from cheekymonkey.engine import apply, legal_actions, sample_chance
+from cheekymonkey.engine import legal_actions
 from cheekymonkey.errors import GameTooLongError, InvalidGameError
 from cheekymonkey.records import GameRecord
 from cheekymonkey.rules import ANIMALS, Ruleset
 from cheekymonkey.scoring import ScoreSheet, score
-from cheekymonkey.state import GameState, Phase, new_game
+from cheekymonkey.state import GameState
+from cheekymonkey.table import Seat, Table, bot_kind, rngs_for
 
-__all__ = ["Bot", "PlayedGame", "RandomBot", "play_game", "rngs_for"]
+__all__ = ["Bot", "PlayedGame", "RandomBot", "play_game", "rngs_for"]  # rngs_for: from cheekymonkey.table
 
 
 @runtime_checkable
@@ -71,18 +72,6 @@ class PlayedGame:
         return score(self.state)
 
 
-def rngs_for(seed: int | random.Random | None) -> tuple[random.Random, random.Random]:
-    """The two random streams a seeded game uses: one for chance, one for the bots.
-
-    Keeping them apart means the draws of a seed do not depend on how often the bots roll.
-    """
-    if isinstance(seed, random.Random):
-        return seed, random.Random(seed.getrandbits(64))
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise InvalidGameError(f"seed must be an integer, a random.Random or None, got {seed!r}")
-    return random.Random(seed), random.Random(f"cheekymonkey bots {seed}" if seed is not None else None)
-
-
 def _check_bots(bots: object) -> None:
     # Misuse caught here reads better than the TypeError it would cause at the bot's first move.
     if isinstance(bots, str) or not isinstance(bots, Sequence):
@@ -116,7 +105,7 @@ def play_game(
         seed: An integer seed, a ``random.Random`` to draw from, or None for a fresh random game.
         max_actions: Give up with :class:`~cheekymonkey.GameTooLongError` after this many actions
             (None: no limit). Bots that stop with positive probability end games long before.
-        on_action: Called with each state and the action about to be applied to it.
+        on_action: Called with each state and the action played in it, as each is played.
 
     Raises:
         InvalidGameError: If the seats, first player or seed do not fit, or a bot is not a bot (a class
@@ -129,27 +118,17 @@ def play_game(
     (0, 52)
     """
     _check_bots(bots)
-    state = new_game(len(bots), ruleset=ruleset, first_player=first_player)
-    chance_rng, bot_rng = rngs_for(seed)
-    actions: list[Action] = []
-    over = Phase.OVER
-    chance = Phase.CHANCE
-    while state.phase is not over:
-        if state.phase is chance:
-            action: Action = sample_chance(state, chance_rng)
-        else:
-            action = bots[state.seat].choose(state, bot_rng)
-        if on_action is not None:
-            on_action(state, action)
-        state = apply(state, action)
-        actions.append(action)
-        if max_actions is not None and len(actions) > max_actions:
-            raise GameTooLongError(f"the game passed {max_actions} actions: does every bot stop? (R22)")
-    record = GameRecord(
-        state.ruleset,
-        len(bots),
-        first_player,
-        tuple(actions),
-        seed if isinstance(seed, int) else None,
+    from cheekymonkey.games.cheeky_monkey import CHEEKY_MONKEY
+
+    seats = [Seat.of(bot, f"{bot_kind(bot).capitalize()} {seat}") for seat, bot in enumerate(bots)]
+    table = Table(
+        CHEEKY_MONKEY, seats, ruleset=ruleset, first_player=first_player, seed=seed, max_steps=max_actions, events=False
     )
-    return PlayedGame(record, state)
+    for step in table.steps():
+        if on_action is not None:
+            on_action(step.before, step.action)
+    if table.truncated:
+        raise GameTooLongError(f"the game passed {max_actions} actions: does every bot stop? (R22)")
+    record = table.record()
+    assert isinstance(record, GameRecord)
+    return PlayedGame(record, table.state)

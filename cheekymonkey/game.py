@@ -1,0 +1,437 @@
+"""The game surface: what every game offers the layers above its engine, as one small typed protocol.
+
+A *game* here is an object that binds one rules engine's functions together: :data:`~cheekymonkey.CHEEKY_MONKEY`
+binds Cheeky Monkey's, and :func:`~cheekymonkey.games.game_named` finds any game by name. Everything written
+once for every game (the :class:`~cheekymonkey.table.Table` session, the command line, the web rooms, the RL
+adapters, the simulation) asks a game for what it needs through :class:`Game` and never imports an engine
+itself. The engines' own functions stay as they are; the hot path (bots, search, benchmarks) calls them
+directly and never pays for the surface.
+
+The protocol is generic in the game's own types, so code written against it keeps them under
+``mypy --strict``:
+
+- ``S``: the state (for Cheeky Monkey, :class:`~cheekymonkey.GameState`);
+- ``A``: the actions, chance outcomes included (:data:`~cheekymonkey.actions.Action`);
+- ``R``: the rule set (:class:`~cheekymonkey.Ruleset`);
+- ``V``: a seat's view (:class:`~cheekymonkey.TableView`);
+- ``E``: the events (:data:`~cheekymonkey.events.Event`).
+
+>>> from cheekymonkey import CHEEKY_MONKEY as game
+>>> state = game.new_game(2)
+>>> game.to_move(state), game.is_chance_node(state), game.legal_actions(state)[:2]
+(None, True, (Reveal(Animal.ELEPHANT), Reveal(Animal.SEAL)))
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any, Protocol, TypeVar, runtime_checkable
+
+import attrs
+
+from cheekymonkey.errors import InvalidValueError
+
+__all__ = [
+    "Documents",
+    "Encoding",
+    "Game",
+    "GameBot",
+    "Outcome",
+    "RecordLike",
+    "ranks_by",
+]
+
+S = TypeVar("S")
+A = TypeVar("A")
+R = TypeVar("R")
+V_co = TypeVar("V_co", covariant=True)
+E = TypeVar("E")
+S_contra = TypeVar("S_contra", contravariant=True)
+A_co = TypeVar("A_co", covariant=True)
+A_contra = TypeVar("A_contra", contravariant=True)
+R_co = TypeVar("R_co", covariant=True)
+
+
+@runtime_checkable
+class GameBot(Protocol[S_contra, A_co]):
+    """Anything that picks an action for the player to move in one game's states.
+
+    :class:`cheekymonkey.Bot` is this protocol for Cheeky Monkey's types.
+    """
+
+    def choose(self, state: S_contra, rng: random.Random) -> A_co:
+        """Return one of the game's legal actions in ``state``; ``state`` is never a chance node."""
+        ...
+
+
+class RecordLike(Protocol[R_co, A_co]):
+    """What every game's record holds: enough to replay the game, and who played it.
+
+    :class:`~cheekymonkey.GameRecord` is Cheeky Monkey's.
+    """
+
+    @property
+    def ruleset(self) -> R_co:
+        """The rules played."""
+        ...
+
+    @property
+    def players(self) -> int:
+        """The number of seats."""
+        ...
+
+    @property
+    def first_player(self) -> int:
+        """The seat that started."""
+        ...
+
+    @property
+    def actions(self) -> tuple[A_co, ...]:
+        """Every action in order, chance outcomes included."""
+        ...
+
+    @property
+    def seed(self) -> int | None:
+        """The seed the game was played with, if known; for information only."""
+        ...
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The players' names in seat order, or empty."""
+        ...
+
+    @property
+    def bots(self) -> tuple[str, ...]:
+        """What played each seat (a bot's name, or ``"human"``), in seat order, or empty."""
+        ...
+
+
+def ranks_by(keys: Sequence[float], winners: Sequence[int]) -> tuple[int, ...]:
+    """Competition ranks (1, 2, 2, 4): the winners first, then the others by ``keys``, higher is better.
+
+    Seats with equal keys share a rank, and the next rank skips as many places as shared it.
+
+    >>> ranks_by([10, 30, 20, 20], [1])
+    (4, 1, 2, 2)
+    """
+    won = set(winners)
+
+    def standing(seat: int) -> tuple[bool, float]:
+        return (seat in won, keys[seat])
+
+    return tuple(1 + sum(standing(other) > standing(seat) for other in range(len(keys))) for seat in range(len(keys)))
+
+
+@attrs.frozen(slots=True)
+class Outcome:
+    """How a finished game came out, the same shape for every game.
+
+    A game cut off by a turn or step limit has no outcome: it is *truncated*
+    (:attr:`cheekymonkey.table.Table.truncated`), never a result.
+
+    >>> Outcome(winners=(1,), ranks=(2, 1, 3), returns=(0.0, 1.0, 0.0))
+    Outcome(winners=(1,), ranks=(2, 1, 3), returns=(0.0, 1.0, 0.0))
+    """
+
+    winners: tuple[int, ...]
+    """The seats that won, ascending (more than one when a win is shared)."""
+    ranks: tuple[int, ...]
+    """Each seat's place, 1 for the winners; seats that tie share a place."""
+    returns: tuple[float, ...]
+    """Each seat's return for learning: ``1/k`` for each of ``k`` winners, 0 for the others (they add up to 1)."""
+
+    def __attrs_post_init__(self) -> None:
+        n = len(self.ranks)
+        if len(self.returns) != n or not self.winners or any(not 0 <= w < n for w in self.winners):
+            raise InvalidValueError(f"an outcome needs one rank and one return per seat and a winner: {self!r}")
+
+    @classmethod
+    def of_winners(cls, winners: Sequence[int], keys: Sequence[float]) -> Outcome:
+        """The outcome where ``winners`` share the win and the others are ranked by ``keys`` (higher is better)."""
+        share = 1.0 / len(winners)
+        won = set(winners)
+        returns = tuple(share if seat in won else 0.0 for seat in range(len(keys)))
+        return cls(tuple(sorted(won)), ranks_by(keys, winners), returns)
+
+
+class Encoding(Protocol[S_contra, A]):
+    """A game's fixed-size encodings for learning, for one seat count, rule set and observation kind.
+
+    Player actions are numbered ``0 .. num_actions - 1`` and chance outcomes ``0 .. num_outcomes - 1`` (as in
+    OpenSpiel); observations are vectors of ``observation_size`` whole numbers from 0 to their bound.
+    """
+
+    @property
+    def num_actions(self) -> int:
+        """How many player action indices there are."""
+        ...
+
+    @property
+    def num_outcomes(self) -> int:
+        """How many chance outcome indices there are."""
+        ...
+
+    @property
+    def observation_size(self) -> int:
+        """How many entries an observation has."""
+        ...
+
+    @property
+    def observation_bounds(self) -> tuple[int, ...]:
+        """The largest value of each entry of an observation (the smallest is 0)."""
+        ...
+
+    def encode(self, action: A) -> int:
+        """The index of ``action``: a player's action, or a chance outcome in the outcome space."""
+        ...
+
+    def decode(self, index: int) -> A:
+        """The player's action with this index."""
+        ...
+
+    def decode_outcome(self, index: int) -> A:
+        """The chance outcome with this index."""
+        ...
+
+    def action_mask(self, state: S_contra) -> tuple[bool, ...]:
+        """One bool per action index: which are legal for the player to move (all False at chance and the end)."""
+        ...
+
+    def observe(self, state: S_contra, seat: int | None) -> tuple[int, ...]:
+        """What ``seat`` (None: a spectator) observes of ``state``, as whole numbers."""
+        ...
+
+    def observation_text(self, state: S_contra, seat: int | None) -> str:
+        """What the observation of ``seat`` shows, as text: no more and no less than its vector."""
+        ...
+
+
+class Documents(Protocol):
+    """A game's JSON documents: each kind of value as a dictionary with a format header, and back."""
+
+    @property
+    def format(self) -> str:
+        """The format tag written into every document (``"cheekymonkey/1"``)."""
+        ...
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        """The document kinds (``"state"``, ``"action"``, ``"record"``, ...)."""
+        ...
+
+    def to_document(self, value: Any) -> dict[str, Any]:
+        """``value`` as a JSON-ready dictionary with its header."""
+        ...
+
+    def from_document(self, document: object, kind: str | None = None) -> Any:
+        """The value of a document, checked; a problem raises :class:`~cheekymonkey.errors.CheekyMonkeyError`."""
+        ...
+
+    def dumps(self, value: Any, *, indent: int | None = None) -> str:
+        """``value`` as JSON text."""
+        ...
+
+    def loads(self, text: str | bytes, kind: str | None = None) -> Any:
+        """The value of a JSON document, checked."""
+        ...
+
+
+@runtime_checkable
+class Game(Protocol[S, A, R, V_co, E]):
+    """What a game offers every layer above its engine.
+
+    One object per game implements it by calling the engine's own functions (see
+    :class:`cheekymonkey.games.CheekyMonkey`). Every method is pure: states, actions, views and events are
+    values. Methods that take a state assume one of this game's states.
+    """
+
+    # -- who the game is ------------------------------------------------------------------------------
+
+    @property
+    def name(self) -> str:
+        """The game's short name, as the command line and documents spell it (``"cheeky-monkey"``)."""
+        ...
+
+    @property
+    def title(self) -> str:
+        """The game's title for people (``"Cheeky Monkey"``)."""
+        ...
+
+    # -- rules and set-up ------------------------------------------------------------------------------
+
+    def ruleset(self, name: str | None = None) -> R:
+        """The preset rule set called ``name`` (None: the standard game).
+
+        Raises:
+            InvalidRulesetError: If there is no preset of that name.
+        """
+        ...
+
+    def preset_names(self) -> tuple[str, ...]:
+        """The names :meth:`ruleset` knows, the standard game first."""
+        ...
+
+    def seat_range(self, ruleset: R | None = None) -> tuple[int, int]:
+        """The fewest and most seats ``ruleset`` (None: the standard game) can be played with."""
+        ...
+
+    def new_game(self, players: int, ruleset: R | None = None, *, first_player: int = 0) -> S:
+        """The state before the first action.
+
+        Raises:
+            InvalidGameError: If the seat count or first seat does not fit the rule set.
+        """
+        ...
+
+    def ruleset_of(self, state: S) -> R:
+        """The rule set ``state`` is played under."""
+        ...
+
+    def players(self, state: S) -> int:
+        """How many seats ``state`` has."""
+        ...
+
+    # -- playing ---------------------------------------------------------------------------------------
+
+    def legal_actions(self, state: S) -> Sequence[A]:
+        """The legal actions, complete and in a fixed order: at a chance node, the outcomes; at the end, none."""
+        ...
+
+    def apply(self, state: S, action: A) -> S:
+        """The state after ``action``.
+
+        Raises:
+            IllegalActionError: If the rules forbid ``action`` in ``state``; nothing changes.
+        """
+        ...
+
+    def apply_with_events(self, state: S, action: A) -> tuple[S, tuple[E, ...]]:
+        """The state after ``action`` and what happened, for front ends to show."""
+        ...
+
+    def is_chance_node(self, state: S) -> bool:
+        """Whether chance acts next."""
+        ...
+
+    def chance_outcomes(self, state: S) -> Sequence[tuple[A, Fraction]]:
+        """Every outcome chance can give now, with its exact probability.
+
+        Raises:
+            NotAChanceNodeError: If ``state`` is not a chance node.
+        """
+        ...
+
+    def sample_chance(self, state: S, rng: random.Random) -> A:
+        """One outcome drawn with the probabilities of :meth:`chance_outcomes`."""
+        ...
+
+    def to_move(self, state: S) -> int | None:
+        """The seat that decides next, or None at a chance node and at the end."""
+        ...
+
+    def is_terminal(self, state: S) -> bool:
+        """Whether the game has ended by its rules."""
+        ...
+
+    def begins_turn(self, state: S) -> bool:
+        """Whether ``state`` is the first state of a seat's turn (the state :meth:`new_game` makes is one).
+
+        The :class:`~cheekymonkey.table.Table` counts turns with it, for its turn limit.
+        """
+        ...
+
+    def outcome(self, state: S) -> Outcome:
+        """The winners, ranks and returns of a finished game.
+
+        Raises:
+            GameNotOverError: If the game has not ended.
+        """
+        ...
+
+    def view(self, state: S, seat: int | None) -> V_co:
+        """What ``seat`` (None: a spectator) may see of ``state``, as a type of its own."""
+        ...
+
+    # -- bots ------------------------------------------------------------------------------------------
+
+    def bot_names(self) -> tuple[str, ...]:
+        """The names of the game's bots, as :meth:`bot_named` knows them."""
+        ...
+
+    def bot_named(self, name: str) -> GameBot[S, A]:
+        """A fresh bot of the kind called ``name``.
+
+        Raises:
+            InvalidValueError: If the game has no bot of that name.
+        """
+        ...
+
+    # -- text ------------------------------------------------------------------------------------------
+
+    def action_text(self, action: A, state: S) -> str:
+        """The short text of a legal ``action``, which :meth:`parse_actions` reads back."""
+        ...
+
+    def action_words(self, action: A, state: S, names: Sequence[str]) -> str:
+        """A legal ``action`` in words for a person choosing it, seats called by ``names``."""
+        ...
+
+    def parse_actions(self, text: str, state: S) -> tuple[A, ...]:
+        """The actions a player typed, in order; they are legal one after the other.
+
+        Raises:
+            ActionTextError: If the text names no legal action.
+        """
+        ...
+
+    def board_text(self, state: S) -> str:
+        """The table as plain text, for a terminal or a log."""
+        ...
+
+    def event_text(self, event: E, names: Sequence[str], viewer: int | None = None) -> str:
+        """One line of narration for an event, as ``viewer`` reads it (their own seat is "you")."""
+        ...
+
+    def result_text(self, state: S, names: Sequence[str]) -> str:
+        """The final result of a finished game as plain text, at most 80 columns wide."""
+        ...
+
+    # -- records and documents -------------------------------------------------------------------------
+
+    def record(
+        self,
+        ruleset: R,
+        players: int,
+        first_player: int,
+        actions: Sequence[A],
+        *,
+        seed: int | None = None,
+        names: Sequence[str] = (),
+        bots: Sequence[str] = (),
+    ) -> RecordLike[R, A]:
+        """A replayable record of a game."""
+        ...
+
+    def documents(self) -> Documents:
+        """The game's JSON documents (which may need an optional extra).
+
+        Raises:
+            ImportError: If the extra the documents need is not installed; the message names it.
+        """
+        ...
+
+    # -- learning --------------------------------------------------------------------------------------
+
+    def observation_kinds(self) -> tuple[str, ...]:
+        """The kinds of observation :meth:`encoding` offers, the default first."""
+        ...
+
+    def encoding(self, players: int, ruleset: R | None = None, observation: str | None = None) -> Encoding[S, A]:
+        """The action indices and observations for ``players`` seats under ``ruleset``.
+
+        Raises:
+            InvalidValueError: If the seat count, rule set or observation kind does not fit.
+        """
+        ...

@@ -1,0 +1,493 @@
+"""The session: one game in progress at one table, for any :class:`~cheekymonkey.game.Game`.
+
+A :class:`Table` is to this library what python-chess's ``Board`` is to chess: the one object every front end
+drives, so that none writes a game loop of its own. It holds
+
+- the state and every state before it (undo is free: states are values);
+- every action, chance outcomes included, and so a replayable record;
+- the events each action caused, numbered in order, for front ends to animate;
+- the seats, each a person or a bot, with a name;
+- the two random streams, one for chance and one for the bots, both from one seed;
+- an optional limit on turns or steps. A game that reaches it is *truncated*: it stops, and has no
+  outcome, since a game cut off is never a result.
+
+:meth:`Table.play` plays one action for whoever decides; :meth:`Table.advance` resolves chance and plays the
+bots until a person must decide or the game is finished, and :meth:`Table.steps` does the same one step at a
+time. Bots, search and benchmarks never go through a table: they call the engine directly.
+
+>>> from cheekymonkey import CHEEKY_MONKEY
+>>> table = Table(CHEEKY_MONKEY, [Seat.person("Ann"), Seat.bot(CHEEKY_MONKEY, "heuristic")], seed=7)
+>>> table.waiting, table.to_move
+(<Waiting.CHANCE: 'chance'>, None)
+>>> [type(event).__name__ for step in table.advance() for event in step.events]
+['Drew']
+>>> table.waiting, table.to_move, [CHEEKY_MONKEY.action_text(a, table.state) for a in table.legal_actions()]
+(<Waiting.PERSON: 'person'>, 0, ['d', 's', 'h'])
+>>> step = table.play_text("s")[0]
+>>> step.seat, table.turns, [type(event).__name__ for event in step.events]
+(0, 2, ['Stopped', 'Stacked'])
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections.abc import Iterator, Sequence
+from typing import Any, Generic, TypeVar
+
+import attrs
+
+from cheekymonkey.errors import IllegalActionError, InvalidGameError, InvalidValueError, ReplayError
+from cheekymonkey.game import Game, GameBot, Outcome, RecordLike
+
+__all__ = ["Seat", "Step", "Table", "Waiting", "bot_kind", "rngs_for"]
+
+S = TypeVar("S")
+A = TypeVar("A")
+R = TypeVar("R")
+V = TypeVar("V")
+E = TypeVar("E")
+
+HUMAN = "human"
+"""The kind of a seat a person plays."""
+
+
+def rngs_for(seed: int | random.Random | None) -> tuple[random.Random, random.Random]:
+    """The two random streams a seeded game uses: one for chance, one for the bots.
+
+    Keeping them apart means the draws of a seed do not depend on how often the bots roll. A
+    ``random.Random`` (a ``random.SystemRandom`` for draws nobody can predict) is used for chance as it is,
+    and seeds the bots' stream.
+
+    Raises:
+        InvalidGameError: If ``seed`` is not an integer, a ``random.Random`` or None.
+    """
+    if isinstance(seed, random.Random):
+        return seed, random.Random(seed.getrandbits(64))
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise InvalidGameError(f"seed must be an integer, a random.Random or None, got {seed!r}")
+    return random.Random(seed), random.Random(f"cheekymonkey bots {seed}" if seed is not None else None)
+
+
+def bot_kind(bot: object) -> str:
+    """The kind a bot is recorded as: its ``kind`` attribute if it has one, else its class name.
+
+    The class name loses a ``Bot`` ending and is lower case: ``HeuristicBot()`` is ``"heuristic"``.
+
+    >>> from cheekymonkey import HeuristicBot
+    >>> bot_kind(HeuristicBot())
+    'heuristic'
+    """
+    kind = getattr(bot, "kind", None)
+    if isinstance(kind, str) and kind.strip():
+        return kind
+    name = type(bot).__name__
+    return (name.removesuffix("Bot") or name).lower()
+
+
+@attrs.frozen(slots=True)
+class Seat:
+    """Who plays a seat: a person, or a bot.
+
+    Build seats with :meth:`person` and :meth:`bot` (a bot by its game's name for it) or :meth:`of`
+    (a bot object of your own).
+    """
+
+    name: str
+    """The name shown to everybody at the table."""
+    kind: str = HUMAN
+    """``"human"``, or the bot's kind (``"heuristic"``)."""
+    player: GameBot[Any, Any] | None = attrs.field(default=None, eq=False, repr=False)
+    """The bot that plays the seat, or None for a person."""
+
+    def __attrs_post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name.strip():
+            raise InvalidGameError(f"a seat's name must be non-empty text, got {self.name!r}")
+        if not isinstance(self.kind, str) or not self.kind.strip():
+            raise InvalidGameError(f"a seat's kind must be non-empty text, got {self.kind!r}")
+        if (self.player is None) != (self.kind == HUMAN):
+            raise InvalidGameError(f"seat {self.name!r}: a person has no bot, and a bot is not {HUMAN!r}")
+        if self.player is not None and not callable(getattr(self.player, "choose", None)):
+            raise InvalidGameError(f"seat {self.name!r}: {self.player!r} has no choose(state, rng) method")
+
+    @property
+    def is_bot(self) -> bool:
+        """Whether a bot plays the seat."""
+        return self.player is not None
+
+    @classmethod
+    def person(cls, name: str) -> Seat:
+        """A seat a person plays."""
+        return cls(name, HUMAN)
+
+    @classmethod
+    def bot(cls, game: Game[Any, Any, Any, Any, Any], kind: str, name: str | None = None) -> Seat:
+        """A seat played by a fresh bot of ``game``'s kind ``kind``, named ``name`` (default: the kind).
+
+        Raises:
+            InvalidValueError: If ``game`` has no bot of that kind.
+        """
+        return cls(name or kind, kind, game.bot_named(kind))
+
+    @classmethod
+    def of(cls, bot: GameBot[Any, Any], name: str | None = None, kind: str | None = None) -> Seat:
+        """A seat played by the bot object ``bot``, of kind ``kind`` (default: :func:`bot_kind`).
+
+        Raises:
+            InvalidGameError: If ``bot`` is a class, or has no ``choose`` method.
+        """
+        if isinstance(bot, type):
+            name = bot.__name__
+            raise InvalidGameError(f"the bot is the class {name}, not a bot: pass an instance, {name}()")
+        label = kind or bot_kind(bot)
+        return cls(name or label, label, bot)
+
+
+class Waiting(enum.Enum):
+    """What a table waits for next."""
+
+    CHANCE = "chance"
+    """Chance acts next (:meth:`Table.advance` resolves it)."""
+    BOT = "bot"
+    """A bot's seat decides next (:meth:`Table.advance` plays it)."""
+    PERSON = "person"
+    """A person's seat decides next: :meth:`Table.play` their action."""
+    OVER = "over"
+    """The game ended by its rules (:meth:`Table.outcome` says how)."""
+    TRUNCATED = "truncated"
+    """The game reached the table's turn or step limit: it stopped, with no outcome."""
+
+
+@attrs.frozen(slots=True)
+class Step(Generic[S, A, E]):
+    """One action played at a table, with what it did."""
+
+    index: int
+    """The action's place in the game, from 0."""
+    seat: int | None
+    """The seat that chose it, or None for a chance outcome."""
+    action: A
+    """The action."""
+    before: S
+    """The state it was played in."""
+    after: S
+    """The state it led to."""
+    events: tuple[E, ...]
+    """What it did, in order (empty if the table keeps no events)."""
+
+
+class Table(Generic[S, A, R, V, E]):
+    """One game of ``game`` in progress: state, history, record, events, seats, random streams, limits.
+
+    Args:
+        game: The game played.
+        seats: Who plays each seat, in seat order; their number is the number of players.
+        ruleset: The rules (None: the game's standard rules).
+        first_player: The seat that starts.
+        seed: An integer, a ``random.Random`` for chance (``random.SystemRandom()`` on a server), or None
+            for a fresh unpredictable game. See :func:`rngs_for`.
+        max_turns: Truncate the game when a turn past this many would begin (None: no limit).
+        max_steps: Truncate the game when this many actions, chance outcomes included, have been played
+            without reaching the end (None: no limit).
+        events: Whether to keep the events of every action (a simulation saves time without them).
+        start: A state to begin from instead of the game's new state (a game resumed mid-way).
+
+    Raises:
+        InvalidGameError: If the seats, first player, seed or limits do not fit.
+    """
+
+    def __init__(
+        self,
+        game: Game[S, A, R, V, E],
+        seats: Sequence[Seat],
+        *,
+        ruleset: R | None = None,
+        first_player: int = 0,
+        seed: int | random.Random | None = None,
+        max_turns: int | None = None,
+        max_steps: int | None = None,
+        events: bool = True,
+        start: S | None = None,
+    ) -> None:
+        given: object = seats
+        if isinstance(given, str) or not isinstance(given, Sequence) or not all(isinstance(s, Seat) for s in given):
+            raise InvalidGameError(f"seats must be a list of Seat, one per seat, got {seats!r}")
+        for name, limit in (("max_turns", max_turns), ("max_steps", max_steps)):
+            if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
+                raise InvalidGameError(f"{name} must be a positive integer or None, got {limit!r}")
+        self.game: Game[S, A, R, V, E] = game
+        """The game played."""
+        self.seats: tuple[Seat, ...] = tuple(seats)
+        """Who plays each seat."""
+        state = game.new_game(len(self.seats), ruleset, first_player=first_player) if start is None else start
+        if game.players(state) != len(self.seats):
+            raise InvalidGameError(f"{len(self.seats)} seats for a {game.players(state)}-seat game")
+        self.ruleset: R = game.ruleset_of(state)
+        """The rules played."""
+        self.first_player = first_player
+        """The seat that started."""
+        self.seed: int | None = seed if isinstance(seed, int) else None
+        """The seed, if it was given as an integer (it is recorded)."""
+        self._chance_rng, self._bot_rng = rngs_for(seed)
+        self.max_turns = max_turns
+        """The turn limit, or None."""
+        self.max_steps = max_steps
+        """The step limit, or None."""
+        self._keep_events = events
+        self._states: list[S] = [state]
+        self._actions: list[A] = []
+        self._events: list[E] = []
+        # Where each step's events begin in _events, and whose turn count it leaves, for undo.
+        self._event_starts: list[int] = []
+        self._turn_counts: list[int] = [1 if game.begins_turn(state) else 0]
+        self.truncated = False
+        """Whether the game stopped at the turn or step limit (it then has no outcome)."""
+        self._check_limits()
+
+    @classmethod
+    def from_record(
+        cls,
+        game: Game[S, A, R, V, E],
+        record: RecordLike[R, A],
+        *,
+        seats: Sequence[Seat] | None = None,
+        events: bool = True,
+    ) -> Table[S, A, R, V, E]:
+        """A table that has played every action of ``record``; people sit in every seat unless given.
+
+        Raises:
+            ReplayError: At the first action that is illegal where it falls.
+            InvalidGameError: If the record's seats or rules do not fit.
+        """
+        if seats is None:
+            names = record.names or tuple(f"Seat {seat}" for seat in range(record.players))
+            seats = [Seat.person(name) for name in names]
+        table = cls(
+            game, seats, ruleset=record.ruleset, first_player=record.first_player, seed=record.seed, events=events
+        )
+        for index, action in enumerate(record.actions):
+            try:
+                table.play(action)
+            except IllegalActionError as error:
+                raise ReplayError(index, error) from error
+        return table
+
+    # -- what the table holds -------------------------------------------------------------------------
+
+    @property
+    def state(self) -> S:
+        """The state now."""
+        return self._states[-1]
+
+    @property
+    def history(self) -> tuple[S, ...]:
+        """Every state so far, from the first to :attr:`state`: one more than there are actions."""
+        return tuple(self._states)
+
+    @property
+    def actions(self) -> tuple[A, ...]:
+        """Every action so far, chance outcomes included."""
+        return tuple(self._actions)
+
+    @property
+    def events(self) -> tuple[E, ...]:
+        """Every event so far, in order; an event's index is its sequence number."""
+        return tuple(self._events)
+
+    def events_since(self, seq: int) -> tuple[E, ...]:
+        """The events numbered ``seq`` and after."""
+        return tuple(self._events[max(0, seq) :])
+
+    @property
+    def turns(self) -> int:
+        """How many turns have begun."""
+        return self._turn_counts[-1]
+
+    @property
+    def players(self) -> int:
+        """The number of seats."""
+        return len(self.seats)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The seats' names, in seat order."""
+        return tuple(seat.name for seat in self.seats)
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        """Each seat's kind (``"human"`` or a bot's), in seat order."""
+        return tuple(seat.kind for seat in self.seats)
+
+    @property
+    def over(self) -> bool:
+        """Whether the game ended by its rules."""
+        return self.game.is_terminal(self.state)
+
+    @property
+    def finished(self) -> bool:
+        """Whether nothing more can be played: the game is over or truncated."""
+        return self.truncated or self.over
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat that decides next, or None (chance acts next, or the game is finished)."""
+        return None if self.finished else self.game.to_move(self.state)
+
+    @property
+    def waiting(self) -> Waiting:
+        """What the table waits for next."""
+        if self.truncated:
+            return Waiting.TRUNCATED
+        state = self.state
+        game = self.game
+        if game.is_terminal(state):
+            return Waiting.OVER
+        if game.is_chance_node(state):
+            return Waiting.CHANCE
+        seat = game.to_move(state)
+        return Waiting.BOT if seat is not None and self.seats[seat].is_bot else Waiting.PERSON
+
+    def legal_actions(self) -> tuple[A, ...]:
+        """What may be played now (at chance, the outcomes; once the game is finished, nothing)."""
+        return () if self.finished else tuple(self.game.legal_actions(self.state))
+
+    def view(self, seat: int | None) -> V:
+        """What ``seat`` (None: a spectator) sees now."""
+        return self.game.view(self.state, seat)
+
+    def outcome(self) -> Outcome | None:
+        """How the game came out, or None if it is not over (a truncated game never is)."""
+        return self.game.outcome(self.state) if not self.truncated and self.over else None
+
+    def record(self) -> RecordLike[R, A]:
+        """Every action so far as a replayable record, with the seats' names and kinds and the seed."""
+        return self.game.record(
+            self.ruleset,
+            self.players,
+            self.first_player,
+            self._actions,
+            seed=self.seed,
+            names=self.names,
+            bots=self.kinds,
+        )
+
+    # -- playing ---------------------------------------------------------------------------------------
+
+    def _check_limits(self) -> None:
+        if self.game.is_terminal(self.state):
+            return
+        turns_out = self.max_turns is not None and self.turns > self.max_turns
+        steps_out = self.max_steps is not None and len(self._actions) >= self.max_steps
+        self.truncated = turns_out or steps_out
+
+    def play(self, action: A) -> Step[S, A, E]:
+        """Play ``action`` for whoever acts now (a person, a bot, or chance's outcome).
+
+        Raises:
+            IllegalActionError: If the rules forbid it, or the game is finished; the table is unchanged.
+        """
+        before = self.state
+        if self.truncated:
+            raise IllegalActionError(before, action, "the game was cut off at the table's limit")
+        game = self.game
+        seat = game.to_move(before)
+        if self._keep_events:
+            after, events = game.apply_with_events(before, action)
+        else:
+            after, events = game.apply(before, action), ()
+        index = len(self._actions)
+        self._event_starts.append(len(self._events))
+        self._states.append(after)
+        self._actions.append(action)
+        self._events.extend(events)
+        self._turn_counts.append(self._turn_counts[-1] + (1 if game.begins_turn(after) else 0))
+        self._check_limits()
+        return Step(index, seat, action, before, after, tuple(events))
+
+    def play_text(self, text: str) -> list[Step[S, A, E]]:
+        """Play what a player typed (one action or several, in the game's notation), all or nothing.
+
+        Raises:
+            ActionTextError: If the text names no legal action; nothing is played.
+            IllegalActionError: If the game is finished, or an action is illegal where it falls; nothing is played.
+        """
+        if self.finished:
+            raise IllegalActionError(self.state, text, "the game is finished")
+        actions = self.game.parse_actions(text, self.state)
+        steps: list[Step[S, A, E]] = []
+        try:
+            for action in actions:
+                steps.append(self.play(action))  # noqa: PERF401 (undo needs the count so far if one fails)
+        except IllegalActionError:
+            self.undo(len(steps))
+            raise
+        return steps
+
+    def choose(self) -> A:
+        """The action the bot to move would play now, without playing it (safe to call from a worker thread).
+
+        Raises:
+            InvalidValueError: If no bot is to move.
+        """
+        seat = self.to_move
+        bot = None if seat is None else self.seats[seat].player
+        if bot is None:
+            raise InvalidValueError(f"no bot is to move now (the table waits for {self.waiting.value})")
+        action: A = bot.choose(self.state, self._bot_rng)
+        return action
+
+    def step(self) -> Step[S, A, E] | None:
+        """Play one step that needs nobody, a chance outcome or a bot's move; None if nobody else acts now.
+
+        None means a person must decide, or the game is finished.
+
+        Raises:
+            IllegalActionError: If a bot chooses an illegal action; the table is unchanged.
+        """
+        waiting = self.waiting
+        if waiting is Waiting.CHANCE:
+            return self.play(self.game.sample_chance(self.state, self._chance_rng))
+        if waiting is Waiting.BOT:
+            return self.play(self.choose())
+        return None
+
+    def steps(self, *, bots: bool = True) -> Iterator[Step[S, A, E]]:
+        """Play chance and the bots one step at a time, yielding each step, until a person must decide.
+
+        It also stops when the game is finished. With ``bots=False`` it resolves chance only.
+        """
+        while True:
+            waiting = self.waiting
+            if waiting is Waiting.CHANCE or (bots and waiting is Waiting.BOT):
+                step = self.step()
+                assert step is not None
+                yield step
+            else:
+                return
+
+    def advance(self, *, bots: bool = True) -> list[Step[S, A, E]]:
+        """Play chance and the bots until a person must decide or the game is finished; return the steps."""
+        return list(self.steps(bots=bots))
+
+    def undo(self, count: int = 1) -> tuple[A, ...]:
+        """Take back the last ``count`` actions and their events; return them, in the order they were played.
+
+        Raises:
+            InvalidValueError: If fewer than ``count`` actions have been played.
+        """
+        if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= len(self._actions):
+            raise InvalidValueError(f"cannot undo {count!r} of {len(self._actions)} actions")
+        if count == 0:
+            return ()
+        taken = tuple(self._actions[-count:])
+        del self._actions[-count:]
+        del self._states[-count:]
+        del self._turn_counts[-count:]
+        del self._events[self._event_starts[-count] :]
+        del self._event_starts[-count:]
+        self.truncated = False
+        self._check_limits()
+        return taken
+
+    def __repr__(self) -> str:
+        return f"<Table of {self.game.title}: {self.players} seats, {len(self._actions)} actions, {self.waiting.value}>"
