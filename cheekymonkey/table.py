@@ -11,8 +11,9 @@ drives, so that none writes a game loop of its own. It holds
 - an optional limit on turns or steps. A game that reaches it is *truncated*: it stops, and has no
   outcome, since a game cut off is never a result.
 
-:meth:`Table.play` plays one action for whoever decides; :meth:`Table.advance` resolves chance and plays the
-bots until a person must decide or the game is finished, and :meth:`Table.steps` does the same one step at a
+:meth:`~cheekymonkey.Table.play` plays one action for whoever decides;
+:meth:`~cheekymonkey.Table.advance` resolves chance and plays the bots until a person must decide or the game
+is finished, and :meth:`~cheekymonkey.Table.steps` does the same one step at a
 time. Bots, search and benchmarks never go through a table: they call the engine directly.
 
 >>> from cheekymonkey import CHEEKY_MONKEY
@@ -148,13 +149,13 @@ class Waiting(enum.Enum):
     """What a table waits for next."""
 
     CHANCE = "chance"
-    """Chance acts next (:meth:`Table.advance` resolves it)."""
+    """Chance acts next (:meth:`~cheekymonkey.Table.advance` resolves it)."""
     BOT = "bot"
-    """A bot's seat decides next (:meth:`Table.advance` plays it)."""
+    """A bot's seat decides next (:meth:`~cheekymonkey.Table.advance` plays it)."""
     PERSON = "person"
-    """A person's seat decides next: :meth:`Table.play` their action."""
+    """A person's seat decides next: :meth:`~cheekymonkey.Table.play` their action."""
     OVER = "over"
-    """The game ended by its rules (:meth:`Table.outcome` says how)."""
+    """The game ended by its rules (:meth:`~cheekymonkey.Table.outcome` says how)."""
     TRUNCATED = "truncated"
     """The game reached the table's turn or step limit: it stopped, with no outcome."""
 
