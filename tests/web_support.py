@@ -21,7 +21,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -119,7 +119,14 @@ def live_server(manager: RoomManager, **options: Any) -> Iterator[LiveServer]:
 class ServeProcess:
     """``python -m cheekymonkey serve`` as its own process on a free port of 127.0.0.1, with ``args`` added."""
 
-    def __init__(self, args: Sequence[str] = (), *, port: int | None = None, stderr: Path | None = None) -> None:
+    def __init__(
+        self,
+        args: Sequence[str] = (),
+        *,
+        port: int | None = None,
+        stderr: Path | None = None,
+        preexec_fn: Callable[[], None] | None = None,
+    ) -> None:
         self.port = port if port is not None else free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self._stderr = stderr
@@ -127,7 +134,11 @@ class ServeProcess:
         err = open(stderr, "ab") if stderr is not None else subprocess.DEVNULL  # noqa: SIM115 - closed in stop()
         self._err = err
         self.process = subprocess.Popen(
-            command, stdout=subprocess.PIPE, stderr=err, env={**os.environ, "PYTHONUNBUFFERED": "1"}
+            command,
+            stdout=subprocess.PIPE,
+            stderr=err,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            preexec_fn=preexec_fn,  # noqa: PLW1509 - sets a resource limit only, before exec
         )
         self.first_line = ""
 
