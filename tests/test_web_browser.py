@@ -132,7 +132,9 @@ def test_a_whole_game_against_a_bot_from_the_lobby_to_the_score_sheet_and_its_re
     page.fill("#seat-name-0", "Ann")
     page.fill("#seed", "7")
     posted: list[dict[str, Any]] = []
-    page.on("request", lambda r: posted.append(json.loads(r.post_data or "{}")) if r.url.endswith("/api/move") else None)
+    page.on(
+        "request", lambda r: posted.append(json.loads(r.post_data or "{}")) if r.url.endswith("/api/move") else None
+    )
     page.click("button[type=submit]")
     page.click("text=Take this seat")
     expect(page.locator("#status")).to_have_text(re.compile("Your turn|thinking|to move"))

@@ -188,7 +188,9 @@ def test_a_game_that_reaches_the_move_limit_stops_as_truncated_and_takes_no_more
             token = tokens[table["to_move"]]
             table = call(server, "GET", "/api/table", token=token)[1]
             choice = rng.choice(table["legal"])["action"]
-            status, table = call(server, "POST", "/api/move", {"version": table["version"], "action": choice}, token=token)
+            status, table = call(
+                server, "POST", "/api/move", {"version": table["version"], "action": choice}, token=token
+            )
             assert status == 200, table
         assert table["waiting"] == "truncated"
         assert table["outcome"] is None
@@ -244,7 +246,7 @@ def test_the_servers_bots_play_within_the_servers_memory_bound() -> None:
 def custom(count: int, value: int = 1) -> dict[str, Any]:
     animals = {animal.name.lower(): count for animal in Animal}
     return {**to_document(Ruleset.standard()), "name": "custom", "counts": animals,
-            "bonus_values": {name: value for name in animals}}  # fmt: skip
+            "bonus_values": dict.fromkeys(animals, value)}  # fmt: skip
 
 
 @pytest.mark.parametrize(

@@ -138,7 +138,7 @@ class ServeProcess:
             stdout=subprocess.PIPE,
             stderr=err,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
-            preexec_fn=preexec_fn,  # noqa: PLW1509 - sets a resource limit only, before exec
+            preexec_fn=preexec_fn,
         )
         self.first_line = ""
 

@@ -34,8 +34,8 @@ from cheekymonkey.engine import (
     legal_actions,
     sample_chance,
 )
-from cheekymonkey.events import Event, apply_with_events
 from cheekymonkey.errors import InvalidValueError
+from cheekymonkey.events import Event, apply_with_events
 from cheekymonkey.game import Documents, Encoding, Game, GameBot, Outcome
 from cheekymonkey.narration import a, describe_event, format_sheet
 from cheekymonkey.notation import action_text, parse_actions

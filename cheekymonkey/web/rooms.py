@@ -381,9 +381,13 @@ class Room:
             return
         if not newer:
             return
-        record = self._documents.from_document({**self._header, "actions": newer}, "record")
-        for action in record.actions:
-            self.table.play(action)
+        try:
+            for document in newer:
+                self.table.play(self._documents.from_document(document, "action"))
+        except (CheekyMonkeyError, KeyError, TypeError, ValueError) as error:
+            _LOG.warning("room %s cannot follow its record in the store and is closed here: %s", self.id, error)
+            self.close()
+            return
         self.last_move = self.manager.clock()
         self._changed_now()
 
@@ -782,7 +786,7 @@ class RoomManager:
         hashed = token_hash(token)
         found = self._seats.get(hashed)
         room = None if found is None else self.rooms.get(found[0])
-        if room is None and self.store.shared:
+        if room is None:  # a room kept in the store that this process has not been asked about yet
             found = await self.store.seat_for(hashed)
             if found is not None:
                 room = self.rooms.get(found[0]) or await self._load(found[0])

@@ -161,7 +161,7 @@ class Store(Protocol):
         ...
 
     async def listen(self, listener: Listener) -> None:
-        """Call ``listener`` for every :meth:`publish` of another process, until the store is closed."""
+        """Call ``listener`` for every :meth:`publish` (this process's own included), until the store is closed."""
         ...
 
     async def claim_bots(self, room_id: str, owner: str, seconds: float) -> bool:
