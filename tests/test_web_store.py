@@ -338,7 +338,6 @@ def test_a_move_posted_to_both_processes_at_once_is_played_once(
             urls = (first.url, second.url)
             posts = [pool.submit(call, url, "POST", "/api/move", move(1, "draw"), token=token) for url in urls]
             answers = [post.result() for post in posts]
-            )
         assert sorted(status for status, _ in answers) == [200, 409], answers
         played = next(answer for status, answer in answers if status == 200)
         refused = next(answer for status, answer in answers if status == 409)
