@@ -7,6 +7,8 @@ import http.client
 import json
 import re
 import socket
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -492,3 +494,52 @@ def test_the_page_has_no_narration_of_its_own() -> None:
     scripts = "".join(path.read_text(encoding="utf-8") for path in STATIC_DIR.rglob("*.js"))
     for phrase in ("claimed the", "went back into the bag", "secured a herd", "gave a Monkey"):
         assert phrase not in scripts
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("option", "value", "said"),
+    [
+        ("--port", "99999", "give 0 to 65535"),
+        ("--port", "-1", "give 0 to 65535"),
+        ("--max-rooms", "0", "give 1"),
+        ("--bot-delay", "-2", "give 0 to 10"),
+        ("--header-timeout", "nan", "give 0.1 to 3600"),
+        ("--max-number", str(2**53), "give 1 to"),
+    ],
+)
+def test_a_serve_option_out_of_range_is_refused_before_anything_starts(option: str, value: str, said: str) -> None:
+    """Each bad value exits 2 with the option and the range named, and no traceback."""
+    done = subprocess.run(
+        [sys.executable, "-m", "cheekymonkey", "serve", "--store", ":memory:", option, value],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    assert option in done.stderr
+    assert said in done.stderr
+    assert done.stdout == ""
+
+
+@pytest.mark.slow
+def test_a_busy_port_is_refused_in_one_line_before_the_server_says_where_it_serves() -> None:
+    """A port already in use: exit 2 with one line naming it, and no "Serving on" line first."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "cheekymonkey", "serve", "--store", ":memory:", "--port", str(port)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.strip().splitlines() == [
+        f"cheekymonkey serve: cannot listen on 127.0.0.1:{port}: Address already in use (is another server using it?)"
+    ]
