@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import http.client
 import json
+import logging
 import re
 import socket
 import subprocess
@@ -543,3 +544,20 @@ def test_a_busy_port_is_refused_in_one_line_before_the_server_says_where_it_serv
     assert done.stderr.strip().splitlines() == [
         f"cheekymonkey serve: cannot listen on 127.0.0.1:{port}: Address already in use (is another server using it?)"
     ]
+
+
+def test_each_refused_request_writes_one_log_line_and_no_traceback(
+    server: LiveServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A 4xx is one line in the ``cheekymonkey.web`` log, naming the status, the request and the reason."""
+    with caplog.at_level(logging.WARNING, logger="cheekymonkey.web"):
+        for raw in (b"[" * 3000 + b"]" * 3000, b"{", b'{"preset": "chess", "seats": []}'):
+            assert call(server, "POST", "/api/rooms", raw=raw)[0] == 400
+        assert call(server, "GET", "/api/table?since=%C2%B2", token="A" * 43)[0] == 400
+        deadline = time.monotonic() + 5
+        while len([r for r in caplog.records if r.name == "cheekymonkey.web"]) < 4 and time.monotonic() < deadline:
+            time.sleep(0.01)
+    lines = [r for r in caplog.records if r.name == "cheekymonkey.web"]
+    assert [r.getMessage().split(" from ")[0] for r in lines] == ["400 POST /api/rooms"] * 3 + ["400 GET /api/table"]
+    assert all("\n" not in r.getMessage() and r.exc_info is None for r in lines)
+    assert lines[0].getMessage().endswith("the body nests deeper than 16 levels")

@@ -17,8 +17,8 @@ import pytest
 
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "web_load.py"
 
-PEAK_MIB = 160
-"""The ceiling on the server's peak resident memory for the 20 rooms (about 45 MiB measured; see the how-to)."""
+PEAK_MIB = 96
+"""The ceiling on the server's peak resident memory for the 20 rooms (43 MiB measured; see the how-to)."""
 
 
 @pytest.mark.slow
