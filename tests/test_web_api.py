@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 
 from cheekymonkey import CHEEKY_MONKEY, Claim, Ruleset, apply
@@ -22,7 +23,17 @@ from cheekymonkey.bots import bust_probability
 from cheekymonkey.errors import IllegalActionError
 from cheekymonkey.serialization import DocumentError, load_action, load_view, to_document
 from cheekymonkey.web import STATIC_DIR, Limits, RoomManager
-from tests.web_support import LiveServer, action, call, live_server, make_room, move, serve_process, token_of
+from tests.web_support import (
+    LiveServer,
+    action,
+    call,
+    live_server,
+    make_room,
+    move,
+    read_event,
+    serve_process,
+    token_of,
+)
 
 WEB = Path(__file__).resolve().parent.parent / "cheekymonkey" / "web"
 
@@ -332,18 +343,6 @@ def test_seeds_are_refused_unless_the_server_allows_them() -> None:
         assert "seeds" in answer["error"]
 
 
-def read_event(response: http.client.HTTPResponse) -> dict[str, Any]:
-    """The next ``table`` message of a server-sent event stream (comments skipped)."""
-    data = []
-    while True:
-        line = response.readline().decode().rstrip("\n")
-        if line.startswith("data: "):
-            data.append(line.removeprefix("data: "))
-        elif not line and data:
-            message: dict[str, Any] = json.loads("\n".join(data))
-            return message
-
-
 def open_stream(url_port: int, token: str) -> tuple[http.client.HTTPConnection, http.client.HTTPResponse]:
     connection = http.client.HTTPConnection("127.0.0.1", url_port, timeout=10)
     connection.request("GET", "/api/events", headers={"Authorization": f"Bearer {token}"})
@@ -561,3 +560,17 @@ def test_each_refused_request_writes_one_log_line_and_no_traceback(
     assert [r.getMessage().split(" from ")[0] for r in lines] == ["400 POST /api/rooms"] * 3 + ["400 GET /api/table"]
     assert all("\n" not in r.getMessage() and r.exc_info is None for r in lines)
     assert lines[0].getMessage().endswith("the body nests deeper than 16 levels")
+
+
+def test_the_serve_options_default_to_the_limits_defaults() -> None:
+    """``cheekymonkey serve``'s flags and :class:`~cheekymonkey.web.Limits` agree on every default."""
+    import argparse
+
+    from cheekymonkey.cli.serve import add_arguments
+
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    defaults = vars(parser.parse_args([]))
+    limits = Limits()
+    for field in attrs.fields(Limits):
+        assert defaults[field.name] == getattr(limits, field.name), field.name

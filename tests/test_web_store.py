@@ -33,6 +33,7 @@ from tests.web_support import (
     live_server,
     make_room,
     move,
+    read_event,
     serve_process,
     token_of,
 )
@@ -281,17 +282,6 @@ def test_a_redis_store_appends_only_at_the_version_named_and_forgets_a_room_whol
         await store.close()
 
     asyncio.run(check())
-
-
-def read_event(response: http.client.HTTPResponse) -> dict[str, Any]:
-    data = []
-    while True:
-        line = response.readline().decode().rstrip("\n")
-        if line.startswith("data: "):
-            data.append(line.removeprefix("data: "))
-        elif not line and data:
-            message: dict[str, Any] = json.loads("\n".join(data))
-            return message
 
 
 @pytest.fixture(scope="module")

@@ -253,3 +253,15 @@ def make_room(
     assert status == 201, answer
     assert isinstance(answer, dict)
     return answer
+
+
+def read_event(response: http.client.HTTPResponse) -> dict[str, Any]:
+    """The next ``table`` message of a server-sent event stream (comments skipped)."""
+    data = []
+    while True:
+        line = response.readline().decode().rstrip("\n")
+        if line.startswith("data: "):
+            data.append(line.removeprefix("data: "))
+        elif not line and data:
+            message: dict[str, Any] = json.loads("\n".join(data))
+            return message

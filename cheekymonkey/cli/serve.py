@@ -11,6 +11,7 @@ import socket
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Final
 
 __all__ = ["add_arguments", "default_store", "run"]
 
@@ -71,71 +72,49 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="where rooms are kept: an SQLite file (default: $XDG_STATE_HOME/cheekymonkey/rooms.sqlite3), "
         "redis://HOST:PORT/DB for several processes (the redis extra), or :memory: to keep nothing",
     )
-    rooms = parser.add_argument_group("rooms")
-    rooms.add_argument("--max-rooms", type=_count("a number of rooms"), default=1000, help="rooms at once (1000)")
-    rooms.add_argument(
-        "--rooms-per-client", type=_count("a number of rooms"), default=20, help="rooms open per client (20)"
-    )
-    rooms.add_argument(
-        "--rooms-per-minute", type=_count("a number of rooms"), default=10, help="rooms a client makes a minute (10)"
-    )
-    rooms.add_argument(
-        "--idle-minutes",
-        type=_number(float, 0.01, 10**6, "a number of minutes"),
-        default=60.0,
-        help="a game nobody has moved in for this long ends (60)",
-    )
-    rooms.add_argument(
-        "--finished-minutes",
-        type=_number(float, 0.01, 10**6, "a number of minutes"),
-        default=15.0,
-        help="a finished game's room ends this long after its last move (15)",
-    )
-    rooms.add_argument(
-        "--max-moves", type=_count("a number of moves"), default=2000, help="actions per game, then it stops (2000)"
-    )
-    rooms.add_argument(
-        "--max-number",
-        type=_count("a number", _SAFE_INTEGER),
-        default=10_000,
-        help="the largest number custom rules may lead to, tokens and bonus values added up (10000)",
-    )
-    rooms.add_argument(
-        "--bot-memory", type=_count("a number of entries"), default=1000, help="cache entries per bot (1000)"
-    )
-    rooms.add_argument(
-        "--bot-delay",
-        type=_number(float, 0, 10, "a number of seconds"),
-        default=0.8,
-        help="seconds a bot waits before each move, to follow it (0.8)",
-    )
-    rooms.add_argument(
+    groups = {name: parser.add_argument_group(name) for name in ("rooms", "connections")}
+    for group, flag, kind, default, text in _LIMITS:
+        groups[group].add_argument(flag, type=kind, default=default, help=f"{text} (default %(default)s)")
+    groups["rooms"].add_argument(
         "--allow-seeds",
         action="store_true",
         help="let whoever makes a room choose its seed (predictable draws: for tests and demonstrations only)",
     )
-    connections = parser.add_argument_group("connections")
-    connections.add_argument(
-        "--max-streams", type=_count("a number of streams"), default=500, help="event streams at once (500)"
-    )
-    connections.add_argument(
-        "--streams-per-seat", type=_count("a number of streams"), default=4, help="event streams per seat (4)"
-    )
-    connections.add_argument(
+
+
+_SECONDS = "a number of seconds"
+_MINUTES = "a number of minutes"
+
+# The limits, with their defaults (those of cheekymonkey.web.Limits, which tests/test_web_api.py checks:
+# this module does not import the web package, whose extra may be missing).
+_LIMITS: Final = [
+    ("rooms", "--max-rooms", _count("a number of rooms"), 1000, "rooms open at once, in all"),
+    ("rooms", "--rooms-per-client", _count("a number of rooms"), 20, "rooms one client may have open"),
+    ("rooms", "--rooms-per-minute", _count("a number of rooms"), 10, "rooms one client may make in a minute"),
+    ("rooms", "--idle-minutes", _number(float, 0.01, 10**6, _MINUTES), 60.0, "a game nobody moves in ends after"),
+    ("rooms", "--finished-minutes", _number(float, 0.01, 10**6, _MINUTES), 15.0, "a finished game's room ends after"),
+    ("rooms", "--max-moves", _count("a number of moves"), 2000, "actions per game, then it stops"),
+    (
+        "rooms",
+        "--max-number",
+        _count("a number", _SAFE_INTEGER),
+        10_000,
+        "the largest number custom rules may lead to, tokens and bonus values added up",
+    ),
+    ("rooms", "--bot-memory", _count("a number of entries"), 1000, "cache entries each bot keeps between moves"),
+    ("rooms", "--bot-delay", _number(float, 0, 10, _SECONDS), 0.8, "seconds a bot waits before each move"),
+    ("connections", "--max-streams", _count("a number of streams"), 500, "event streams open at once, in all"),
+    ("connections", "--streams-per-seat", _count("a number of streams"), 4, "event streams open on one seat"),
+    (
+        "connections",
         "--header-timeout",
-        type=_number(float, 0.1, 3600, "a number of seconds"),
-        default=10.0,
-        help="seconds a client has to send a request's head, and its body (10)",
-    )
-    connections.add_argument(
-        "--idle-timeout",
-        type=_number(int, 1, 3600, "a whole number of seconds"),
-        default=20,
-        help="seconds a keep-alive connection may stay idle (20)",
-    )
-    connections.add_argument(
-        "--max-body", type=_count("a number of bytes", 1 << 20), default=8192, help="bytes in a request's body (8192)"
-    )
+        _number(float, 0.1, 3600, _SECONDS),
+        10.0,
+        "seconds a client has to send a request's head, and then its body",
+    ),
+    ("connections", "--idle-timeout", _number(int, 1, 3600, _SECONDS), 20, "seconds a connection may stay idle"),
+    ("connections", "--max-body", _count("a number of bytes", 1 << 20), 8192, "bytes in a request's body"),
+]
 
 
 def _listen(host: str, port: int) -> socket.socket:
