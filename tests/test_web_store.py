@@ -48,7 +48,7 @@ def test_an_sqlite_store_keeps_rooms_across_reopening_and_appends_only_at_the_ve
     path = tmp_path / "rooms.sqlite3"
 
     async def write() -> None:
-        store = SqliteStore(path)
+        store = SqliteStore(str(path))
         await store.create(stored(actions=2), {0: token_hash("secret-0"), 2: token_hash("secret-2")})
         assert await store.append("r1", 2, [{"a": 2}], last_move=5.0, finished=True)
         assert not await store.append("r1", 2, [{"a": 3}], last_move=6.0, finished=True)  # stale: nothing written
@@ -56,7 +56,7 @@ def test_an_sqlite_store_keeps_rooms_across_reopening_and_appends_only_at_the_ve
         await store.close()
 
     async def read() -> None:
-        store = SqliteStore(path)
+        store = SqliteStore(str(path))
         room = await store.load("r1")
         assert room is not None
         assert room.actions == ({"a": 1}, {"a": 1}, {"a": 2})
@@ -79,15 +79,15 @@ def test_a_file_that_is_not_a_database_is_refused_with_a_store_error(tmp_path: P
     bad = tmp_path / "not-a-database"
     bad.write_bytes(b"this is not SQLite" * 100)
     with pytest.raises(StoreError, match="cannot use"):
-        SqliteStore(bad)
+        SqliteStore(str(bad))
     with pytest.raises(StoreError, match="cannot use"):
-        SqliteStore(tmp_path)  # a folder
+        SqliteStore(str(tmp_path))  # a folder
 
 
 def test_the_store_keeps_records_and_token_hashes_never_the_tokens(tmp_path: Path) -> None:
     """The database file holds each seat token's hash and the record, and no token."""
     path = tmp_path / "rooms.sqlite3"
-    manager = RoomManager(store=SqliteStore(path), allow_seeds=True)
+    manager = RoomManager(store=SqliteStore(str(path)), allow_seeds=True)
     with live_server(manager) as server:
         room = make_room(server, "Ann", "Bob")
         call(server, "POST", "/api/move", move(1, "stop"), token=token_of(room, 0))

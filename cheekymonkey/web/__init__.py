@@ -46,6 +46,7 @@ from cheekymonkey.web.rooms import (
     name_skeleton,
 )
 from cheekymonkey.web.store import (
+    Listener,
     MemoryStore,
     RedisStore,
     RoomSummary,
@@ -67,6 +68,7 @@ __all__ = [
     "GameNotFinishedError",
     "LimitError",
     "Limits",
+    "Listener",
     "MemoryStore",
     "NotYourTurnError",
     "RedisStore",

@@ -1,16 +1,18 @@
 """Rooms for the web front end: one :class:`~cheekymonkey.table.Table` each, kept in a store, seats reached by tokens.
 
-A :class:`Room` is a thin layer over a :class:`~cheekymonkey.table.Table` of any
+A :class:`~cheekymonkey.web.Room` is a thin layer over a :class:`~cheekymonkey.table.Table` of any
 :class:`~cheekymonkey.game.Game`: the table holds the state, the seats (people, and bots that it plays
 with :meth:`~cheekymonkey.table.Table.choose`), the events and the two random streams, and ends a game
 that reaches the room's move limit as *truncated*. The room adds what a server needs around it: the seat
 tokens, the version a move must name, the store every move is committed to before it is answered, the
-streams waiting for news, and a message per seat (:meth:`Room.message`) made of the game's own documents,
-with every event told in words written for that seat. The full state never leaves the room.
+streams waiting for news, and a message per seat (:meth:`~cheekymonkey.web.Room.message`) made of the
+game's own documents, with every event told in words written for that seat. The full state never leaves
+the room.
 
-A :class:`RoomManager` holds the rooms of one process, hands out the seat tokens, applies the
-:class:`Limits`, and ends rooms by the rule of :meth:`RoomManager.sweep`. Everything runs on one asyncio
-event loop; only a bot's choice, a pure function of an immutable state, runs in a worker thread.
+A :class:`~cheekymonkey.web.RoomManager` holds the rooms of one process, hands out the seat tokens, applies
+the :class:`~cheekymonkey.web.Limits`, and ends rooms by the rule of
+:meth:`~cheekymonkey.web.RoomManager.sweep`. Everything runs on one asyncio event loop; only a bot's choice,
+a pure function of an immutable state, runs in a worker thread.
 
 This module needs no web framework; :mod:`cheekymonkey.web.app` serves it over HTTP.
 """
@@ -32,6 +34,7 @@ from typing import Any, Final
 
 import attrs
 
+import cheekymonkey.table
 from cheekymonkey.errors import CheekyMonkeyError, InvalidValueError
 from cheekymonkey.games import GAME_NAMES, AnyGame, game_named
 from cheekymonkey.table import Seat, Step, Table, Waiting
@@ -99,7 +102,7 @@ class SeatNotFoundError(RoomError):
 
 
 class RoomClosedError(RoomError):
-    """The room has ended (see :meth:`RoomManager.sweep`); it takes no more moves."""
+    """The room has ended (see :meth:`~cheekymonkey.web.RoomManager.sweep`); it takes no more moves."""
 
     status = 409
 
@@ -273,7 +276,8 @@ def _bare(document: dict[str, Any]) -> dict[str, Any]:
 class Room:
     """One game at one table: a :class:`~cheekymonkey.table.Table`, its tokens' seats, its store and its streams.
 
-    Build rooms with :meth:`RoomManager.create`, which also hands out the seat tokens.
+    Build rooms with :meth:`RoomManager.create`, which also hands out the seat tokens. ``room.table`` is the
+    game in progress, for the server's own use: it is never sent to a seat.
 
     Args:
         manager: The manager that holds the room (its store, limits and clock).
@@ -288,15 +292,15 @@ class Room:
         self,
         manager: RoomManager,
         room_id: str,
-        table: Table[Any, Any, Any, Any, Any],
+        table: cheekymonkey.table.Table[Any, Any, Any, Any, Any],
         header: dict[str, Any],
         rules: str,
         last_move: float,
     ) -> None:
         self.manager = manager
         self.id: Final = room_id
+        # The game in progress (a cheekymonkey.table.Table): for the server's own use, never sent to a seat.
         self.table = table
-        """The game in progress: for the server's own use, never sent to a seat."""
         self.game: AnyGame = table.game
         self.rules = rules
         self.last_move = last_move
@@ -408,7 +412,7 @@ class Room:
             ActionTextError: If ``text`` names no legal action.
             StoreError: If the store cannot take the move.
 
-            In every case the room is unchanged.
+        In every case the room is then unchanged.
         """
         async with self._lock:
             if self.manager.store.shared:

@@ -15,8 +15,9 @@ rebuilt by replaying its record, which checks every action again.
   chosen from (so a move sent to two processes at once is applied once), and every process hears of it
   through Redis's publish and subscribe, to wake the event streams it serves.
 
-A room's *version* is the number of actions in its record. :meth:`Store.append` adds actions only at the
-version it is told, atomically: that is how two processes, or two requests, never both play.
+A room's *version* is the number of actions in its record. :meth:`~cheekymonkey.web.Store.append` adds
+actions only at the version it is told, atomically: that is how two processes, or two requests, never both
+play.
 
 >>> import asyncio
 >>> async def demo():
@@ -47,6 +48,7 @@ import attrs
 from cheekymonkey.errors import CheekyMonkeyError
 
 __all__ = [
+    "Listener",
     "MemoryStore",
     "RedisStore",
     "RoomSummary",
@@ -105,8 +107,12 @@ class RoomSummary:
     finished: bool
 
 
-Listener = Callable[[str, int | None], Awaitable[None]]
-"""Called with a room's id and its new version, or None when the room was closed."""
+class Listener(Protocol):
+    """What :meth:`Store.listen` calls: with a room's id and its new version, or None when the room has ended."""
+
+    async def __call__(self, room_id: str, version: int | None, /) -> None:
+        """Hear of a room's change."""
+        ...
 
 
 class Store(Protocol):
@@ -305,7 +311,7 @@ class SqliteStore(_LocalStore):
         StoreError: If the file cannot be opened or is not a database of this kind.
     """
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str) -> None:
         self.path = str(path)
         self.description = f"in the SQLite database {self.path}"
         self._worker = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="cheekymonkey-sqlite")
