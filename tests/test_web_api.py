@@ -6,6 +6,7 @@ import ast
 import http.client
 import json
 import logging
+import random
 import re
 import socket
 import subprocess
@@ -22,6 +23,7 @@ from cheekymonkey import CHEEKY_MONKEY, Claim, Ruleset, apply
 from cheekymonkey.bots import bust_probability
 from cheekymonkey.errors import IllegalActionError
 from cheekymonkey.serialization import DocumentError, load_action, load_view, to_document
+from cheekymonkey.table import Seat, Table
 from cheekymonkey.web import STATIC_DIR, Limits, RoomManager
 from tests.web_support import (
     LiveServer,
@@ -574,3 +576,28 @@ def test_the_serve_options_default_to_the_limits_defaults() -> None:
     limits = Limits()
     for field in attrs.fields(Limits):
         assert defaults[field.name] == getattr(limits, field.name), field.name
+
+
+def test_a_seeded_room_plays_the_same_game_as_a_table_with_the_same_seed_and_players(server: LiveServer) -> None:
+    """A person playing the heuristic's moves in a seeded room gets the game of a seeded two-heuristic table.
+
+    The heuristic uses no random numbers, so the draws and the bot's choices must be the same.
+    """
+    room = make_room(server, "Ann", "Mo", bots={1: "heuristic"}, seed=21)
+    kept = held(server, room)
+    token = token_of(room, 0)
+    mine = CHEEKY_MONKEY.bot_named("heuristic")
+    deadline = time.monotonic() + 120
+    while (table := call(server, "GET", "/api/table", token=token)[1])["waiting"] != "over":
+        assert time.monotonic() < deadline, "the game did not end"
+        if not table["legal"]:
+            time.sleep(0.01)
+            continue
+        chosen = to_document(mine.choose(kept.table.state, random.Random()))
+        body = {"version": table["version"], "action": chosen}
+        assert call(server, "POST", "/api/move", body, token=token)[0] == 200
+    seats = [Seat.bot(CHEEKY_MONKEY, "heuristic", name) for name in ("Ann", "Mo")]
+    alone = Table(CHEEKY_MONKEY, seats, seed=21)
+    alone.advance()
+    assert kept.table.actions == alone.actions
+    assert kept.table.state == alone.state
