@@ -354,14 +354,43 @@ class Game(Protocol[S, A, R, V_co, E]):
         """What ``seat`` (None: a spectator) may see of ``state``, as a type of its own."""
         ...
 
+    def facts(self, state: S, seat: int | None) -> dict[str, Any]:
+        """Figures ``seat`` could work out from what it has seen, for a front end to show beside the view.
+
+        JSON-ready, and never more than the view reveals: Cheeky Monkey gives ``{"bust_odds": p}`` while a
+        player decides (the bag's contents follow from every token seen face up), and ``{}`` otherwise.
+        """
+        ...
+
+    def number_bound(self, ruleset: R) -> int:
+        """An upper bound on every whole number a game under ``ruleset`` can put in its documents.
+
+        Sizes, counts and scores all stay at or below it, so a front end whose numbers are doubles
+        (JavaScript's are exact up to ``2**53 - 1``) can tell from the rules alone whether it can show the game.
+        """
+        ...
+
     # -- bots ------------------------------------------------------------------------------------------
 
     def bot_names(self) -> tuple[str, ...]:
         """The names of the game's bots, as :meth:`bot_named` knows them."""
         ...
 
-    def bot_named(self, name: str) -> GameBot[S, A]:
+    def bot_named(self, name: str, *, memory: int | None = None) -> GameBot[S, A]:
         """A fresh bot of the kind called ``name``.
+
+        Args:
+            name: One of :meth:`bot_names`.
+            memory: The most entries the bot may keep in its caches from one move to the next (None: the
+                bot's own bound). A server with many bots sets it, so that their memory stays bounded.
+
+        Raises:
+            InvalidValueError: If the game has no bot of that name, or ``memory`` is not a positive integer.
+        """
+        ...
+
+    def bot_title(self, name: str) -> str:
+        """The name of the bot kind ``name`` for people: ``"MCTS"`` for ``"mcts"``, ``"Heuristic"``.
 
         Raises:
             InvalidValueError: If the game has no bot of that name.

@@ -73,8 +73,9 @@ intersphinx_mapping = {
     "attrs": ("https://www.attrs.org/en/stable", (None, _FALLBACK["attrs"])),
 }
 intersphinx_timeout = 5
-# cheekymonkey.web.create_app returns a Starlette application; Starlette publishes no Sphinx inventory.
-nitpick_ignore = [("py:class", "starlette.applications.Starlette")]
+# cheekymonkey.web.create_app returns a Starlette application, and cheekymonkey.web.server.uvicorn_config a
+# uvicorn configuration; neither project publishes a Sphinx inventory.
+nitpick_ignore = [("py:class", "starlette.applications.Starlette"), ("py:class", "uvicorn.config.Config")]
 
 # Diagrams as SVG, so they scale and their text can be selected.
 graphviz_output_format = "svg"

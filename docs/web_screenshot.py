@@ -1,11 +1,12 @@
-"""Make ``docs/_static/web-game.png``: the web front end in the middle of a seeded game, in headless Chromium.
+"""Make ``docs/_static/web-game.png`` and ``web-phone.png``: the web front end mid-game, in headless Chromium.
 
 Run from the repository root with the ``dev`` extra installed and Chromium on PATH (``.ci/system-deps``)::
 
     python docs/web_screenshot.py
 
-It serves a seeded room of one person and two bots, plays the person's first turns through the API (the
-bots answer by themselves), then opens the person's link in Chromium and saves what the page shows.
+It serves seeded rooms on a free port, as ``cheekymonkey serve`` does: one person and two bots, whose person
+plays a few turns through the API (the bots answer by themselves) before the page is saved at desktop width;
+and one person and five bots, saved at phone width (390 by 844 pixels) on the person's first turn.
 """
 
 from __future__ import annotations
@@ -18,78 +19,89 @@ import threading
 import time
 import urllib.request
 from pathlib import Path
+from typing import Any
 
-OUT = Path(__file__).resolve().parent / "_static" / "web-game.png"
+STATIC = Path(__file__).resolve().parent / "_static"
 
 
 def main() -> int:
-    """Serve a seeded room, play into the middle of the game, and save the screenshot; return the exit status."""
+    """Serve seeded rooms, play into the middle of a game, and save the screenshots; return the exit status."""
     import uvicorn
     from playwright.sync_api import sync_playwright
 
-    from cheekymonkey import legal_actions
     from cheekymonkey.web import RoomManager, create_app
+    from cheekymonkey.web.server import uvicorn_config
 
-    manager = RoomManager(allow_seeds=True, bot_delay=0.0)
+    executable = shutil.which("chromium") or shutil.which("chromium-browser")
+    if executable is None:
+        print("Chromium is missing: run .ci/system-deps", file=sys.stderr)
+        return 1
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     url = f"http://127.0.0.1:{sock.getsockname()[1]}"
-    server = uvicorn.Server(uvicorn.Config(create_app(manager), log_level="warning", timeout_graceful_shutdown=1))
+    config = uvicorn_config(create_app(RoomManager(allow_seeds=True, bot_delay=0.0)))
+    config.timeout_graceful_shutdown = 1
+    server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     while not server.started:
         time.sleep(0.01)
 
-    def post(path: str, body: object, token: str | None = None) -> dict[str, object]:
-        request = urllib.request.Request(url + path, json.dumps(body).encode(), method="POST")
+    def call(method: str, path: str, body: object = None, token: str | None = None) -> dict[str, Any]:
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(url + path, data, method=method)
         request.add_header("Content-Type", "application/json")
         if token:
             request.add_header("Authorization", f"Bearer {token}")
         with urllib.request.urlopen(request) as answer:
-            result: dict[str, object] = json.loads(answer.read())
+            result: dict[str, Any] = json.loads(answer.read())
             return result
 
+    def my_turn(token: str) -> dict[str, Any]:
+        while not (table := call("GET", "/api/table", token=token))["legal"]:
+            time.sleep(0.02)
+        return table
+
     seats = [{"name": "Ann"}, {"name": "Mo", "bot": "heuristic"}, {"name": "Zoe", "bot": "expectimax"}]
-    room = post("/api/rooms", {"preset": "standard", "seats": seats, "seed": 12})
-    link = room["seats"][0]["link"]  # type: ignore[index]
-    token = link.split("#", 1)[1]
-    held = manager.rooms[room["room"]]  # type: ignore[index]
-    # Ann plays a few turns (draw once, then stop in the order drawn), until a later turn of hers shows a
-    # table with stacks built, two or more tokens in front, and if possible a claim to make.
+    room = call("POST", "/api/rooms", {"preset": "standard", "seats": seats, "seed": 12})
+    desktop = room["seats"][0]["link"]
+    token = desktop.split("#", 1)[1]
+    # Ann plays a few turns (draw once, then stop, putting tokens down in the order offered), until a later
+    # turn of hers shows a table with stacks built, two or more tokens in front, and if possible a claim.
     turns = 0
     while True:
-        while held.state.seat != 0 or held.state.phase.name not in ("DECIDE", "PLACING"):
-            time.sleep(0.01)
-        state = held.state
-        claim = any(type(action).__name__ == "Claim" for action in legal_actions(state))
-        if state.phase.name == "DECIDE" and turns >= 4 and len(state.front) >= 2 and (claim or turns >= 12):
+        table = my_turn(token)
+        kinds = [item["action"]["type"] for item in table["legal"]]
+        view = table["view"]
+        if view["phase"] == "decide" and turns >= 4 and len(view["front"]) >= 2 and ("claim" in kinds or turns >= 12):
             break  # best with a claim to show, but any table with tokens in front will do after a while
-        if state.phase.name == "PLACING":
-            post(
-                "/api/move",
-                {"format": "cheekymonkey/1", "kind": "action", "type": "place", "animal": state.front[0].name.lower()},
-                token,
-            )
-        elif len(state.front) < 2:
-            post("/api/move", {"format": "cheekymonkey/1", "kind": "action", "type": "draw"}, token)
+        if view["phase"] == "placing":
+            chosen = table["legal"][0]["action"]
+        elif len(view["front"]) < 2:
+            chosen = {"type": "draw"}
         else:
-            post("/api/move", {"format": "cheekymonkey/1", "kind": "action", "type": "stop"}, token)
+            chosen = {"type": "stop"}
             turns += 1
-    executable = shutil.which("chromium") or shutil.which("chromium-browser")
-    if executable is None:
-        print("Chromium is missing: run .ci/system-deps", file=sys.stderr)
-        return 1
+        call("POST", "/api/move", {"version": table["version"], "action": chosen}, token)
+
+    names = ["Ann", "Heuristic bot 1", "Expectimax bot 2", "MCTS bot 3", "Heuristic bot 4", "Random bot 5"]
+    kinds = [None, "heuristic", "expectimax", "mcts", "heuristic", "random"]
+    seats = [{"name": n, **({"bot": k} if k else {})} for n, k in zip(names, kinds, strict=True)]
+    phone = call("POST", "/api/rooms", {"preset": "standard", "seats": seats, "seed": 11})["seats"][0]["link"]
+
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=executable)
-        page = browser.new_page(viewport={"width": 860, "height": 760})
-        page.goto(url + link)
-        page.wait_for_selector("#actions button")
-        page.wait_for_timeout(300)
-        page.screenshot(path=str(OUT))
+        for link, name, viewport in ((desktop, "web-game.png", (860, 900)), (phone, "web-phone.png", (390, 844))):
+            page = browser.new_page(viewport={"width": viewport[0], "height": viewport[1]})
+            page.goto(url + link)
+            page.wait_for_selector("#actions button")
+            page.wait_for_timeout(300)
+            page.screenshot(path=str(STATIC / name))
+            print(f"saved {STATIC / name} ({(STATIC / name).stat().st_size} bytes)")
+            page.close()
         browser.close()
     server.should_exit = True
     thread.join(timeout=10)
-    print(f"saved {OUT} ({OUT.stat().st_size} bytes)")
     return 0
 
 

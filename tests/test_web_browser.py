@@ -1,7 +1,8 @@
 """The web front end in a real browser: the machine's Chromium, driven by Playwright, against uvicorn.
 
 Each test plays through the page as a person would (clicks, keys, typed moves) and checks the result on the
-page and in the room's full state on the server. Without Chromium these tests fail, saying how to install it.
+page and in the room's table on the server. Without Chromium these tests fail, saying how to install it.
+Screenshots of the phone-width checks are written to pytest's temporary folder, to be looked at.
 """
 
 from __future__ import annotations
@@ -10,24 +11,26 @@ import json
 import random
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
-from cheekymonkey import Animal, Claim, apply, legal_actions, new_game, sample_chance, score
+from cheekymonkey import CHEEKY_MONKEY, Animal, Claim, apply, new_game, sample_chance, score
 from cheekymonkey.actions import Draw
-from cheekymonkey.errors import IllegalActionError
-from cheekymonkey.serialization import to_document
-from cheekymonkey.web import Room, RoomManager
-from tests.web_support import CHROMIUM_MISSING, LiveServer, call, chromium_path, live_server
+from cheekymonkey.serialization import load_record, to_document
+from cheekymonkey.table import Table
+from cheekymonkey.web import Limits, Room, RoomManager
+from tests.web_support import CHROMIUM_MISSING, LiveServer, chromium_path, live_server, make_room
 
 pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[LiveServer]:
-    with live_server(RoomManager(allow_seeds=True, bot_delay=0.0)) as running:
+    limits = Limits(rooms_per_client=100, rooms_per_minute=100)
+    with live_server(RoomManager(allow_seeds=True, bot_delay=0.0, limits=limits)) as running:
         yield running
 
 
@@ -44,7 +47,8 @@ def browser() -> Iterator[Browser]:
             launched.close()
 
 
-_REFUSED = "Failed to load resource: the server responded with a status of 409"
+# Refused requests are answers the page shows, not script errors (the browser logs their status).
+_REFUSED = re.compile(r"^Failed to load resource: the server responded with a status of (400|404|409)")
 
 
 class Pages:
@@ -56,18 +60,17 @@ class Pages:
         self.errors: list[str] = []
 
     def open(self, url: str, *, width: int = 1000, height: int = 900) -> Page:
-        context = self._browser.new_context(viewport={"width": width, "height": height})
+        context = self._browser.new_context(viewport={"width": width, "height": height}, accept_downloads=True)
         self._contexts.append(context)
         page = context.new_page()
-        page.set_default_timeout(10_000)
+        page.set_default_timeout(15_000)
         page.on("pageerror", lambda error: self.errors.append(str(error)))
         page.on("console", self._console)
         page.goto(url)
         return page
 
     def _console(self, message: Any) -> None:
-        # A refused move is an answer the page shows, not a script error (the browser logs its status).
-        if message.type == "error" and not message.text.startswith(_REFUSED):
+        if message.type == "error" and not _REFUSED.match(message.text):
             self.errors.append(message.text)
 
     def close(self) -> None:
@@ -85,12 +88,8 @@ def pages(browser: Browser) -> Iterator[Pages]:
     assert opened.errors == [], "the page reported script errors"
 
 
-def make_room(server: LiveServer, names: list[str], seed: int, bots: dict[int, str] | None = None) -> dict[str, Any]:
-    seats = [{"name": n, **({"bot": bots[i]} if bots and i in bots else {})} for i, n in enumerate(names)]
-    status, room = call(server, "POST", "/api/rooms", {"preset": "standard", "seats": seats, "seed": seed})
-    assert status == 201, room
-    assert isinstance(room, dict)
-    return room
+def held(server: LiveServer, room: dict[str, Any] | str) -> Room:
+    return server.manager.rooms[room if isinstance(room, str) else room["room"]]
 
 
 def version(page: Page) -> int:
@@ -102,28 +101,48 @@ def after_move(page: Page, before: int) -> None:
     page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=before)
 
 
+def told(room: Room, viewer: int, types: set[str] | None = None) -> list[str]:
+    """The room's events as ``viewer`` reads them (the game's own narration), newest first as the log shows them."""
+    table = room.table
+    return [
+        CHEEKY_MONKEY.event_text(event, table.names, viewer)
+        for event in reversed(table.events)
+        if types is None or to_document(event)["type"] in types
+    ]
+
+
 def assert_buttons_are_the_legal_actions(page: Page, room: Room) -> None:
     """The page's move buttons are exactly the seat's legal actions, in order, once it shows the room's table."""
     page.wait_for_function("v => Number(document.body.dataset.version) === v", arg=room.version)
     shown = [json.loads(b.get_attribute("data-action") or "") for b in page.locator("#actions button").all()]
-    documents = [to_document(action) for action in legal_actions(room.state)]
+    documents = [to_document(action) for action in room.table.legal_actions()]
     legal = [{k: v for k, v in document.items() if k not in ("format", "kind")} for document in documents]
     assert shown == legal
 
 
-def test_a_whole_game_against_a_bot_from_the_lobby_to_the_score_sheet(server: LiveServer, pages: Pages) -> None:
+def test_a_whole_game_against_a_bot_from_the_lobby_to_the_score_sheet_and_its_record(
+    server: LiveServer, pages: Pages, tmp_path: Path
+) -> None:
+    """From the lobby through a whole game to the score sheet, then the record downloads and replays the game."""
     page = pages.open(server.url + "/")
-    page.click("#remove-seat")  # the lobby offers you and two bots; play one
+    page.wait_for_selector("body[data-ready]")
+    expect(page.locator("#seat-name-0")).to_have_value("Player 0")  # neutral: not "You"
+    expect(page.locator("#seat-kind-1 option[value=mcts]")).to_have_text("MCTS bot")
+    page.click("#remove-seat")  # the lobby offers a person and two bots; play one
     page.fill("#seat-name-0", "Ann")
     page.fill("#seed", "7")
+    posted: list[dict[str, Any]] = []
+    page.on(
+        "request", lambda r: posted.append(json.loads(r.post_data or "{}")) if r.url.endswith("/api/move") else None
+    )
     page.click("button[type=submit]")
     page.click("text=Take this seat")
     expect(page.locator("#status")).to_have_text(re.compile("Your turn|thinking|to move"))
-    room = server.manager.rooms[page.get_attribute("body", "data-room") or ""]
+    room = held(server, page.get_attribute("body", "data-room") or "")
     moves = 0
     while True:
-        page.wait_for_selector("#actions button:enabled, #score:not([hidden])")
-        if page.is_visible("#score"):
+        page.wait_for_selector("#actions button:enabled, #result:not([hidden])")
+        if page.is_visible("#result"):
             break
         assert_buttons_are_the_legal_actions(page, room)
         before = version(page)
@@ -142,79 +161,95 @@ def test_a_whole_game_against_a_bot_from_the_lobby_to_the_score_sheet(server: Li
         after_move(page, before)
         moves += 1
         assert moves < 300, "the game did not end"
-    assert room.over
-    sheet = score(room.state)
+    assert room.table.over
+    # Every move named the version of the table it was chosen from.
+    assert posted
+    assert all(isinstance(body.get("version"), int) for body in posted)
+    sheet = score(room.table.state)
     rows = page.locator("#sheet tbody tr")
     expect(rows).to_have_count(2)
     for seat, line in enumerate(sheet.seats):
         expect(rows.nth(seat).locator(".total")).to_have_text(str(line.total))
-    winners = " and ".join(["You" if seat == 0 else "Heuristic bot 1" for seat in sheet.winners])
-    expect(page.locator("#winners")).to_contain_text(winners)
-    expect(page.locator("#log li").first).to_contain_text("The game is over")
+    winners = sheet.winners
+    expected = "You win." if winners == (0,) else "Heuristic bot 1 wins." if winners == (1,) else "share the win"
+    expect(page.locator("#winners")).to_contain_text(expected)
+    expect(page.locator("#log li").first).to_have_text(re.compile(re.escape(told(room, 0)[0]) + "$"))
     expect(page.locator("#status")).to_have_text("Game over.")
+    assert page.locator("#front-title").count() == 0  # no empty "In front" panel after the game
+    assert not page.is_visible("#command")
+    with page.expect_download() as download:
+        page.click("#download")
+    saved = tmp_path / "record.json"
+    download.value.save_as(saved)
+    record = load_record(saved.read_text())
+    assert Table.from_record(CHEEKY_MONKEY, record).state == room.table.state
+    assert record.names == ("Ann", "Heuristic bot 1")
 
 
 def test_a_second_player_joins_by_link_and_sees_moves_without_reloading(server: LiveServer, pages: Pages) -> None:
-    room = make_room(server, ["Ann", "Bob"], seed=3)
-    held = server.manager.rooms[room["room"]]
+    """Bob's page follows Ann's moves as they happen, narrated for Bob, with no reload."""
+    room = make_room(server, "Ann", "Bob", seed=3)
+    kept = held(server, room)
     ann = pages.open(server.url + room["seats"][0]["link"])
-    bob = pages.open(server.url + room["seats"][1]["link"], width=390, height=800)  # a phone
+    bob = pages.open(server.url + room["seats"][1]["link"], width=390, height=844)  # a phone
     expect(bob.locator("#status")).to_have_text("Ann is to move.")
     expect(ann.locator("#status")).to_have_text("Your turn.")
     bob.evaluate("window.stillTheSamePage = true")
 
     ann.keyboard.press("d")
-    expect(bob.locator("#log li").first).to_contain_text(re.compile(r"^\d+Ann drew an? \w+"))
-    expect(bob.locator("#bag-size")).to_have_text(str(held.state.bag_size))
-    if held.state.seat == 0:  # no bust: Ann stops, stacking in the order shown first
+    expect(bob.locator("#log li").first).to_contain_text(re.compile(r"^\d+Ann draws an? \w+"))
+    expect(bob.locator("#bag-size")).to_have_text(str(kept.table.state.bag_size))
+    if kept.table.state.seat == 0:  # no bust: Ann stops, stacking in the order shown first
         before = version(ann)
         ann.keyboard.press("s")
         # The key press reaches the server asynchronously: wait for its table before reading the room's state.
         after_move(ann, before)
-        while held.state.seat == 0:
+        while kept.table.state.seat == 0:
             before = version(ann)
             ann.locator("#actions .action-place").first.click()
             after_move(ann, before)
     expect(bob.locator("#status")).to_have_text("Your turn.")
-    height = held.state.stacks[0]
-    expect(bob.locator("#seats .seat").first.locator(".height")).to_contain_text(f"{len(height)} token")
+    height = kept.table.state.stacks[0]
+    expect(bob.locator("#board .seat").first.locator(".height")).to_contain_text(f"{len(height)} token")
 
     bob.keyboard.press("d")
-    expect(ann.locator("#log li").first).to_contain_text(re.compile(r"^\d+Bob drew"))
+    expect(ann.locator("#log li").first).to_contain_text(re.compile(r"^\d+Bob draws"))
+    expect(bob.locator("#log li").first).to_contain_text(re.compile(r"^\d+You draw"))
     assert bob.evaluate("window.stillTheSamePage") is True
 
 
-def test_an_illegal_move_is_shown_with_the_library_reason(server: LiveServer, pages: Pages) -> None:
-    room = make_room(server, ["Ann", "<b>Bob</b>"], seed=5)
-    held = server.manager.rooms[room["room"]]
-    before = held.state
-    with pytest.raises(IllegalActionError) as expected:
+def test_a_refused_move_is_shown_with_the_library_reason(server: LiveServer, pages: Pages) -> None:
+    """A typed move the rules refuse, and a move out of turn, show the library's reason; the room is unchanged."""
+    room = make_room(server, "Ann", "<b>Bob</b>", seed=5)
+    kept = held(server, room)
+    before = kept.table.state
+    with pytest.raises(ValueError, match="nobody to claim"):
+        CHEEKY_MONKEY.parse_actions("c 1", before)
+    with pytest.raises(ValueError, match="R7"):
         apply(before, Claim(1))
     ann = pages.open(server.url + room["seats"][0]["link"])
     expect(ann.locator("#status")).to_have_text("Your turn.")
     ann.fill("#command-text", "c 1")
     ann.press("#command-text", "Enter")
-    expect(ann.locator("#error")).to_have_text(str(expected.value))
-    assert held.state is before
-    assert held.version == 0
+    expect(ann.locator("#error")).to_contain_text("'c 1': there is nobody to claim from now")
+    assert kept.table.state is before
     # Names are text, never markup: the seat shows the brackets, and no element came of them.
-    expect(ann.locator("#seats .seat").nth(1).locator(".seat-name")).to_have_text("<b>Bob</b>")
-    assert ann.locator("#seats b").count() == 0
+    expect(ann.locator("#board .seat").nth(1).locator(".seat-name")).to_have_text("<b>Bob</b>")
+    assert ann.locator("#board b").count() == 0
 
     bob = pages.open(server.url + room["seats"][1]["link"])
-    expect(bob.locator("#status")).to_have_text("Ann is to move.")
+    expect(bob.locator("#status")).to_have_text("<b>Bob</b>".replace("<b>Bob</b>", "Ann is to move."))
     assert bob.locator("#actions button").count() == 0  # only the legal actions, and Bob has none
     bob.fill("#command-text", "d")
     bob.press("#command-text", "Enter")
     expect(bob.locator("#error")).to_have_text("it is Ann's turn (seat 0), not seat 1's")
-    assert held.state is before
-    assert held.version == 0
+    assert kept.table.state is before
 
 
 def three_different_first_draws() -> tuple[int, tuple[Animal, ...]]:
     """A seed whose first three draws differ, so the first player can stop with three animals to order."""
     for seed in range(200):
-        rng = random.Random(seed)  # the room resolves chance with random.Random(seed), as here
+        rng = random.Random(seed)  # a seeded table resolves chance with random.Random(seed), as here
         state = new_game(2)
         state = apply(state, sample_chance(state, rng))
         for _ in range(2):
@@ -225,15 +260,16 @@ def three_different_first_draws() -> tuple[int, tuple[Animal, ...]]:
 
 
 def test_a_stacking_order_chosen_on_the_page_ends_up_on_the_stack(server: LiveServer, pages: Pages) -> None:
+    """Three tokens put down in an order of the player's choosing, by click and by key, stack in that order."""
     seed, front = three_different_first_draws()
-    room = make_room(server, ["Ann", "Bob"], seed=seed)
-    held = server.manager.rooms[room["room"]]
+    room = make_room(server, "Ann", "Bob", seed=seed)
+    kept = held(server, room)
     ann = pages.open(server.url + room["seats"][0]["link"])
     for _ in range(2):
         before = version(ann)
         ann.click("#actions .action-draw")
         after_move(ann, before)
-    assert held.state.front == front
+    assert kept.table.state.front == front
     expect(ann.locator("#front .token-name")).to_have_text([a.label for a in front])
     before = version(ann)
     ann.click("#actions .action-stop")
@@ -248,13 +284,80 @@ def test_a_stacking_order_chosen_on_the_page_ends_up_on_the_stack(server: LiveSe
     before = version(ann)
     ann.keyboard.press(order[1].name.lower()[0])  # the animal's initial puts it down next
     after_move(ann, before)
-    assert held.state.stacks[0] == order  # the last one went on by itself, on top
-    mine = ann.locator("#seats .seat.mine")
+    assert kept.table.state.stacks[0] == order  # the last one went on by itself, on top
+    mine = ann.locator("#board .seat.mine")
     expect(mine.locator(".stack-top .token-name")).to_have_text(order[2].label)
     expect(mine.locator(".height")).to_have_text(f"3 tokens, {order[2].label} on top")
     expect(ann.locator("#log li.log-stacked")).to_have_text(
-        [
-            re.compile(rf"^\d+You put {order[1].label} and {order[2].label} on your stack\.$"),
-            re.compile(rf"^\d+You put {order[0].label} on your stack\.$"),
-        ]
+        [re.compile(rf"^\d+{re.escape(text)}$") for text in told(kept, 0, {"stacked"})]
     )
+
+
+@pytest.mark.parametrize(
+    ("fragment", "reason"),
+    [
+        ("#" + "A" * 43, "No open room has a seat for this link"),
+        ("#%E0%A4%A", "This link is damaged"),
+        ("#not a token!", "This link is damaged"),
+        ("", "This page needs your seat's link"),
+    ],
+)
+def test_a_bogus_seat_link_shows_a_clear_error_a_way_to_the_lobby_and_no_move_box(
+    server: LiveServer, pages: Pages, fragment: str, reason: str
+) -> None:
+    """A link no room knows, or one mangled on its way, says so at once: no "Connecting..." for ever."""
+    page = pages.open(server.url + "/play" + fragment, width=390, height=844)
+    expect(page.locator("#fatal")).to_be_visible()
+    expect(page.locator("#fatal-reason")).to_contain_text(reason)
+    expect(page.locator("#status")).to_have_text("This seat cannot be opened.")
+    lobby = page.locator("#fatal a")
+    expect(lobby).to_have_attribute("href", "/")
+    for part in ("#command", "#controls", "#board"):
+        expect(page.locator(part)).to_be_hidden()
+
+
+def words_broken_inside(page: Page, selector: str) -> list[str]:
+    """The words of the elements matched that the browser laid out over more than one line."""
+    broken: list[str] = page.evaluate(
+        """selector => {
+            const broken = [];
+            for (const node of document.querySelectorAll(selector)) {
+                const text = node.firstChild;
+                if (!text || text.nodeType !== Node.TEXT_NODE) continue;
+                const re = /\\S+/g;
+                let m;
+                while ((m = re.exec(text.data)) !== null) {
+                    const range = document.createRange();
+                    range.setStart(text, m.index);
+                    range.setEnd(text, m.index + m[0].length);
+                    const lines = new Set(Array.from(range.getClientRects()).map(r => Math.round(r.top)));
+                    if (lines.size > 1) broken.push(m[0]);
+                }
+            }
+            return broken;
+        }""",
+        selector,
+    )
+    return broken
+
+
+@pytest.mark.parametrize("seats", [3, 6])
+def test_at_phone_width_names_stay_whole_and_the_moves_are_above_the_fold(
+    server: LiveServer, pages: Pages, tmp_path: Path, seats: int
+) -> None:
+    """At 390 by 844 pixels, no name breaks inside a word and Draw and Stop are on the first screen."""
+    names = ["Annabelle", "Heuristic bot 1", "Expectimax bot 2", "MCTS bot 3", "Heuristic bot 4", "Random bot 5"]
+    kinds = {1: "heuristic", 2: "expectimax", 3: "mcts", 4: "heuristic", 5: "random"}
+    room = make_room(server, *names[:seats], seed=11, bots={i: kinds[i] for i in range(1, seats)})
+    page = pages.open(server.url + room["seats"][0]["link"], width=390, height=844)
+    expect(page.locator("#status")).to_have_text("Your turn.")
+    page.screenshot(path=str(tmp_path / f"phone-{seats}-seats.png"))
+    assert words_broken_inside(page, ".seat-name") == []
+    expect(page.locator("#board .badge").nth(3 if seats > 3 else 2)).to_have_text(
+        "MCTS bot" if seats > 3 else "Expectimax bot"
+    )
+    for button in ("#actions .action-draw", "#actions .action-stop"):
+        box = page.locator(button).bounding_box()
+        assert box is not None
+        assert box["y"] >= 0
+        assert box["y"] + box["height"] <= 844, (button, box)

@@ -1,8 +1,9 @@
-"""A bounded load test of the web front end: rooms of two clients each play random legal moves at once.
+"""A bounded load test of the web front end: rooms of two people and a bot each play whole games at once.
 
-It runs ``benchmarks/web_load.py`` (which starts ``cheekymonkey serve`` as a real process on 127.0.0.1) with
-a small load, and checks its findings: every move accepted, and nothing lost or mixed between rooms. The
-same script, with more rooms, gives the figures in the web front end how-to.
+It runs ``benchmarks/web_load.py`` (which starts ``cheekymonkey serve`` as a real process on 127.0.0.1, its
+rooms in an SQLite file) with a small load, and checks its findings: every game played to its end, nothing
+lost or mixed between rooms, and the server's peak memory under a ceiling. The same script, with more rooms,
+gives the figures in the web front end how-to.
 """
 
 from __future__ import annotations
@@ -16,23 +17,28 @@ import pytest
 
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "web_load.py"
 
+PEAK_MIB = 96
+"""The ceiling on the server's peak resident memory for the 20 rooms (43 MiB measured; see the how-to)."""
+
 
 @pytest.mark.slow
-def test_thirty_rooms_of_two_clients_play_every_move_with_nothing_lost_or_mixed() -> None:
-    rooms, moves = 30, 30
+def test_twenty_rooms_of_people_and_a_bot_play_whole_games_with_nothing_lost_or_mixed() -> None:
+    """Twenty games at once, each to its end: no problem found, every game over, peak memory under the ceiling."""
+    rooms = 20
     done = subprocess.run(
-        [sys.executable, str(SCRIPT), "--rooms", str(rooms), "--moves", str(moves), "--json"],
+        [sys.executable, str(SCRIPT), "--rooms", str(rooms), "--json"],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=600,
         check=False,
     )
     assert done.returncode == 0, done.stdout + done.stderr
     report = json.loads(done.stdout)
     assert report["problems"] == []
-    # 30 moves are far fewer than a standard game takes, so every room plays all of them.
-    assert report["moves"] == rooms * moves
-    # Each move reaches both seats' streams (a burst may come as one message), and each stream starts with one.
-    assert rooms * moves <= report["stream_messages"] <= 2 * rooms * (moves + 1)
-    assert report["latency_ms_p99"] is not None
-    assert report["memory_kib_per_room"] > 0
+    assert report["games_finished"] == rooms
+    assert report["moves"] >= rooms  # every game needs its people's moves
+    # Each move's table reaches the other person's stream too, and each stream starts with one.
+    assert report["stream_messages"] >= report["moves"] + 2 * rooms
+    assert report["server_peak_rss_kib"] < PEAK_MIB * 1024
+    assert report["latency_ms_p50"] is not None
+    assert report["latency_ms_p99"] >= report["latency_ms_p50"]

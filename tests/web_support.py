@@ -1,32 +1,45 @@
-"""Test support for the web front end: a real uvicorn server on 127.0.0.1, a JSON client, and Chromium.
+"""Test support for the web front end: a real uvicorn server, a real ``cheekymonkey serve`` process, a client.
 
-The server runs in a thread of the test process (uvicorn's own ``Server``, on a socket bound to a free
-port), so a test can look at a room's full state on the server to check what the page did. The browser
-is the machine's Chromium, driven by Playwright; without it the browser tests fail and say how to install it.
+:class:`LiveServer` runs uvicorn in a thread of the test process (uvicorn's own ``Server``, configured as
+``cheekymonkey serve`` configures it, on a socket bound to a free port), so a test can look at a room's
+table on the server to check what the page did. :class:`ServeProcess` starts ``python -m cheekymonkey
+serve`` as its own process, as a user would, for the tests that kill it or run two. The browser is the
+machine's Chromium, driven by Playwright; without it the browser tests fail and say how to install it.
 """
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import shutil
+import signal
 import socket
+import subprocess
+import sys
 import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import uvicorn
 
 from cheekymonkey.web import RoomManager, create_app
+from cheekymonkey.web.server import uvicorn_config
 
 CHROMIUM_MISSING = (
     "Chromium is not installed, and the web front end's browser tests need it. Install it with "
     "'apt-get update && apt-get install -y chromium' (or run .ci/system-deps), or point CHEEKYMONKEY_CHROMIUM "
     "at a Chromium or Chrome executable. Do not run 'playwright install': these tests use the system's browser."
+)
+
+REDIS_MISSING = (
+    "redis-server is not installed, and the tests of the Redis store need it. Install it with "
+    "'apt-get update && apt-get install -y redis-server' (or run .ci/system-deps)."
 )
 
 
@@ -38,30 +51,46 @@ def chromium_path() -> str | None:
     return shutil.which("chromium") or shutil.which("chromium-browser")
 
 
-class LiveServer:
-    """A uvicorn server for one test module, in a background thread; ``url`` is where it listens."""
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
 
-    def __init__(self, manager: RoomManager, *, max_body: int = 8192) -> None:
+
+class LiveServer:
+    """A uvicorn server in a background thread, configured as ``cheekymonkey serve`` does; ``url`` is where it is."""
+
+    def __init__(
+        self,
+        manager: RoomManager,
+        *,
+        header_timeout: float = 10.0,
+        idle_timeout: int = 20,
+        max_connections: int | None = None,
+        **app_options: Any,
+    ) -> None:
         self.manager = manager
         self._socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self._socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self._socket.bind(("127.0.0.1", 0))
         self.port: int = self._socket.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
-        config = uvicorn.Config(
-            create_app(manager, max_body=max_body),
-            log_level="warning",
-            access_log=False,
-            lifespan="on",
-            timeout_graceful_shutdown=1,  # open event streams never end by themselves
+        config = uvicorn_config(
+            create_app(manager, **app_options),
+            header_timeout=header_timeout,
+            idle_timeout=idle_timeout,
+            max_connections=max_connections,
         )
+        config.timeout_graceful_shutdown = 1  # open event streams never end by themselves
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [self._socket]}, daemon=True)
 
     def start(self) -> None:
         """Start serving; return once the server accepts requests."""
         self._thread.start()
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 20
         while not self._server.started:
             if time.monotonic() > deadline or not self._thread.is_alive():
                 raise RuntimeError("the uvicorn server did not start")
@@ -70,7 +99,7 @@ class LiveServer:
     def stop(self) -> None:
         """Stop the server (open event streams are cut) and wait for its thread."""
         self._server.should_exit = True
-        self._thread.join(timeout=10)
+        self._thread.join(timeout=20)
         self._socket.close()
         if self._thread.is_alive():  # pragma: no cover - reported, never silently left behind
             raise RuntimeError("the uvicorn server thread did not stop")
@@ -87,8 +116,83 @@ def live_server(manager: RoomManager, **options: Any) -> Iterator[LiveServer]:
         server.stop()
 
 
+class ServeProcess:
+    """``python -m cheekymonkey serve`` as its own process on a free port of 127.0.0.1, with ``args`` added."""
+
+    def __init__(
+        self,
+        args: Sequence[str] = (),
+        *,
+        port: int | None = None,
+        stderr: Path | None = None,
+        preexec_fn: Callable[[], None] | None = None,
+    ) -> None:
+        self.port = port if port is not None else free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self._stderr = stderr
+        command = [sys.executable, "-m", "cheekymonkey", "serve", "--port", str(self.port), *args]
+        err = open(stderr, "ab") if stderr is not None else subprocess.DEVNULL  # noqa: SIM115 - closed in stop()
+        self._err = err
+        self.process = subprocess.Popen(
+            command,
+            stdout=subprocess.PIPE,
+            stderr=err,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            preexec_fn=preexec_fn,
+        )
+        self.first_line = ""
+
+    def wait_ready(self, seconds: float = 30) -> None:
+        """Wait until the server answers ``GET /api/options``."""
+        assert self.process.stdout is not None
+        self.first_line = self.process.stdout.readline().decode()
+        deadline = time.monotonic() + seconds
+        while True:
+            try:
+                connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=5)
+                connection.request("GET", "/api/options")
+                if connection.getresponse().status == 200:
+                    connection.close()
+                    return
+            except OSError:
+                pass
+            assert self.process.poll() is None, f"the server exited: {self.first_line}"
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.05)
+
+    def kill(self) -> None:
+        """Kill the server at once (SIGKILL): no shutdown, nothing flushed."""
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        """Stop the server (SIGTERM, then SIGKILL after 10 seconds)."""
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:  # pragma: no cover - reported by the kill
+                self.process.kill()
+                self.process.wait(timeout=10)
+        if self.process.stdout is not None:
+            self.process.stdout.close()
+        if self._err is not subprocess.DEVNULL:
+            self._err.close()  # type: ignore[union-attr]
+
+
+@contextmanager
+def serve_process(args: Sequence[str] = (), **options: Any) -> Iterator[ServeProcess]:
+    """A running ``cheekymonkey serve`` process for the ``with`` block (stopped at the end)."""
+    server = ServeProcess(args, **options)
+    try:
+        server.wait_ready()
+        yield server
+    finally:
+        server.stop()
+
+
 def call(
-    server: LiveServer,
+    server: LiveServer | ServeProcess | str,
     method: str,
     path: str,
     body: object = None,
@@ -98,8 +202,9 @@ def call(
     headers: dict[str, str] | None = None,
 ) -> tuple[int, Any]:
     """One HTTP request with the standard library; return the status and the decoded JSON answer."""
+    base = server if isinstance(server, str) else server.url
     data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
-    request = urllib.request.Request(server.url + path, data=data, method=method)
+    request = urllib.request.Request(base + path, data=data, method=method)
     if data is not None:
         request.add_header("Content-Type", "application/json")
     if token is not None:
@@ -107,7 +212,7 @@ def call(
     for name, value in (headers or {}).items():
         request.add_header(name, value)
     try:
-        with urllib.request.urlopen(request, timeout=10) as response:
+        with urllib.request.urlopen(request, timeout=30) as response:
             return response.status, json.loads(response.read())
     except urllib.error.HTTPError as error:
         with error:
@@ -117,3 +222,46 @@ def call(
 def action(kind: str, **fields: object) -> dict[str, object]:
     """An action document."""
     return {"format": "cheekymonkey/1", "kind": "action", "type": kind, **fields}
+
+
+def move(version: int, kind: str, **fields: object) -> dict[str, object]:
+    """A move's body: the version it was chosen from and its action document."""
+    return {"version": version, "action": action(kind, **fields)}
+
+
+def token_of(room: dict[str, Any], seat: int) -> str:
+    """The token in the link of ``room``'s seat ``seat``."""
+    link: str = room["seats"][seat]["link"]
+    assert link.startswith("/play#")
+    return link.removeprefix("/play#")
+
+
+def make_room(
+    server: LiveServer | ServeProcess | str,
+    *names: str,
+    seed: int | None = 5,
+    bots: dict[int, str] | None = None,
+    headers: dict[str, str] | None = None,
+    **extra: Any,
+) -> dict[str, Any]:
+    """Make a room of the standard game with seats named ``names`` (``bots``: seat -> bot kind); assert 201."""
+    seats = [{"name": n, **({"bot": bots[i]} if bots and i in bots else {})} for i, n in enumerate(names)]
+    body: dict[str, Any] = {"preset": "standard", "seats": seats, **extra}
+    if seed is not None:
+        body["seed"] = seed
+    status, answer = call(server, "POST", "/api/rooms", body, headers=headers)
+    assert status == 201, answer
+    assert isinstance(answer, dict)
+    return answer
+
+
+def read_event(response: http.client.HTTPResponse) -> dict[str, Any]:
+    """The next ``table`` message of a server-sent event stream (comments skipped)."""
+    data = []
+    while True:
+        line = response.readline().decode().rstrip("\n")
+        if line.startswith("data: "):
+            data.append(line.removeprefix("data: "))
+        elif not line and data:
+            message: dict[str, Any] = json.loads("\n".join(data))
+            return message

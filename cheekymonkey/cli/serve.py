@@ -1,39 +1,129 @@
-"""``cheekymonkey serve``: the web front end, on uvicorn (needs the ``web`` extra)."""
+"""``cheekymonkey serve``: the web front end, on uvicorn (needs the ``web`` extra; a Redis store, the ``redis`` one)."""
 
 from __future__ import annotations
 
 import argparse
+import errno
+import logging
+import math
+import os
+import socket
 import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Final
 
-__all__ = ["add_arguments", "run"]
+__all__ = ["add_arguments", "default_store", "run"]
+
+_SAFE_INTEGER = 2**53 - 1
 
 
-def _positive(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"{text} must be more than 0")
-    return value
+def default_store() -> str:
+    """Where rooms are kept unless ``--store`` says otherwise: ``$XDG_STATE_HOME/cheekymonkey/rooms.sqlite3``.
+
+    ``$XDG_STATE_HOME`` is ``~/.local/state`` when it is not set.
+    """
+    state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return str(Path(state) / "cheekymonkey" / "rooms.sqlite3")
+
+
+def _number(kind: type[int] | type[float], low: float, high: float, what: str) -> Callable[[str], float]:
+    def parse(text: str) -> float:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
+        if not math.isfinite(value) or not low <= value <= high:
+            top = "" if high == math.inf else f" to {high:g}"
+            raise argparse.ArgumentTypeError(f"{text}: give {low:g}{top}" if top else f"{text}: give {low:g} or more")
+        return value
+
+    return parse
+
+
+def _count(what: str, high: float = 10**9) -> Callable[[str], float]:
+    return _number(int, 1, high, what)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add this command's options."""
-    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine)")
-    parser.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
-    parser.add_argument(
-        "--idle-minutes", type=_positive, default=30.0, help="close rooms nobody has used for this long (default 30)"
+    where = parser.add_argument_group("where to serve")
+    where.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine)")
+    where.add_argument(
+        "--port", type=_number(int, 0, 65535, "a port"), default=8000, help="port to listen on (default 8000; 0: any)"
     )
-    parser.add_argument("--max-rooms", type=int, default=1000, help="the most rooms open at once (default 1000)")
-    parser.add_argument(
-        "--bot-delay", type=float, default=0.8, help="seconds a bot waits before each move, to follow it (default 0.8)"
+    where.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a host name the server answers to, beside 127.0.0.1, localhost and --host (repeat for more)",
     )
-    parser.add_argument(
+    where.add_argument(
+        "--forwarded-allow-ips",
+        default="127.0.0.1",
+        metavar="IPS",
+        help="addresses of a reverse proxy whose X-Forwarded-For names the client (default 127.0.0.1)",
+    )
+    where.add_argument(
+        "--store",
+        default=None,
+        metavar="PATH",
+        help="where rooms are kept: an SQLite file (default: $XDG_STATE_HOME/cheekymonkey/rooms.sqlite3), "
+        "redis://HOST:PORT/DB for several processes (the redis extra), or :memory: to keep nothing",
+    )
+    groups = {name: parser.add_argument_group(name) for name in ("rooms", "connections")}
+    for group, flag, kind, default, text in _LIMITS:
+        groups[group].add_argument(flag, type=kind, default=default, help=f"{text} (default %(default)s)")
+    groups["rooms"].add_argument(
         "--allow-seeds",
         action="store_true",
         help="let whoever makes a room choose its seed (predictable draws: for tests and demonstrations only)",
     )
+
+
+_SECONDS = "a number of seconds"
+_MINUTES = "a number of minutes"
+
+# The limits, with their defaults (those of cheekymonkey.web.Limits, which tests/test_web_api.py checks:
+# this module does not import the web package, whose extra may be missing).
+_LIMITS: Final = [
+    ("rooms", "--max-rooms", _count("a number of rooms"), 1000, "rooms open at once, in all"),
+    ("rooms", "--rooms-per-client", _count("a number of rooms"), 20, "rooms one client may have open"),
+    ("rooms", "--rooms-per-minute", _count("a number of rooms"), 10, "rooms one client may make in a minute"),
+    ("rooms", "--idle-minutes", _number(float, 0.01, 10**6, _MINUTES), 60.0, "a game nobody moves in ends after"),
+    ("rooms", "--finished-minutes", _number(float, 0.01, 10**6, _MINUTES), 15.0, "a finished game's room ends after"),
+    ("rooms", "--max-moves", _count("a number of moves"), 2000, "actions per game, then it stops"),
+    (
+        "rooms",
+        "--max-number",
+        _count("a number", _SAFE_INTEGER),
+        10_000,
+        "the largest number custom rules may lead to, tokens and bonus values added up",
+    ),
+    ("rooms", "--bot-memory", _count("a number of entries"), 1000, "cache entries each bot keeps between moves"),
+    ("rooms", "--bot-delay", _number(float, 0, 10, _SECONDS), 0.8, "seconds a bot waits before each move"),
+    ("connections", "--max-streams", _count("a number of streams"), 500, "event streams open at once, in all"),
+    ("connections", "--streams-per-seat", _count("a number of streams"), 4, "event streams open on one seat"),
+    (
+        "connections",
+        "--header-timeout",
+        _number(float, 0.1, 3600, _SECONDS),
+        10.0,
+        "seconds a client has to send a request's head, and then its body",
+    ),
+    ("connections", "--idle-timeout", _number(int, 1, 3600, _SECONDS), 20, "seconds a connection may stay idle"),
+    ("connections", "--max-body", _count("a number of bytes", 1 << 20), 8192, "bytes in a request's body"),
+]
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.set_inheritable(True)
+    return sock
 
 
 def run(args: argparse.Namespace) -> int:
@@ -41,25 +131,55 @@ def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
-        from cheekymonkey.web import RoomManager, create_app
+        from cheekymonkey.web import Limits, RoomManager, StoreError, create_app, open_store
+        from cheekymonkey.web.server import uvicorn_config
     except ImportError as error:
         print(f"cheekymonkey serve: {error}; install it with: pip install 'cheekymonkey[web]'", file=sys.stderr)
         return 2
-    manager = RoomManager(
+    limits = Limits(
         max_rooms=args.max_rooms,
-        idle_seconds=args.idle_minutes * 60,
-        bot_delay=max(0.0, args.bot_delay),
-        allow_seeds=args.allow_seeds,
+        rooms_per_client=args.rooms_per_client,
+        rooms_per_minute=args.rooms_per_minute,
+        max_streams=args.max_streams,
+        streams_per_seat=args.streams_per_seat,
+        max_moves=args.max_moves,
+        bot_memory=args.bot_memory,
+        max_number=args.max_number,
+        idle_minutes=args.idle_minutes,
+        finished_minutes=args.finished_minutes,
     )
-    print(f"Cheeky Monkey: open http://{args.host}:{args.port}/ in a browser (Ctrl-C stops the server)")
-    # access_log off: the log would show nothing secret (tokens travel in headers), only noise per move.
-    # Event streams stay open while a page does: at Ctrl-C, give them 2 seconds, then cut them.
-    uvicorn.run(
-        create_app(manager),
+    try:
+        sock = _listen(args.host, args.port)
+    except OSError as error:
+        busy = " (is another server using it?)" if error.errno == errno.EADDRINUSE else ""
+        print(f"cheekymonkey serve: cannot listen on {args.host}:{args.port}: {error.strerror}{busy}", file=sys.stderr)
+        return 2
+    where = args.store or default_store()
+    try:
+        store = open_store(where)
+    except (StoreError, ImportError) as error:
+        sock.close()
+        print(f"cheekymonkey serve: {error}", file=sys.stderr)
+        return 2
+    manager = RoomManager(store=store, limits=limits, bot_delay=args.bot_delay, allow_seeds=args.allow_seeds)
+    hosts = ["127.0.0.1", "localhost", "::1", *args.allowed_host]
+    if args.host not in ("0.0.0.0", "::", ""):
+        hosts.append(args.host)
+    app = create_app(manager, max_body=args.max_body, body_seconds=args.header_timeout, allowed_hosts=hosts)
+    config = uvicorn_config(
+        app,
         host=args.host,
         port=args.port,
-        access_log=False,
-        log_level="warning",
-        timeout_graceful_shutdown=2,
+        header_timeout=args.header_timeout,
+        idle_timeout=args.idle_timeout,
+        forwarded_allow_ips=args.forwarded_allow_ips,
     )
+    logging.basicConfig(format="%(asctime)s %(name)s: %(message)s", level=logging.WARNING, stream=sys.stderr)
+    port = sock.getsockname()[1]
+    shown = f"[{args.host}]" if ":" in args.host else args.host
+    print(f"Serving on http://{shown}:{port}/ (Ctrl-C stops the server); rooms are kept {store.description}")
+    if args.host in ("0.0.0.0", "::"):
+        print("Plain HTTP on every address: put a reverse proxy with TLS in front (see the web front end how-to)")
+    sys.stdout.flush()
+    uvicorn.Server(config).run(sockets=[sock])
     return 0

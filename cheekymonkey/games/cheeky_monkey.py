@@ -24,7 +24,7 @@ import attrs
 
 from cheekymonkey.actions import Action, Claim, Draw, Herd, Place, Reveal, Stop, Swap
 from cheekymonkey.board import board_text
-from cheekymonkey.bots import BOTS, bot_named
+from cheekymonkey.bots import BOTS, bot_named, bust_probability
 from cheekymonkey.engine import (
     apply,
     chance_outcomes,
@@ -34,6 +34,7 @@ from cheekymonkey.engine import (
     legal_actions,
     sample_chance,
 )
+from cheekymonkey.errors import InvalidValueError
 from cheekymonkey.events import Event, apply_with_events
 from cheekymonkey.game import Documents, Encoding, Game, GameBot, Outcome
 from cheekymonkey.narration import a, describe_event, format_sheet
@@ -89,6 +90,47 @@ class _Encoding:
         from cheekymonkey.rl._text import board_text as full_text
 
         return full_text(state) if self.layout.kind == "full" else board_text(view(state, seat))
+
+
+_BOT_TITLES: Final = {"random": "Random", "heuristic": "Heuristic", "expectimax": "Expectimax", "mcts": "MCTS"}
+
+
+def _cache_entries(bot: object) -> int:
+    # The expectimax bot memoises values per state, and the search bot keeps an expectimax bot of its own;
+    # their caches are the only memory a bot keeps from one move to the next.
+    memo = getattr(bot, "_memo", None)
+    if memo is None:
+        memo = getattr(getattr(bot, "_expectimax", None), "_memo", None)
+    return len(memo) if isinstance(memo, dict) else 0
+
+
+class _BoundedBot:
+    """A bot of one kind whose caches hold at most ``memory`` entries between moves.
+
+    After a move that leaves its caches over the bound, the bot is replaced by a fresh one of the same kind:
+    the caches hold values for the turn being played (their keys include the bag), so little is lost.
+    """
+
+    __slots__ = ("_bot", "kind", "memory")
+
+    def __init__(self, kind: str, memory: int) -> None:
+        self.kind = kind
+        self.memory = memory
+        self._bot = bot_named(kind)
+
+    @property
+    def cache_entries(self) -> int:
+        """How many entries the bot's caches hold now."""
+        return _cache_entries(self._bot)
+
+    def choose(self, state: GameState, rng: random.Random) -> Action:
+        action = self._bot.choose(state, rng)
+        if _cache_entries(self._bot) > self.memory:
+            self._bot = bot_named(self.kind)
+        return action
+
+    def __repr__(self) -> str:
+        return f"<{self.kind} bot, caches of at most {self.memory} entries between moves>"
 
 
 class _Documents:
@@ -213,9 +255,37 @@ class CheekyMonkey:
         """The names in :data:`cheekymonkey.bots.BOTS`."""
         return tuple(BOTS)
 
-    def bot_named(self, name: str) -> GameBot[GameState, Action]:
-        """:func:`cheekymonkey.bots.bot_named`."""
-        return bot_named(name)
+    def facts(self, state: GameState, seat: int | None) -> dict[str, Any]:
+        """``{"bust_odds": p}`` while a player decides (:func:`~cheekymonkey.bots.bust_probability`), else ``{}``.
+
+        The odds follow from what every seat has seen face up: the bag holds what was neither stacked nor is
+        in front, and every token was drawn, returned and stacked in the open (R5, R6, R9).
+        """
+        return {"bust_odds": bust_probability(state)} if state.phase is Phase.DECIDE else {}
+
+    def number_bound(self, ruleset: Ruleset) -> int:
+        """Every token plus every bonus value: no bag size, stack height, count or total can pass it (R15-R19)."""
+        return sum(ruleset.counts) + sum(ruleset.bonus_values) + ruleset.max_players
+
+    def bot_named(self, name: str, *, memory: int | None = None) -> GameBot[GameState, Action]:
+        """:func:`cheekymonkey.bots.bot_named`; with ``memory``, a bot whose caches keep at most that many entries.
+
+        >>> bot = CHEEKY_MONKEY.bot_named("expectimax", memory=1000)
+        >>> bot
+        <expectimax bot, caches of at most 1000 entries between moves>
+        """
+        if memory is None:
+            return bot_named(name)
+        if isinstance(memory, bool) or not isinstance(memory, int) or memory < 1:
+            raise InvalidValueError(f"memory must be a positive number of cache entries or None, got {memory!r}")
+        bot_named(name)  # the usual error for an unknown name
+        return _BoundedBot(name, memory)
+
+    def bot_title(self, name: str) -> str:
+        """``"Random"``, ``"Heuristic"``, ``"Expectimax"``, ``"MCTS"`` (Monte Carlo tree search)."""
+        if name not in BOTS:
+            bot_named(name)  # raises the usual error for an unknown name
+        return _BOT_TITLES.get(name, name.capitalize())
 
     def action_text(self, action: Action, state: GameState) -> str:
         """:func:`~cheekymonkey.action_text`: ``"d"``, ``"c 2"``, ``"l"``."""

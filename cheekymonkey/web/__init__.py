@@ -1,26 +1,38 @@
-"""The reference web front end: play in a browser, served by ``cheekymonkey serve``.
+"""The reference web front end: play in a browser, served by ``cheekymonkey serve``, for any game.
 
-It needs the ``web`` extra (``pip install 'cheekymonkey[web]'``: Starlette and uvicorn). The rooms live in
-:mod:`cheekymonkey.web.rooms`, which needs no web framework; :mod:`cheekymonkey.web.app` serves them with
-Starlette: a JSON API whose bodies are the library's documents, server-sent events for news, and a page of
-plain HTML, CSS and JavaScript shipped in the package. The how-to :doc:`/howto/web-front-end` shows it.
+It needs the ``web`` extra (``pip install 'cheekymonkey[web]'``: Starlette and uvicorn); a Redis store needs
+the ``redis`` extra too. The rooms live in :mod:`cheekymonkey.web.rooms` (each a thin layer over a
+:class:`~cheekymonkey.table.Table`), which needs no web framework, and are kept in a store of
+:mod:`cheekymonkey.web.store`. :mod:`cheekymonkey.web.app` serves them with Starlette: a JSON API whose
+bodies are the game's own documents, server-sent events for news, and a page of plain HTML, CSS and
+JavaScript shipped in the package. The how-to :doc:`/howto/web-front-end` shows it.
 
+>>> import asyncio
+>>> from cheekymonkey import CHEEKY_MONKEY
 >>> from cheekymonkey.web import RoomManager, SeatSpec
->>> from cheekymonkey import Ruleset
->>> manager = RoomManager(allow_seeds=True)
->>> room, tokens = manager.create(Ruleset.standard(), [SeatSpec("Ann"), SeatSpec("Bob")], seed=1)
->>> sorted(tokens), manager.seat_for(tokens[1]) == (room, 1)
-([0, 1], True)
->>> table = room.table(0)
->>> table["view"]["kind"], table["view"]["to_move"], [s["name"] for s in table["seats"]]
-('view', 0, ['Ann', 'Bob'])
+>>> async def demo():
+...     manager = RoomManager(allow_seeds=True)
+...     seats = [SeatSpec("Ann"), SeatSpec("Bob")]
+...     room, tokens = await manager.create(CHEEKY_MONKEY, CHEEKY_MONKEY.ruleset(), seats, seed=1)
+...     print(sorted(tokens), await manager.seat_for(tokens[1]) == (room, 1))
+...     table = room.message(1)
+...     print(table["view"]["kind"], table["to_move"], [s["name"] for s in table["seats"]])
+...     print([event["text"] for event in table["events"]])
+>>> asyncio.run(demo())
+[0, 1] True
+view 0 ['Ann', 'Bob']
+['Ann draws a Hippo.']
 """
 
 from __future__ import annotations
 
-from cheekymonkey.web.app import DEFAULT_MAX_BODY, STATIC_DIR, create_app
+from cheekymonkey.web.app import DEFAULT_HOSTS, DEFAULT_MAX_BODY, MAX_DEPTH, STATIC_DIR, create_app
 from cheekymonkey.web.rooms import (
     MAX_NAME_LENGTH,
+    SAFE_INTEGER,
+    GameNotFinishedError,
+    LimitError,
+    Limits,
     NotYourTurnError,
     Room,
     RoomClosedError,
@@ -29,19 +41,53 @@ from cheekymonkey.web.rooms import (
     RoomsFullError,
     SeatNotFoundError,
     SeatSpec,
+    StaleMoveError,
+    check_names,
+    name_skeleton,
+)
+from cheekymonkey.web.store import (
+    Listener,
+    MemoryStore,
+    RedisStore,
+    RoomSummary,
+    SqliteStore,
+    Store,
+    StoredRoom,
+    StoreError,
+    open_store,
+    token_hash,
 )
 
 __all__ = [
+    "DEFAULT_HOSTS",
     "DEFAULT_MAX_BODY",
+    "MAX_DEPTH",
     "MAX_NAME_LENGTH",
+    "SAFE_INTEGER",
     "STATIC_DIR",
+    "GameNotFinishedError",
+    "LimitError",
+    "Limits",
+    "Listener",
+    "MemoryStore",
     "NotYourTurnError",
+    "RedisStore",
     "Room",
     "RoomClosedError",
     "RoomError",
     "RoomManager",
+    "RoomSummary",
     "RoomsFullError",
     "SeatNotFoundError",
     "SeatSpec",
+    "SqliteStore",
+    "StaleMoveError",
+    "Store",
+    "StoreError",
+    "StoredRoom",
+    "check_names",
     "create_app",
+    "name_skeleton",
+    "open_store",
+    "token_hash",
 ]

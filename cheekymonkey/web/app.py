@@ -1,23 +1,33 @@
-"""The web front end's ASGI application: Starlette routes over :mod:`cheekymonkey.web.rooms`.
+"""The web front end's ASGI application: Starlette routes over :mod:`cheekymonkey.web.rooms`, for any game.
 
 Routes (every answer under ``/api`` is JSON; an error is ``{"error": reason}`` with a 4xx status):
 
 - ``GET /``: the lobby page (make a room); ``GET /play``: the table page; ``GET /static/...``: their files.
-- ``GET /api/options``: the presets (as ``ruleset`` documents), the bot kinds and the limits.
-- ``POST /api/rooms``: make a room. The body: ``{"preset": name}`` or ``{"ruleset": ruleset document}``,
-  ``"seats": [{"name": ...}, {"name": ..., "bot": "heuristic"}, ...]`` and, if the server allows seeds,
-  ``"seed"``. The answer (201) gives each human seat its link, ``/play#<token>``.
-- ``GET /api/table?since=N``: what the seat sees (:meth:`~cheekymonkey.web.Room.table`).
-- ``POST /api/move``: the body is an ``action`` document; the answer is the seat's new table.
+- ``GET /api/options``: the games served, each with its presets (as ``ruleset`` documents), its bots and
+  its seat counts; the limits; whether seeds are accepted.
+- ``POST /api/rooms``: make a room. The body: ``{"game": name}`` (optional: the first game served),
+  ``{"preset": name}`` or ``{"ruleset": ruleset document}``, ``"seats": [{"name": ...}, {"name": ...,
+  "bot": "heuristic"}, ...]`` and, if the server allows seeds, ``"seed"``. The answer (201) gives each
+  person's seat its link, ``/play#<token>``.
+- ``GET /api/table?since=N``: what the seat sees (:meth:`~cheekymonkey.web.Room.message`).
+- ``POST /api/move``: ``{"version": V, "action": action document}`` or ``{"version": V, "text": "c 2"}``
+  (a move in the game's notation). ``V`` is the ``version`` of the table the move was chosen from. The
+  answer is the seat's new table. A move whose version the room has passed (a retry of a move already
+  played, or one chosen from an old table) is refused with 409 and ``"table"``, the current table: a
+  retry never plays twice.
 - ``GET /api/events?since=N``: server-sent events, one ``table`` message at once and one per change.
+- ``GET /api/record``: the finished game's record document, as a download (409 before the end).
 
 A seat is named by its token in an ``Authorization: Bearer <token>`` header, never in a URL the server
 sees: the page's link carries the token after ``#``, which browsers do not send. A custom header also
 means another site's page cannot make a player's browser move for them (it would need a CORS grant).
 
-Status codes: 400 a malformed document or bad field (the library's reason), 401 no token, 404 an unknown
-token or closed room, 409 not your turn or an illegal move (the library's reason, the room unchanged),
-413 a body over the cap, 415 a body that is not ``application/json``, 503 the room limit is reached.
+Status codes: 400 a malformed body, query or field (the library's reason), or a host not served; 401 no
+token; 404 an unknown token or an ended room; 405 a wrong method; 408 a body not sent in time; 409 not
+your turn, an illegal move (the library's reason, the room unchanged), a stale version, or a record asked
+for before the end; 413 a body over the cap; 415 a body that is not ``application/json``; 429 a client's
+limit reached and 503 the server's (both with ``Retry-After``), or the store unreachable. Every answer
+carries the security headers, and every refused request writes one line to the ``cheekymonkey.web`` log.
 """
 
 from __future__ import annotations
@@ -25,7 +35,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+import logging
+import re
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, MutableMapping
 from pathlib import Path
 from typing import Any, Final
 
@@ -40,30 +53,33 @@ except ImportError as error:  # pragma: no cover - exercised only without the ex
         f"the web front end needs the 'web' extra ({error.name} is missing): pip install 'cheekymonkey[web]'"
     ) from error
 
-from cheekymonkey.bots import BOTS
 from cheekymonkey.errors import CheekyMonkeyError, IllegalActionError
-from cheekymonkey.rules import Ruleset
-from cheekymonkey.serialization import load_action, load_ruleset, to_document
 from cheekymonkey.web.rooms import (
     MAX_NAME_LENGTH,
-    NotYourTurnError,
+    LimitError,
     Room,
-    RoomClosedError,
+    RoomError,
     RoomManager,
-    RoomsFullError,
-    SeatNotFoundError,
     SeatSpec,
 )
+from cheekymonkey.web.store import StoreError
 
-__all__ = ["DEFAULT_MAX_BODY", "STATIC_DIR", "create_app"]
+__all__ = ["DEFAULT_HOSTS", "DEFAULT_MAX_BODY", "MAX_DEPTH", "STATIC_DIR", "create_app"]
 
 STATIC_DIR: Final = Path(__file__).resolve().parent / "static"
 """The page's files (HTML, CSS and plain JavaScript, no build step), shipped inside the package."""
 
 DEFAULT_MAX_BODY: Final = 8192
-"""The default cap on a request body, in bytes (an action document is under 100; a custom room about 1000)."""
+"""The default cap on a request body, in bytes (a move is under 100; a room with custom rules about 1000)."""
+
+DEFAULT_HOSTS: Final = ("127.0.0.1", "localhost", "::1")
+"""The host names a server answers to unless told more (``--host`` and ``--allowed-host`` add to them)."""
+
+MAX_DEPTH: Final = 16
+"""How deeply a request's JSON may nest (a room with custom rules nests 4 deep)."""
 
 _HEARTBEAT: Final = 15.0  # seconds between keep-alive comments on an idle event stream
+_LOG: Final = logging.getLogger("cheekymonkey.web")
 
 # Sent with every answer: the pages load nothing from elsewhere, run no inline script, and are never framed.
 _SECURITY_HEADERS: Final = [
@@ -79,51 +95,152 @@ _Receive = Callable[[], Awaitable[_Message]]
 _Send = Callable[[_Message], Awaitable[None]]
 _ASGI = Callable[[_Scope, _Receive, _Send], Awaitable[None]]
 
+_SINCE: Final = re.compile(r"[0-9]{1,9}", re.ASCII)
+_TOKEN: Final = re.compile(r"[A-Za-z0-9_-]{16,128}", re.ASCII)
+
 
 class _ApiError(Exception):
-    def __init__(self, status: int, reason: str) -> None:
+    def __init__(self, status: int, reason: str, *, retry_after: int | None = None, extra: Any = None) -> None:
         super().__init__(reason)
         self.status = status
+        self.retry_after = retry_after
+        self.extra = extra
 
 
-def _security_headers(app: _ASGI) -> _ASGI:
-    # A plain ASGI wrapper (not BaseHTTPMiddleware), so streamed answers pass through untouched.
-    async def wrapped(scope: _Scope, receive: _Receive, send: _Send) -> None:
+def _one_line(text: str) -> str:
+    # A reason may quote what the client sent: keep the log to one line of printable text.
+    return " ".join(text.replace("\x1b", " ").split())[:300]
+
+
+def _log_refusal(scope: _Scope, status: int, reason: str) -> None:
+    client = scope.get("client") or ("?", 0)
+    path = _one_line(str(scope.get("path", "")))[:120]
+    _LOG.warning("%d %s %s from %s: %s", status, scope.get("method", "?"), path, client[0], _one_line(reason))
+
+
+def _host_of(scope: _Scope) -> str | None:
+    for name, value in scope.get("headers", ()):
+        if name == b"host":
+            text: str = value.decode("latin-1").strip().lower()
+            if text.startswith("["):  # [::1]:8000
+                return text[1:].partition("]")[0]
+            return text.rpartition(":")[0] if text.count(":") == 1 else text
+    return None
+
+
+def _guard(app: _ASGI, allowed_hosts: frozenset[str]) -> _ASGI:
+    """The outermost layer: refuse hosts not served, add the security headers, and log what the app refused."""
+
+    async def guarded(scope: _Scope, receive: _Receive, send: _Send) -> None:
+        if scope["type"] != "http":
+            await app(scope, receive, send)
+            return
+        scope["cheekymonkey.logged"] = False
+        host = _host_of(scope)
+        host = None if host is None else host.rstrip(".")
+
         async def send_with_headers(message: _Message) -> None:
             if message["type"] == "http.response.start":
                 message["headers"] = [*message.get("headers", []), *_SECURITY_HEADERS]
+                status = message["status"]
+                if status >= 400 and not scope["cheekymonkey.logged"]:
+                    _log_refusal(scope, status, "refused")
             await send(message)
 
-        await app(scope, receive, send_with_headers if scope["type"] == "http" else send)
+        if host not in allowed_hosts:
+            reason = f"this server does not serve the host {host!r}" if host else "a Host header is needed"
+            scope["cheekymonkey.logged"] = True
+            _log_refusal(scope, 400, reason)
+            await JSONResponse({"error": reason}, status_code=400)(scope, receive, send_with_headers)
+            return
+        try:
+            await app(scope, receive, send_with_headers)
+        except Exception as error:
+            scope["cheekymonkey.logged"] = True
+            _LOG.error("500 %s %s: %s: %s", scope.get("method"), scope.get("path"), type(error).__name__, error)
+            _LOG.debug("the error in full", exc_info=True)
+            with contextlib.suppress(Exception):
+                await JSONResponse({"error": "the server failed; try again"}, status_code=500)(
+                    scope, receive, send_with_headers
+                )
 
-    return wrapped
+    return guarded
 
 
-async def _read_body(request: Request, limit: int) -> bytes:
+def _depth(text: str) -> int:
+    """How deeply a JSON text nests (brackets inside strings are not counted)."""
+    deepest = depth = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _parse(body: bytes) -> Any:
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError:
+        raise _ApiError(400, "the body is not UTF-8 text") from None
+    if _depth(text) > MAX_DEPTH:
+        raise _ApiError(400, f"the body nests deeper than {MAX_DEPTH} levels")
+    try:
+        return json.loads(text, parse_constant=_refuse_constant)
+    except (ValueError, RecursionError) as error:
+        raise _ApiError(400, f"the body is not JSON: {error}") from None
+
+
+async def _read_body(request: Request, limit: int, seconds: float) -> bytes:
     if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
         raise _ApiError(415, "send the body as application/json")
     declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > limit:
+    if declared is not None and (not _SINCE.fullmatch(declared) or int(declared) > limit):
         raise _ApiError(413, f"the body is over the {limit}-byte limit")
     body = bytearray()
-    async for chunk in request.stream():
-        body.extend(chunk)
-        if len(body) > limit:  # a body sent in chunks, without a length, is cut off here
-            raise _ApiError(413, f"the body is over the {limit}-byte limit")
+    try:
+        async with asyncio.timeout(seconds):
+            async for chunk in request.stream():
+                body.extend(chunk)
+                if len(body) > limit:  # a body sent in chunks, without a length, is cut off here
+                    raise _ApiError(413, f"the body is over the {limit}-byte limit")
+    except TimeoutError:
+        raise _ApiError(408, f"the body did not arrive within {seconds:g} seconds") from None
     return bytes(body)
 
 
 def _since(request: Request) -> int:
     text = request.query_params.get("since", "0")
-    if not text.isdigit() or len(text) > 9:
-        raise _ApiError(400, "since must be a whole number")
+    if not _SINCE.fullmatch(text):
+        raise _ApiError(400, "since must be a whole number (digits 0-9, at most 9 of them)")
     return int(text)
+
+
+def _object(document: Any, keys: Iterable[str], what: str) -> dict[str, Any]:
+    if not isinstance(document, dict) or not set(document) <= set(keys):
+        raise _ApiError(400, f"the body must be an object with {what}")
+    return document
 
 
 def _seats_from(document: dict[str, Any]) -> list[SeatSpec]:
     seats = document.get("seats")
-    if not isinstance(seats, list) or not seats:
-        raise _ApiError(400, "seats must be a non-empty list of {name, bot} objects")
+    if not isinstance(seats, list) or not seats or len(seats) > 16:
+        raise _ApiError(400, "seats must be a list of 1 to 16 {name, bot} objects")
     specs = []
     for index, seat in enumerate(seats):
         if not isinstance(seat, dict) or not set(seat) <= {"name", "bot"}:
@@ -132,116 +249,193 @@ def _seats_from(document: dict[str, Any]) -> list[SeatSpec]:
     return specs
 
 
-def _ruleset_from(document: dict[str, Any]) -> Ruleset:
-    if ("preset" in document) == ("ruleset" in document):
-        raise _ApiError(400, "give either a preset name or a ruleset document")
-    if "preset" in document:
-        name = document["preset"]
-        if not isinstance(name, str):
-            raise _ApiError(400, "preset must be a preset's name")
-        return Ruleset.preset(name)
-    # The library's own document loader checks every field and the rule set's invariants.
-    return load_ruleset(json.dumps(document["ruleset"]))
+class _Stream(StreamingResponse):
+    """An event stream that gives its slot back however it ends (even before it starts)."""
+
+    def __init__(self, content: AsyncIterator[str], slot: contextlib.AsyncExitStack) -> None:
+        super().__init__(
+            content, media_type="text/event-stream", headers={"cache-control": "no-store", "x-accel-buffering": "no"}
+        )
+        self._slot = slot
+
+    async def __call__(self, scope: _Scope, receive: _Receive, send: _Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            await self._slot.aclose()
 
 
 def create_app(
     manager: RoomManager | None = None,
     *,
     max_body: int = DEFAULT_MAX_BODY,
+    body_seconds: float = 10.0,
     sweep_seconds: float | None = None,
+    allowed_hosts: Iterable[str] = DEFAULT_HOSTS,
 ) -> Starlette:
     """Build the ASGI application: the pages, the JSON API and the event streams.
 
     Args:
         manager: The rooms (a new :class:`~cheekymonkey.web.rooms.RoomManager` with its defaults if None).
         max_body: The cap on a request body, in bytes; a bigger body gets a 413 answer.
-        sweep_seconds: How often idle rooms are looked for (a quarter of the idle time, at most a
-            minute, if None).
+        body_seconds: How long a request's body may take to arrive (408 after that).
+        sweep_seconds: How often rooms are checked for their end (a minute if None).
+        allowed_hosts: The host names served (the ``Host`` header); a request for another gets 400, so a
+            page on another site cannot reach this server by rebinding its own name to this address.
 
     Returns:
-        The application, for uvicorn or any ASGI server. Its lifespan runs the idle-room sweeper and
-        closes every room at shutdown.
+        The application, for uvicorn or any ASGI server (``app.state.rooms`` is the manager). Its lifespan
+        loads the stored rooms, runs the sweeper, and releases the store at shutdown.
     """
     rooms = manager if manager is not None else RoomManager()
-    interval = sweep_seconds if sweep_seconds is not None else max(0.05, min(60.0, rooms.idle_seconds / 4))
+    interval = sweep_seconds if sweep_seconds is not None else 60.0
+    hosts = frozenset(host.lower().strip("[]").rstrip(".") for host in allowed_hosts)
 
-    def seat_of(request: Request) -> tuple[Room, int]:
+    async def seat_of(request: Request) -> tuple[Room, int]:
         header = request.headers.get("authorization", "")
         scheme, _, token = header.partition(" ")
         if scheme.lower() != "bearer" or not token.strip():
             raise _ApiError(401, "this needs a seat's link (an Authorization: Bearer <token> header)")
-        room, seat = rooms.seat_for(token.strip())
-        room.touch()
-        return room, seat
+        token = token.strip()
+        if not _TOKEN.fullmatch(token):
+            raise _ApiError(404, "no open room has a seat for this link (it may have ended)")
+        return await rooms.seat_for(token)
 
     def answer(call: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
         async def endpoint(request: Request) -> Response:
+            headers: dict[str, str] = {}
             try:
                 return await call(request)
             except _ApiError as error:
-                return JSONResponse({"error": str(error)}, status_code=error.status)
-            except SeatNotFoundError as error:
-                return JSONResponse({"error": str(error)}, status_code=404)
-            except (NotYourTurnError, IllegalActionError, RoomClosedError) as error:
-                return JSONResponse({"error": str(error)}, status_code=409)
-            except RoomsFullError as error:
-                return JSONResponse({"error": str(error)}, status_code=503)
+                status, reason, extra = error.status, str(error), error.extra
+                if error.retry_after is not None:
+                    headers["retry-after"] = str(error.retry_after)
+            except LimitError as error:
+                status, reason, extra = error.status, str(error), None
+                headers["retry-after"] = str(error.retry_after)
+            except StoreError as error:
+                status, reason, extra = 503, f"the rooms cannot be reached now: {error}", None
+                headers["retry-after"] = "5"
+            except RoomError as error:
+                status, reason, extra = error.status, str(error), None
+            except IllegalActionError as error:
+                status, reason, extra = 409, str(error), None
             except CheekyMonkeyError as error:
-                # DocumentError, InvalidRulesetError, InvalidGameError, RoomError: the request is at fault.
-                return JSONResponse({"error": str(error)}, status_code=400)
+                # DocumentError, InvalidRulesetError, InvalidGameError, ActionTextError: the request is at fault.
+                status, reason, extra = 400, str(error), None
+            request.scope["cheekymonkey.logged"] = True
+            _log_refusal(request.scope, status, reason)
+            body = {"error": reason} if extra is None else {"error": reason, **extra}
+            return JSONResponse(body, status_code=status, headers=headers)
 
         return endpoint
 
     async def options(request: Request) -> Response:
+        games = []
+        for game in rooms.games:
+            documents = game.documents()
+            games.append(
+                {
+                    "name": game.name,
+                    "title": game.title,
+                    "presets": {name: documents.to_document(game.ruleset(name)) for name in game.preset_names()},
+                    "bots": [{"name": name, "title": game.bot_title(name)} for name in game.bot_names()],
+                    "seats": list(game.seat_range()),
+                }
+            )
+        limits = rooms.limits
         return JSONResponse(
             {
-                "presets": {name: to_document(Ruleset.preset(name)) for name in Ruleset.preset_names()},
-                "bots": list(BOTS),
+                "games": games,
                 "max_name_length": MAX_NAME_LENGTH,
                 "seeds": rooms.allow_seeds,
+                "limits": {"max_number": limits.max_number, "max_moves": limits.max_moves},
             }
         )
 
     async def create_room(request: Request) -> Response:
-        body = await _read_body(request, max_body)
-        try:
-            document = json.loads(body)
-        except (ValueError, UnicodeDecodeError) as error:
-            raise _ApiError(400, f"the body is not JSON: {error}") from None
-        if not isinstance(document, dict) or not set(document) <= {"preset", "ruleset", "seats", "seed"}:
-            raise _ApiError(400, "the body must be an object with preset or ruleset, seats and optionally seed")
+        keys = ("game", "preset", "ruleset", "seats", "seed")
+        document = _object(_parse(await _read_body(request, max_body, body_seconds)), keys, "preset or ruleset, seats")
+        name = document.get("game", rooms.games[0].name)
+        if not isinstance(name, str):
+            raise _ApiError(400, "game must be a game's name")
+        game = rooms.game(name)
         seed = document.get("seed")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or abs(seed) > 2**63):
             raise _ApiError(400, "seed must be an integer")
-        ruleset = _ruleset_from(document)
-        room, tokens = rooms.create(ruleset, _seats_from(document), seed=seed)
+        if ("preset" in document) == ("ruleset" in document):
+            raise _ApiError(400, "give either a preset name or a ruleset document")
+        if "preset" in document:
+            preset = document["preset"]
+            if not isinstance(preset, str):
+                raise _ApiError(400, "preset must be a preset's name")
+            ruleset, label = game.ruleset(preset), preset
+        else:
+            # The game's own document loader checks every field and the rule set's invariants.
+            ruleset, label = game.documents().from_document(document["ruleset"], "ruleset"), "custom"
+        client = (request.client.host if request.client else "") or "?"
+        room, tokens = await rooms.create(game, ruleset, _seats_from(document), rules=label, seed=seed, client=client)
         seats = [
             {"seat": i, "name": s.name, "kind": s.kind, **({"link": f"/play#{tokens[i]}"} if i in tokens else {})}
             for i, s in enumerate(room.seats)
         ]
-        return JSONResponse({"room": room.id, "ruleset": to_document(room.ruleset), "seats": seats}, status_code=201)
+        body = {"room": room.id, "game": game.name, "rules": label, "seats": seats}
+        return JSONResponse(body, status_code=201)
 
     async def table(request: Request) -> Response:
         since = _since(request)
-        room, seat = seat_of(request)
-        return JSONResponse(room.table(seat, since))
+        room, seat = await seat_of(request)
+        await room.refresh()
+        room.start_bots()
+        return JSONResponse(room.message(seat, since))
 
     async def move(request: Request) -> Response:
-        room, seat = seat_of(request)
-        body = await _read_body(request, max_body)
-        action = load_action(body)  # DocumentError (400) names what is wrong with the document
+        room, seat = await seat_of(request)
+        document = _object(
+            _parse(await _read_body(request, max_body, body_seconds)),
+            ("version", "action", "text"),
+            "the version it was chosen from, and an action or a text",
+        )
+        version = document.get("version")
+        if isinstance(version, bool) or not isinstance(version, int) or version < 0:
+            raise _ApiError(400, "name the table's version the move was chosen from: {version: N, action: ...}")
+        if ("action" in document) == ("text" in document):
+            raise _ApiError(400, "give either an action document or a text")
         since = room.event_count
-        await room.play(seat, action)
-        return JSONResponse(room.table(seat, since))
+        try:
+            if "text" in document:
+                text = document["text"]
+                if not isinstance(text, str) or len(text) > 200:
+                    raise _ApiError(400, "text must be a move in the game's notation, at most 200 characters")
+                await room.play(seat, version, text=text)
+            else:
+                action = room.game.documents().from_document(document["action"], "action")
+                await room.play(seat, version, action=action)
+        except (RoomError, IllegalActionError) as error:
+            if isinstance(error, RoomError) and error.status != 409:
+                raise
+            raise _ApiError(409, str(error), extra={"table": room.message(seat, since)}) from None
+        return JSONResponse(room.message(seat, since))
+
+    async def record(request: Request) -> Response:
+        room, _ = await seat_of(request)
+        await room.refresh()
+        document = room.record_document()
+        name = f"{room.game.name}-{room.id}.json"
+        return JSONResponse(document, headers={"content-disposition": f'attachment; filename="{name}"'})
 
     async def events(request: Request) -> Response:
         since = _since(request)
-        room, seat = seat_of(request)
+        room, seat = await seat_of(request)
+        slot = contextlib.AsyncExitStack()
+        await slot.enter_async_context(rooms.stream_slot(room, seat))
 
         async def stream() -> AsyncIterator[str]:
             sent = since
             while True:
-                message = room.table(seat, sent)
+                await room.refresh()
+                room.start_bots()
+                message = room.message(seat, sent)
                 sent = room.event_count
                 yield f"event: table\nid: {message['version']}\ndata: {json.dumps(message)}\n\n"
                 if room.closed:
@@ -250,9 +444,10 @@ def create_app(
                 # version happen with no await between, so no change can slip past unseen.
                 while not await room.wait_for_change(message["version"], _HEARTBEAT):
                     yield ": still here\n\n"  # a comment line keeps proxies from closing an idle stream
+                    await room.refresh()  # another process may have moved (a shared store)
+                    room.start_bots()
 
-        headers = {"cache-control": "no-store", "x-accel-buffering": "no"}
-        return StreamingResponse(stream(), media_type="text/event-stream", headers=headers)
+        return _Stream(stream(), slot)
 
     async def page(request: Request) -> Response:
         name = "play.html" if request.url.path == "/play" else "index.html"
@@ -260,17 +455,23 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        _quiet_accept_errors(asyncio.get_running_loop())
+        await rooms.start()
+
         async def sweeper() -> None:
             while True:
                 await asyncio.sleep(interval)
-                rooms.sweep()
+                try:
+                    await rooms.sweep()
+                except StoreError as error:
+                    _LOG.warning("the sweep of ended rooms failed: %s", error)
 
         task = asyncio.get_running_loop().create_task(sweeper())
         try:
             yield
         finally:
             task.cancel()
-            rooms.close_all()
+            await rooms.stop()
 
     app = Starlette(
         routes=[
@@ -281,18 +482,43 @@ def create_app(
             Route("/api/table", answer(table)),
             Route("/api/move", answer(move), methods=["POST"]),
             Route("/api/events", answer(events)),
+            Route("/api/record", answer(record)),
             Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
         ],
         lifespan=lifespan,
     )
     app.state.rooms = rooms
-    app.add_middleware(_SecurityHeadersMiddleware)
+    app.add_middleware(_Guard, allowed_hosts=hosts)
     return app
 
 
-class _SecurityHeadersMiddleware:
-    def __init__(self, app: _ASGI) -> None:
-        self._app = _security_headers(app)
+class _Guard:
+    def __init__(self, app: _ASGI, allowed_hosts: frozenset[str]) -> None:
+        self._app = _guard(app, allowed_hosts)
 
     async def __call__(self, scope: _Scope, receive: _Receive, send: _Send) -> None:
         await self._app(scope, receive, send)
+
+
+def _quiet_accept_errors(loop: asyncio.AbstractEventLoop) -> None:
+    """Log a failing ``accept`` (out of file descriptors) as one line a minute, not a traceback a second."""
+    default = loop.get_exception_handler()
+    last = [0.0]
+    skipped = [0]
+
+    def handler(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        if "accept" not in str(context.get("message", "")):
+            if default is not None:
+                default(loop, context)
+            else:
+                loop.default_exception_handler(context)
+            return
+        now = time.monotonic()
+        if now - last[0] < 60:
+            skipped[0] += 1
+            return
+        more = f" ({skipped[0]} more since the last report)" if skipped[0] else ""
+        _LOG.error("cannot accept connections: %s%s", context.get("exception"), more)
+        last[0], skipped[0] = now, 0
+
+    loop.set_exception_handler(handler)

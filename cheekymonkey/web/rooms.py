@@ -1,13 +1,18 @@
-"""Rooms for the web front end: one game each, its full state kept here, seats reached by secret tokens.
+"""Rooms for the web front end: one :class:`~cheekymonkey.table.Table` each, kept in a store, seats reached by tokens.
 
-A :class:`Room` holds one game. The full :class:`~cheekymonkey.GameState` never leaves it: a seat gets
-:meth:`~cheekymonkey.web.Room.table`, a JSON-ready dictionary made of the library's own documents (the seat's
-:class:`~cheekymonkey.TableView`, the events that happened, and the score sheet at the
-end). Moves come in as action documents. The room resolves chance itself and plays its bot seats.
+A :class:`~cheekymonkey.web.Room` is a thin layer over a :class:`~cheekymonkey.table.Table` of any
+:class:`~cheekymonkey.game.Game`: the table holds the state, the seats (people, and bots that it plays
+with :meth:`~cheekymonkey.table.Table.choose`), the events and the two random streams, and ends a game
+that reaches the room's move limit as *truncated*. The room adds what a server needs around it: the seat
+tokens, the version a move must name, the store every move is committed to before it is answered, the
+streams waiting for news, and a message per seat (:meth:`~cheekymonkey.web.Room.message`) made of the
+game's own documents, with every event told in words written for that seat. The full state never leaves
+the room.
 
-A :class:`RoomManager` holds every room, maps each human seat's token to its seat, caps how many rooms
-may exist and closes rooms left idle. Everything here runs on one asyncio event loop; only a bot's
-choice, a pure function of an immutable state, runs in a worker thread so a slow bot never blocks it.
+A :class:`~cheekymonkey.web.RoomManager` holds the rooms of one process, hands out the seat tokens, applies
+the :class:`~cheekymonkey.web.Limits`, and ends rooms by the rule of
+:meth:`~cheekymonkey.web.RoomManager.sweep`. Everything runs on one asyncio event loop; only a bot's choice,
+a pure function of an immutable state, runs in a worker thread.
 
 This module needs no web framework; :mod:`cheekymonkey.web.app` serves it over HTTP.
 """
@@ -15,31 +20,32 @@ This module needs no web framework; :mod:`cheekymonkey.web.app` serves it over H
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
+import logging
+import math
 import random
 import secrets
 import time
 import unicodedata
-from collections.abc import Callable, Sequence
+import uuid
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any, Final
 
 import attrs
 
-from cheekymonkey.actions import Action, Reveal
-from cheekymonkey.bots import BOTS, bot_named, bust_probability
-from cheekymonkey.engine import sample_chance
-from cheekymonkey.errors import CheekyMonkeyError
-from cheekymonkey.events import apply_with_events
-from cheekymonkey.play import Bot
-from cheekymonkey.records import GameRecord
-from cheekymonkey.rules import Ruleset
-from cheekymonkey.scoring import score
-from cheekymonkey.serialization import to_document
-from cheekymonkey.state import GameState, Phase, new_game
-from cheekymonkey.views import view
+import cheekymonkey.table
+from cheekymonkey.errors import CheekyMonkeyError, InvalidValueError
+from cheekymonkey.games import GAME_NAMES, AnyGame, game_named
+from cheekymonkey.table import Seat, Step, Table, Waiting
+from cheekymonkey.web.store import MemoryStore, Store, StoredRoom, StoreError, token_hash
 
 __all__ = [
     "MAX_NAME_LENGTH",
+    "SAFE_INTEGER",
+    "GameNotFinishedError",
+    "LimitError",
+    "Limits",
     "NotYourTurnError",
     "Room",
     "RoomClosedError",
@@ -48,30 +54,150 @@ __all__ = [
     "RoomsFullError",
     "SeatNotFoundError",
     "SeatSpec",
+    "StaleMoveError",
+    "check_names",
+    "name_skeleton",
 ]
 
 MAX_NAME_LENGTH: Final = 24
 """The longest seat name accepted, in characters."""
 
+SAFE_INTEGER: Final = 2**53 - 1
+"""The largest whole number JavaScript holds exactly: no rule set the web accepts lets a number pass it."""
+
+_LOG: Final = logging.getLogger("cheekymonkey.web")
+
+_BOT_LEASE: Final = 30.0  # seconds a process may play a room's bots before it must renew its claim
+
 
 class RoomError(CheekyMonkeyError):
     """Something a room or the room manager refuses; the message is fit to show to the player."""
+
+    status: int = 400
+    """The HTTP status the server answers with."""
 
 
 class NotYourTurnError(RoomError):
     """A seat sent a move while another seat is to act; the room is unchanged."""
 
+    status = 409
+
+
+class StaleMoveError(RoomError):
+    """A move named a version the room has passed (a retry, or a move chosen from an old table): not played."""
+
+    status = 409
+
+
+class GameNotFinishedError(RoomError):
+    """The record of a game is given out only once the game is finished."""
+
+    status = 409
+
 
 class SeatNotFoundError(RoomError):
-    """No open room has a seat with this token (a wrong link, or the room was closed)."""
+    """No open room has a seat with this token (a wrong link, or the room has ended)."""
+
+    status = 404
 
 
 class RoomClosedError(RoomError):
-    """The room was closed (idle too long, or the server is stopping); it takes no more moves."""
+    """The room has ended (see :meth:`~cheekymonkey.web.RoomManager.sweep`); it takes no more moves."""
+
+    status = 409
 
 
-class RoomsFullError(RoomError):
-    """The server already holds as many rooms as it is allowed to."""
+class LimitError(RoomError):
+    """A limit of :class:`Limits` was reached; ``retry_after`` says how many seconds to wait."""
+
+    status = 429
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = max(1, retry_after)
+        """Seconds to wait before asking again (the answer's ``Retry-After``)."""
+
+
+class RoomsFullError(LimitError):
+    """The server already holds as many rooms, or streams, as it is allowed to."""
+
+    status = 503
+
+
+def _positive(kind: type[int] | type[float]) -> Callable[[Any, attrs.Attribute[Any], Any], None]:
+    def check(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+        if isinstance(value, bool) or not isinstance(value, int if kind is int else (int, float)) or not value > 0:
+            raise InvalidValueError(f"{attribute.name} must be a positive {kind.__name__}, got {value!r}")
+        if not math.isfinite(value):
+            raise InvalidValueError(f"{attribute.name} must be finite, got {value!r}")
+
+    return check
+
+
+@attrs.frozen
+class Limits:
+    """What one server allows, so that no client can take it from the others.
+
+    Each has a flag of ``cheekymonkey serve`` of the same name (``--rooms-per-client``, ...).
+
+    Raises:
+        InvalidValueError: If a limit is not a positive number, or ``max_number`` is above :data:`SAFE_INTEGER`.
+    """
+
+    max_rooms: int = attrs.field(default=1000, validator=_positive(int))
+    """Rooms open at once, in all (more: 503)."""
+    rooms_per_client: int = attrs.field(default=20, validator=_positive(int))
+    """Rooms one client (one address) may have open at once (more: 429)."""
+    rooms_per_minute: int = attrs.field(default=10, validator=_positive(int))
+    """Rooms one client may make in any 60 seconds (more: 429)."""
+    max_streams: int = attrs.field(default=500, validator=_positive(int))
+    """Event streams open at once, in all (more: 503)."""
+    streams_per_seat: int = attrs.field(default=4, validator=_positive(int))
+    """Event streams open at once on one seat (more: 429): a few tabs, not a flood."""
+    max_moves: int = attrs.field(default=2000, validator=_positive(int))
+    """Actions a room's game may take, chance and bots included; a game that reaches it stops as *truncated*."""
+    bot_memory: int = attrs.field(default=1000, validator=_positive(int))
+    """Entries each bot may keep in its caches from one move to the next (about half a KiB each)."""
+    max_number: int = attrs.field(default=10_000, validator=_positive(int))
+    """The largest :meth:`~cheekymonkey.game.Game.number_bound` of a rule set the server accepts."""
+    idle_minutes: float = attrs.field(default=60.0, validator=_positive(float))
+    """A game nobody has moved in for this long ends."""
+    finished_minutes: float = attrs.field(default=15.0, validator=_positive(float))
+    """A finished game's room ends this long after its last move (its record can be downloaded until then)."""
+
+    def __attrs_post_init__(self) -> None:
+        if self.max_number > SAFE_INTEGER:
+            raise InvalidValueError(
+                f"max_number must be at most 2**53 - 1 (exact in JavaScript), got {self.max_number}"
+            )
+
+
+# Letters that look like others (Cyrillic and Greek look-alikes of Latin letters, digits like letters) are
+# read as the letter they look like when names are compared; so are runs that read as one letter.
+_LOOK_ALIKES: Final = str.maketrans(
+    # Cyrillic and Greek letters that look like Latin ones (written as escapes: they look alike here too).
+    "\u0430\u0435\u043e\u0440\u0441\u0443\u0445\u0456\u0458\u0455\u0501\u04bb\u04cf"
+    "\u04af\u051b\u051d\u0261\u03bf\u03b1\u03b5\u03b9\u03ba\u03bd\u03c1\u03c4\u03c5\u03c7"
+    "01i|5$@",
+    "aeopcyxljsdhlyqwgoaelkvptuxolllssa",
+)
+_RUNS: Final = (("rn", "m"), ("vv", "w"), ("cl", "d"))
+_YOU: Final = "you"
+
+
+def name_skeleton(name: str) -> str:
+    r"""What a name looks like, for telling names apart: case, spacing, punctuation and look-alike letters folded.
+
+    >>> name_skeleton("Ann"), name_skeleton(" a N n "), name_skeleton("\u0410nn")  # a Cyrillic A first
+    ('ann', 'ann', 'ann')
+    >>> name_skeleton("Y0U!") == name_skeleton("you")
+    True
+    """
+    folded = unicodedata.normalize("NFKC", name).casefold().translate(_LOOK_ALIKES)
+    kept = "".join(ch for ch in folded if unicodedata.category(ch)[0] in "LN")
+    for run, letter in _RUNS:
+        kept = kept.replace(run, letter)
+    return kept
 
 
 def _check_name(name: object) -> str:
@@ -83,16 +209,38 @@ def _check_name(name: object) -> str:
     if len(cleaned) > MAX_NAME_LENGTH:
         raise RoomError(f"the seat name {cleaned[:MAX_NAME_LENGTH]!r}... is longer than {MAX_NAME_LENGTH} characters")
     if any(unicodedata.category(ch).startswith("C") for ch in cleaned):
-        raise RoomError(f"the seat name {cleaned!r} contains control or unassigned characters")
+        raise RoomError(f"the seat name {cleaned!r} contains control, format or unassigned characters")
+    skeleton = name_skeleton(cleaned)
+    if not skeleton:
+        raise RoomError(f"the seat name {cleaned!r} needs a letter or a digit")
+    if skeleton in (_YOU, _YOU + "r", _YOU + "rs"):
+        raise RoomError(f"{cleaned!r} cannot be a seat's name: every player reads their own seat as 'you'")
     return cleaned
 
 
-def _check_bot(bot: object) -> str | None:
-    if bot is None:
-        return None
-    if not isinstance(bot, str) or bot not in BOTS:
-        raise RoomError(f"no bot named {bot!r}; the bots are {', '.join(BOTS)}")
-    return bot
+def check_names(names: Sequence[str]) -> None:
+    """Refuse seat names two players could mistake for each other.
+
+    Names that differ only in case, spacing, punctuation or look-alike letters (see :func:`name_skeleton`)
+    are refused, and so is "you" and its look-alikes: every player reads their own seat as "you".
+
+    Raises:
+        RoomError: Naming the two names that look alike.
+
+    >>> check_names(["Ann", "Bob"])
+    >>> check_names(["Ann", "ANN"])
+    Traceback (most recent call last):
+    ...
+    cheekymonkey.web.rooms.RoomError: the seat names 'Ann' and 'ANN' look alike: give each seat a name of its own
+    """
+    seen: dict[str, str] = {}
+    for name in names:
+        skeleton = name_skeleton(name)
+        if skeleton in seen:
+            raise RoomError(
+                f"the seat names {seen[skeleton]!r} and {name!r} look alike: give each seat a name of its own"
+            )
+        seen[skeleton] = name
 
 
 @attrs.frozen
@@ -100,14 +248,19 @@ class SeatSpec:
     """Who sits in a seat: a person (``bot`` is None) or a bot of the kind named ``bot``.
 
     Raises:
-        RoomError: If the name is empty, too long (over :data:`MAX_NAME_LENGTH`) or holds control
-            characters, or the bot is not one of :data:`cheekymonkey.bots.BOTS`.
+        RoomError: If the name is empty, too long (over :data:`MAX_NAME_LENGTH`), holds control characters,
+            has no letter or digit, or reads as "you"; or ``bot`` is not text.
     """
 
     name: str = attrs.field(converter=_check_name)
     """The name shown to everybody at the table (whitespace runs become one space)."""
-    bot: str | None = attrs.field(default=None, converter=_check_bot)
+    bot: str | None = attrs.field(default=None)
     """The bot's kind (``"heuristic"``, ...), or None for a person."""
+
+    @bot.validator
+    def _check_bot(self, attribute: attrs.Attribute[Any], value: object) -> None:
+        if value is not None and not isinstance(value, str):
+            raise RoomError(f"a bot kind must be text, got {type(value).__name__}")
 
     @property
     def kind(self) -> str:
@@ -115,183 +268,296 @@ class SeatSpec:
         return "human" if self.bot is None else self.bot
 
 
-class Room:
-    """One game at one table: the full state, the seats, the event log and who is waiting for news.
+def _bare(document: dict[str, Any]) -> dict[str, Any]:
+    """A document without its format header, as a view's own lists hold actions."""
+    return {key: value for key, value in document.items() if key not in ("format", "kind")}
 
-    Build rooms with :meth:`RoomManager.create`, which also hands out the seat tokens.
+
+class Room:
+    """One game at one table: a :class:`~cheekymonkey.table.Table`, its tokens' seats, its store and its streams.
+
+    Build rooms with :meth:`RoomManager.create`, which also hands out the seat tokens. ``room.table`` is the
+    game in progress, for the server's own use: it is never sent to a seat.
 
     Args:
+        manager: The manager that holds the room (its store, limits and clock).
         room_id: The room's public name (not a secret: the seat tokens are).
-        ruleset: The rules of the game.
-        seats: One entry per seat, people and bots.
-        rng: The random generator that resolves chance (draws); unpredictable in production.
-        bot_rng: The random generator the bots use.
-        bot_delay: Seconds a bot waits before each move, so people can follow its turn.
-        clock: Seconds, for idle times (``time.monotonic``).
-
-    Raises:
-        InvalidGameError: If the number of seats does not suit the rule set.
+        table: The game in progress.
+        header: The record document of the game with no actions, as the store keeps it.
+        rules: The name the rules are shown by.
+        last_move: When the last action was played (the clock's seconds).
     """
 
     def __init__(
         self,
+        manager: RoomManager,
         room_id: str,
-        ruleset: Ruleset,
-        seats: Sequence[SeatSpec],
-        *,
-        rng: random.Random,
-        bot_rng: random.Random,
-        bot_delay: float = 0.0,
-        clock: Callable[[], float] = time.monotonic,
+        table: cheekymonkey.table.Table[Any, Any, Any, Any, Any],
+        header: dict[str, Any],
+        rules: str,
+        last_move: float,
     ) -> None:
+        self.manager = manager
         self.id: Final = room_id
-        self.ruleset: Final = ruleset
-        self.seats: Final = tuple(seats)
-        self._rng = rng
-        self._bot_rng = bot_rng
-        self._bot_delay = bot_delay
-        self._clock = clock
-        self._bots: dict[int, Bot] = {i: bot_named(s.bot) for i, s in enumerate(self.seats) if s.bot is not None}
-        self._state = new_game(len(self.seats), ruleset=ruleset, first_player=0)
-        self._actions: list[Action] = []
-        self._events: list[dict[str, Any]] = []
+        # The game in progress (a cheekymonkey.table.Table): for the server's own use, never sent to a seat.
+        self.table = table
+        self.game: AnyGame = table.game
+        self.rules = rules
+        self.last_move = last_move
+        """When the last action was played (the manager's clock)."""
+        self.closed = False
+        """Whether the room has ended; it then takes no more moves."""
+        self._header = header
+        self._documents = self.game.documents()
+        self._lock = asyncio.Lock()
         self._changed = asyncio.Event()
         self._bot_task: asyncio.Task[None] | None = None
-        self.version = 0
-        """How many changes the room has seen; every change wakes the seats' event streams."""
-        self.closed = False
-        """Whether the room was closed; a closed room takes no moves."""
-        self.last_active = clock()
-        """When a seat last asked for anything (in the ``clock``'s seconds)."""
-        self._settle()
+        self.streams: collections.Counter[int] = collections.Counter()
+        """How many event streams are open on each seat."""
 
     # -- the game -----------------------------------------------------------------------------------
 
     @property
-    def state(self) -> GameState:
-        """The full game state: for the server's own use (saving, checks), never to send to a seat."""
-        return self._state
+    def version(self) -> int:
+        """How many actions the game has had: a move names the version it was chosen from."""
+        return len(self.table.actions)
 
     @property
-    def over(self) -> bool:
-        """Whether the game has ended."""
-        return self._state.phase is Phase.OVER
+    def finished(self) -> bool:
+        """Whether the game is over, or was cut off at the room's move limit."""
+        return self.table.finished
 
     @property
-    def to_move(self) -> int:
-        """The seat whose turn it is."""
-        return self._state.seat
+    def seats(self) -> tuple[Seat, ...]:
+        """The seats, in order."""
+        return self.table.seats
 
-    def record(self) -> GameRecord:
-        """Every action so far, chance outcomes included, as a replayable record (kept on the server)."""
-        return GameRecord(self.ruleset, len(self.seats), 0, tuple(self._actions), None)
+    def record_document(self) -> dict[str, Any]:
+        """The game's record, as a document (the server gives it out once the game is finished).
 
-    def _step(self, action: Action) -> None:
-        # apply_with_events raises IllegalActionError before anything changes: the state is a value.
-        state, events = apply_with_events(self._state, action)
-        self._state = state
-        self._actions.append(action)
-        for event in events:
-            self._events.append({"seq": len(self._events), "event": to_document(event)})
+        Raises:
+            GameNotFinishedError: If the game is not finished.
+        """
+        if not self.finished:
+            raise GameNotFinishedError("the record can be downloaded once the game is finished")
+        return self._documents.to_document(self.table.record())
 
-    def _settle(self) -> None:
-        # The server resolves chance itself: players only ever see a state where somebody decides.
-        while self._state.phase is Phase.CHANCE:
-            outcome: Reveal = sample_chance(self._state, self._rng)
-            self._step(outcome)
+    def _action_documents(self, steps: Sequence[Step[Any, Any, Any]]) -> list[dict[str, Any]]:
+        # The actions as the game's record writes them, so a stored room reads back as one record document.
+        table = self.table
+        record = self.game.record(table.ruleset, table.players, table.first_player, [s.action for s in steps])
+        actions: list[dict[str, Any]] = self._documents.to_document(record)["actions"]
+        return actions
 
     def _changed_now(self) -> None:
-        self.version += 1
         self._changed.set()
         self._changed = asyncio.Event()
 
-    def touch(self) -> None:
-        """Note that a seat asked for something now (the room is not idle)."""
-        self.last_active = self._clock()
+    async def _commit(self, version: int, steps: list[Step[Any, Any, Any]]) -> bool:
+        """Append the steps played since ``version`` to the store; undo them if that fails."""
+        if not steps:
+            return True
+        now = self.manager.clock()
+        try:
+            done = await self.manager.store.append(
+                self.id, version, self._action_documents(steps), last_move=now, finished=self.table.finished
+            )
+        except StoreError:
+            self.table.undo(len(steps))
+            raise
+        if not done:
+            self.table.undo(len(steps))
+            return False
+        self.last_move = now
+        return True
 
-    async def play(self, seat: int, action: Action) -> None:
-        """Play ``seat``'s move, resolve chance, and let the bots take their turns after it.
+    async def refresh(self) -> None:
+        """Catch up with the store, for a store that other processes change too (nothing otherwise)."""
+        if not self.manager.store.shared or self.closed:
+            return
+        async with self._lock:
+            await self._catch_up()
+
+    async def _catch_up(self) -> None:
+        newer = await self.manager.store.actions_since(self.id, self.version)
+        if newer is None:
+            self.close()
+            return
+        if not newer:
+            return
+        try:
+            for document in newer:
+                self.table.play(self._documents.from_document(document, "action"))
+        except (CheekyMonkeyError, KeyError, TypeError, ValueError) as error:
+            _LOG.warning("room %s cannot follow its record in the store and is closed here: %s", self.id, error)
+            self.close()
+            return
+        self.last_move = self.manager.clock()
+        self._changed_now()
+
+    async def play(
+        self, seat: int, version: int, *, action: object = None, text: str | None = None
+    ) -> list[Step[Any, Any, Any]]:
+        """Play ``seat``'s move, chosen from ``version``, resolve chance after it, commit it, then start the bots.
+
+        Give the move as an ``action`` of the game, or as ``text`` in the game's notation (which may name
+        several actions, played all or none).
 
         Raises:
-            RoomClosedError: If the room was closed.
-            NotYourTurnError: If another seat is to act (or a bot is thinking).
-            IllegalActionError: If the rules forbid the move; the room is then unchanged.
+            RoomClosedError: If the room has ended.
+            StaleMoveError: If the room is past ``version`` (the move was already played, or chosen from an
+                old table).
+            NotYourTurnError: If another seat is to act (or a bot), or the game is finished.
+            IllegalActionError: If the rules forbid the move.
+            ActionTextError: If ``text`` names no legal action.
+            StoreError: If the store cannot take the move.
+
+        In every case the room is then unchanged.
         """
-        if self.closed:
-            raise RoomClosedError("this room was closed")
-        self.touch()
-        if self._state.phase is not Phase.OVER and self._state.seat != seat:
-            name = self.seats[self._state.seat].name
-            raise NotYourTurnError(f"it is {name}'s turn (seat {self._state.seat}), not seat {seat}'s")
-        self._step(action)
-        self._settle()
+        async with self._lock:
+            if self.manager.store.shared:
+                await self._catch_up()
+            if self.closed:
+                raise RoomClosedError("this room has ended")
+            if version != self.version:
+                raise StaleMoveError(
+                    f"the table has moved on since version {version} (it is at {self.version}): look again and choose"
+                )
+            table = self.table
+            if table.finished:
+                raise NotYourTurnError("the game is finished")
+            if table.to_move != seat:
+                mover = table.to_move
+                name = "chance" if mover is None else f"{table.names[mover]}'s turn (seat {mover})"
+                raise NotYourTurnError(f"it is {name}, not seat {seat}'s")
+            steps = table.play_text(text) if text is not None else [table.play(action)]
+            steps += table.advance(bots=False)
+            if not await self._commit(version, steps):
+                await self._catch_up()
+                raise StaleMoveError("another move was played first: look again and choose")
         self._changed_now()
         self.start_bots()
+        return steps
 
     def start_bots(self) -> None:
-        """Start the bots' turns in the background if a bot is to move (nothing if one already is)."""
-        if self._bot_task is None and not self.closed and not self.over and self._state.seat in self._bots:
+        """Start the bots' turns in the background if a bot is to move (nothing if they are already playing)."""
+        if self._bot_task is None and not self.closed and self.table.waiting is Waiting.BOT:
             self._bot_task = asyncio.get_running_loop().create_task(self._run_bots())
 
     async def _run_bots(self) -> None:
+        store = self.manager.store
+        owner = self.manager.process
+        claimed = False
         try:
-            while not self.closed and not self.over and self._state.seat in self._bots:
-                if self._bot_delay:
-                    await asyncio.sleep(self._bot_delay)
-                state = self._state
-                bot = self._bots[state.seat]
-                # A bot's choice is a pure function of an immutable state: a worker thread keeps a slow
-                # bot from stalling every other room on this event loop.
-                action = await asyncio.to_thread(bot.choose, state, self._bot_rng)
-                if self.closed or self._state is not state:
-                    continue  # pragma: no cover - only bots move while a bot is to move
-                self._step(action)
-                self._settle()
+            while not self.closed:
+                await self.refresh()
+                if self.table.waiting is not Waiting.BOT:
+                    return
+                # With several processes, one of them plays a room's bots; the others hear of the moves.
+                claimed = await store.claim_bots(self.id, owner, _BOT_LEASE)
+                if not claimed:
+                    return
+                if self.manager.bot_delay:
+                    await asyncio.sleep(self.manager.bot_delay)
+                version = self.version
+                # A bot's choice is a pure function of an immutable state: a worker thread keeps a slow bot
+                # from stalling every other room on this event loop.
+                action = await asyncio.to_thread(self.table.choose)
+                async with self._lock:
+                    if self.closed or self.version != version:
+                        continue
+                    steps = [self.table.play(action), *self.table.advance(bots=False)]
+                    try:
+                        done = await self._commit(version, steps)
+                    except StoreError as error:
+                        _LOG.warning("room %s: a bot's move could not be stored (%s); trying again", self.id, error)
+                        done = False
+                        await asyncio.sleep(5.0)
+                    if not done:
+                        await self._catch_up()
+                        continue
                 self._changed_now()
+        except StoreError as error:
+            _LOG.warning("room %s: the store failed while the bots played (%s)", self.id, error)
         finally:
             self._bot_task = None
+            if claimed:
+                with contextlib.suppress(StoreError):
+                    await store.release_bots(self.id, owner)
 
     # -- what a seat sees ---------------------------------------------------------------------------
 
-    def table(self, seat: int, since: int = 0) -> dict[str, Any]:
+    def message(self, seat: int, since: int = 0) -> dict[str, Any]:
         """What ``seat`` sees now, as a JSON-ready dictionary; ``events`` holds those numbered ``since`` on.
 
-        The keys: ``room``, ``seat``, ``version``, ``closed``, ``seats`` (each seat's name and kind),
-        ``view`` (a ``view`` document: :func:`~cheekymonkey.view` for this seat), ``bust_odds`` (the chance
-        that drawing now busts the player to move, while they decide, else None), ``events`` (``{"seq",
-        "event"}`` pairs, each an ``event`` document) and ``score`` (a ``score`` document once the game is
-        over, else None). Never the full state.
+        The keys, the same for every game:
 
-        The bust odds depend only on what every seat has seen face up (the bag's contents follow from
-        every token drawn, returned and stacked in the open), so sending them reveals nothing hidden.
+        - ``game``, ``title``, ``rules``: the game's name and title, and the rules' name;
+        - ``room``, ``seat``, ``version`` (the number a move must name), ``closed``;
+        - ``seats``: each seat's ``name``, ``kind`` (``"human"`` or a bot kind) and ``title`` (a bot's
+          kind for people, ``"MCTS"``; None for a person);
+        - ``waiting`` (``"person"``, ``"bot"``, ``"over"`` or ``"truncated"``) and ``to_move``;
+        - ``view``: the seat's view document (:meth:`~cheekymonkey.game.Game.view`), never the full state;
+        - ``legal``: the seat's moves now, each its ``action`` document, its ``text`` in the game's notation
+          and its ``words``; empty unless the seat is to move;
+        - ``facts``: :meth:`~cheekymonkey.game.Game.facts`, what the seat could work out for itself;
+        - ``events``: ``{"seq", "event", "text"}`` for each event from ``since`` on: its document and one
+          line in words written for this seat (their own seat is "you");
+        - ``outcome``: ``{"winners", "ranks"}`` once the game is over, else None.
         """
-        state = self._state
-        since = max(0, since)
+        table = self.table
+        game = self.game
+        documents = self._documents
+        state = table.state
+        names = table.names
+        start = max(0, since)
+        legal = table.legal_actions() if table.waiting is Waiting.PERSON and table.to_move == seat else ()
+        outcome = table.outcome()
         return {
+            "game": game.name,
+            "title": game.title,
+            "rules": self.rules,
             "room": self.id,
             "seat": seat,
             "version": self.version,
             "closed": self.closed,
-            "seats": [{"seat": i, "name": s.name, "kind": s.kind} for i, s in enumerate(self.seats)],
-            "view": to_document(view(state, seat)),
-            "bust_odds": bust_probability(state) if state.phase is Phase.DECIDE else None,
-            "events": self._events[since:],
-            "score": to_document(score(state)) if state.phase is Phase.OVER else None,
+            "seats": [
+                {"seat": i, "name": s.name, "kind": s.kind, "title": game.bot_title(s.kind) if s.is_bot else None}
+                for i, s in enumerate(table.seats)
+            ],
+            "waiting": table.waiting.value,
+            "to_move": table.to_move,
+            "view": documents.to_document(table.view(seat)),
+            "legal": [
+                {
+                    "action": _bare(documents.to_document(action)),
+                    "text": game.action_text(action, state),
+                    "words": game.action_words(action, state, names),
+                }
+                for action in legal
+            ],
+            "facts": game.facts(state, seat),
+            "events": [
+                {"seq": start + i, "event": documents.to_document(event), "text": game.event_text(event, names, seat)}
+                for i, event in enumerate(table.events_since(start))
+            ],
+            "outcome": None if outcome is None else {"winners": list(outcome.winners), "ranks": list(outcome.ranks)},
         }
 
     @property
     def event_count(self) -> int:
         """How many events the room has logged (the next event's ``seq``)."""
-        return len(self._events)
+        return len(self.table.events)
 
     async def wait_for_change(self, version: int, timeout: float) -> bool:
-        """Wait until the room's :attr:`version` is past ``version``; False if ``timeout`` seconds pass first.
+        """Wait until the room is past ``version``; False if ``timeout`` seconds pass first.
 
         A closed room counts as changed: its streams wake up, send the last table and end.
         """
-        deadline = asyncio.get_running_loop().time() + timeout
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
         while self.version <= version and not self.closed:
-            left = deadline - asyncio.get_running_loop().time()
+            left = deadline - loop.time()
             if left <= 0:
                 return False
             # Every change sets the current event and puts a new one in its place, so each waiter wakes.
@@ -300,7 +566,7 @@ class Room:
         return True
 
     def close(self) -> None:
-        """Close the room: no more moves; every waiting stream wakes up, sees ``closed`` and ends."""
+        """End the room here: no more moves; every waiting stream wakes up, sees ``closed`` and ends."""
         if self.closed:
             return
         self.closed = True
@@ -310,103 +576,284 @@ class Room:
 
 
 class RoomManager:
-    """Every open room, the seat tokens that reach them, and the limits.
+    """The rooms of one server process, the seat tokens that reach them, the limits, and the end of rooms.
 
     Args:
-        max_rooms: The most rooms open at once; :meth:`create` refuses more.
-        idle_seconds: A room nobody has asked anything of for this long is closed by :meth:`sweep`.
+        store: Where rooms are kept (a :class:`~cheekymonkey.web.store.MemoryStore` if None).
+        limits: What one server allows (:class:`Limits`).
         bot_delay: Seconds a bot waits before each move (0 in tests).
         allow_seeds: Whether :meth:`create` accepts a seed. A seeded room's draws are predictable, so
             this is for tests and demonstrations only.
-        clock: Seconds, for idle times (``time.monotonic``).
+        games: The names of the games served (all of :data:`~cheekymonkey.games.GAME_NAMES` by default).
+        clock: Seconds since the epoch (``time.time``), for when rooms moved.
     """
 
     def __init__(
         self,
         *,
-        max_rooms: int = 1000,
-        idle_seconds: float = 1800.0,
+        store: Store | None = None,
+        limits: Limits | None = None,
         bot_delay: float = 0.0,
         allow_seeds: bool = False,
-        clock: Callable[[], float] = time.monotonic,
+        games: Sequence[str] = GAME_NAMES,
+        clock: Callable[[], float] = time.time,
     ) -> None:
-        self.max_rooms = max_rooms
-        self.idle_seconds = idle_seconds
+        self.store: Store = store if store is not None else MemoryStore()
+        self.limits = limits if limits is not None else Limits()
         self.bot_delay = bot_delay
         self.allow_seeds = allow_seeds
-        self._clock = clock
+        self.games: tuple[AnyGame, ...] = tuple(game_named(name) for name in games)
+        self.clock = clock
+        self.process = uuid.uuid4().hex
+        """This process's name, for the lease on a room's bots when several processes share the store."""
         self.rooms: dict[str, Room] = {}
-        """The open rooms, by id."""
-        self._tokens: dict[str, tuple[Room, int]] = {}
-        self._room_tokens: dict[str, list[str]] = {}
+        """The rooms this process holds, by id (with a shared store, those it has been asked about)."""
+        self._seats: dict[str, tuple[str, int]] = {}
+        self._room_tokens: dict[str, list[str]] = collections.defaultdict(list)
+        self._client_rooms: dict[str, set[str]] = collections.defaultdict(set)
+        self._client_times: dict[str, collections.deque[float]] = {}
+        self._creating = asyncio.Lock()
+        self._streams = 0
+        self._listener: asyncio.Task[None] | None = None
 
-    def create(
-        self, ruleset: Ruleset, seats: Sequence[SeatSpec], *, seed: int | None = None
-    ) -> tuple[Room, dict[int, str]]:
-        """Open a room; return it and each human seat's token (only ever given out here).
+    def game(self, name: str) -> AnyGame:
+        """The served game called ``name``.
 
         Raises:
-            RoomsFullError: If ``max_rooms`` rooms are open.
-            RoomError: If a seed is given but seeds are not allowed, or no seat is a person.
-            InvalidGameError: If the number of seats does not suit the rule set.
+            RoomError: If this server serves no game of that name.
         """
-        if len(self.rooms) >= self.max_rooms:
-            raise RoomsFullError(f"the server already holds {self.max_rooms} rooms; try again later")
+        for game in self.games:
+            if game.name == name:
+                return game
+        raise RoomError(f"no game named {name!r} is served here; the games are {', '.join(g.name for g in self.games)}")
+
+    # -- start and stop -------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Load the rooms the store keeps (a store of this process only) or listen for other processes' moves."""
+        if self.store.shared:
+            self._listener = asyncio.get_running_loop().create_task(self.store.listen(self._heard))
+            return
+        for summary in await self.store.summaries():
+            await self._load(summary.id)
+        for room in self.rooms.values():
+            room.start_bots()
+
+    async def stop(self) -> None:
+        """Stop the rooms' bots and streams here (the rooms stay in the store) and release the store."""
+        if self._listener is not None:
+            self._listener.cancel()
+        for room in self.rooms.values():
+            room.close()
+        self.rooms.clear()
+        await self.store.close()
+
+    async def _heard(self, room_id: str, version: int | None) -> None:
+        room = self.rooms.get(room_id)
+        if room is None:
+            return
+        if version is None:
+            self._forget(room_id)
+        elif version > room.version:
+            await room.refresh()
+            room.start_bots()
+
+    async def _load(self, room_id: str) -> Room | None:
+        stored = await self.store.load(room_id)
+        if stored is None:
+            return None
+        try:
+            room = self._rebuild(stored)
+        except (CheekyMonkeyError, KeyError, TypeError, ValueError) as error:
+            _LOG.warning("room %s cannot be rebuilt from its record and stays closed: %s", room_id, error)
+            return None
+        self.rooms[room_id] = room
+        return room
+
+    def _rebuild(self, stored: StoredRoom) -> Room:
+        game = self.game(stored.game)
+        record = game.documents().from_document({**stored.record, "actions": list(stored.actions)}, "record")
+        seats = [self._seat(game, name, kind) for name, kind in zip(record.names, record.bots, strict=True)]
+        seed = record.seed if record.seed is not None else random.SystemRandom()
+        table = Table(
+            game,
+            seats,
+            ruleset=record.ruleset,
+            first_player=record.first_player,
+            seed=seed,
+            max_steps=max(self.limits.max_moves, len(record.actions) + 1),
+        )
+        for action in record.actions:
+            table.play(action)
+        return Room(self, stored.id, table, stored.record, stored.rules, stored.last_move)
+
+    def _seat(self, game: AnyGame, name: str, kind: str) -> Seat:
+        if kind == "human":
+            return Seat.person(name)
+        return Seat(name, kind, game.bot_named(kind, memory=self.limits.bot_memory))
+
+    # -- rooms ----------------------------------------------------------------------------------------
+
+    async def create(
+        self,
+        game: AnyGame,
+        ruleset: Any,
+        seats: Sequence[SeatSpec],
+        *,
+        rules: str = "custom",
+        seed: int | None = None,
+        client: str = "",
+    ) -> tuple[Room, dict[int, str]]:
+        """Open a room; return it and each person's seat token (only ever given out here).
+
+        Raises:
+            LimitError: If ``client`` has as many rooms open as :attr:`Limits.rooms_per_client`, or made
+                :attr:`Limits.rooms_per_minute` in the last minute (429).
+            RoomsFullError: If :attr:`Limits.max_rooms` rooms are open (503).
+            RoomError: If a seed is given but seeds are not allowed, no seat is a person, a bot kind is
+                unknown, two names look alike, or the rules' numbers are over :attr:`Limits.max_number`.
+            InvalidGameError: If the number of seats does not suit the rule set.
+            StoreError: If the store cannot keep the room.
+        """
         if seed is not None and not self.allow_seeds:
             raise RoomError("this server does not accept seeds: draws must stay unpredictable")
         if not any(s.bot is None for s in seats):
             raise RoomError("a room needs at least one person; to watch bots play, use 'cheekymonkey watch'")
-        if seed is None:
-            # Unseeded rooms draw from the operating system's randomness: nobody can predict the bag.
-            rng: random.Random = random.SystemRandom()
-            bot_rng = random.Random(secrets.randbits(64))
-        else:
-            rng, bot_rng = random.Random(seed), random.Random(f"cheekymonkey bots {seed}")
-        room_id = secrets.token_urlsafe(6)
-        while room_id in self.rooms:  # pragma: no cover - 48 random bits
-            room_id = secrets.token_urlsafe(6)
-        room = Room(room_id, ruleset, seats, rng=rng, bot_rng=bot_rng, bot_delay=self.bot_delay, clock=self._clock)
-        tokens: dict[int, str] = {}
-        for seat, spec in enumerate(room.seats):
-            if spec.bot is None:
-                # 32 random bytes: a link nobody can guess, and the only key to its seat.
-                token = secrets.token_urlsafe(32)
-                tokens[seat] = token
-                self._tokens[token] = (room, seat)
-        self.rooms[room_id] = room
-        self._room_tokens[room_id] = list(tokens.values())
+        for spec in seats:
+            if spec.bot is not None and spec.bot not in game.bot_names():
+                raise RoomError(f"no bot named {spec.bot!r}; the bots are {', '.join(game.bot_names())}")
+        check_names([s.name for s in seats])
+        bound = game.number_bound(ruleset)
+        if bound > self.limits.max_number:
+            raise RoomError(
+                f"these rules allow numbers up to {bound}, over this server's limit of {self.limits.max_number}: "
+                "use fewer tokens or smaller values"
+            )
+        async with self._creating:
+            self._check_client(client)
+            if len(self.rooms) >= self.limits.max_rooms or await self.store.count() >= self.limits.max_rooms:
+                raise RoomsFullError(f"the server already holds {self.limits.max_rooms} rooms; try again later", 60)
+            table = Table(
+                game,
+                [self._seat(game, s.name, s.kind) for s in seats],
+                ruleset=ruleset,
+                seed=seed if seed is not None else random.SystemRandom(),
+                max_steps=self.limits.max_moves,
+            )
+            steps = table.advance(bots=False)
+            room_id = secrets.token_urlsafe(9)
+            header = game.documents().to_document(
+                game.record(table.ruleset, table.players, table.first_player, [], seed=seed, names=table.names,
+                            bots=table.kinds)
+            )  # fmt: skip
+            room = Room(self, room_id, table, header, rules, self.clock())
+            tokens = {i: secrets.token_urlsafe(32) for i, s in enumerate(seats) if s.bot is None}
+            stored = StoredRoom(
+                room_id, game.name, rules, header, tuple(room._action_documents(steps)), room.last_move,
+                room.last_move, table.finished
+            )  # fmt: skip
+            await self.store.create(stored, {seat: token_hash(token) for seat, token in tokens.items()})
+            self.rooms[room_id] = room
+            for seat, token in tokens.items():
+                self._seats[token_hash(token)] = (room_id, seat)
+                self._room_tokens[room_id].append(token_hash(token))
+            self._client_rooms[client].add(room_id)
+            self._client_times.setdefault(client, collections.deque()).append(time.monotonic())
         room.start_bots()
         return room, tokens
 
-    def seat_for(self, token: str) -> tuple[Room, int]:
+    def _check_client(self, client: str) -> None:
+        now = time.monotonic()
+        times = self._client_times.get(client)
+        if times is not None:
+            while times and times[0] <= now - 60:
+                times.popleft()
+            if not times:
+                del self._client_times[client]
+            elif len(times) >= self.limits.rooms_per_minute:
+                wait = math.ceil(times[0] + 60 - now)
+                raise LimitError(
+                    f"you made {len(times)} rooms in the last minute, this server's limit; try again in {wait} s", wait
+                )
+        mine = self._client_rooms.get(client)
+        if mine is not None:
+            mine &= self.rooms.keys()
+            if len(mine) >= self.limits.rooms_per_client:
+                raise LimitError(f"you have {len(mine)} rooms open, this server's limit: finish or leave one first", 60)
+
+    async def seat_for(self, token: str) -> tuple[Room, int]:
         """The room and seat a token opens.
 
         Raises:
             SeatNotFoundError: If no open room has a seat with this token.
         """
-        found = self._tokens.get(token)
-        if found is None or found[0].closed:
-            raise SeatNotFoundError("no open room has a seat for this link (it may have been closed)")
-        return found
+        hashed = token_hash(token)
+        found = self._seats.get(hashed)
+        room = None if found is None else self.rooms.get(found[0])
+        if room is None:  # a room kept in the store that this process has not been asked about yet
+            found = await self.store.seat_for(hashed)
+            if found is not None:
+                room = self.rooms.get(found[0]) or await self._load(found[0])
+                if room is not None:
+                    self._seats[hashed] = found
+                    self._room_tokens[room.id].append(hashed)
+        if room is None or found is None or room.closed:
+            raise SeatNotFoundError("no open room has a seat for this link (it may have ended)")
+        return room, found[1]
 
-    def close(self, room_id: str) -> None:
-        """Close a room and forget its tokens (nothing if there is no such room)."""
+    def _forget(self, room_id: str) -> None:
         room = self.rooms.pop(room_id, None)
-        if room is None:
-            return
-        room.close()
-        for token in self._room_tokens.pop(room_id, ()):
-            del self._tokens[token]
+        if room is not None:
+            room.close()
+        for hashed in self._room_tokens.pop(room_id, ()):
+            self._seats.pop(hashed, None)
 
-    def sweep(self) -> list[str]:
-        """Close every room idle for ``idle_seconds`` or more; return their ids."""
-        now = self._clock()
-        idle = [room_id for room_id, room in self.rooms.items() if now - room.last_active >= self.idle_seconds]
-        for room_id in idle:
-            self.close(room_id)
-        return idle
+    async def close(self, room_id: str) -> None:
+        """End a room: forget it here and in the store (its links stop working)."""
+        self._forget(room_id)
+        await self.store.delete(room_id)
 
-    def close_all(self) -> None:
-        """Close every room (when the server stops)."""
-        for room_id in list(self.rooms):
-            self.close(room_id)
+    async def sweep(self) -> list[str]:
+        """End the rooms whose time is up; return their ids.
+
+        The rule: a room ends when its game finished (over, or cut off at the move limit) and
+        :attr:`Limits.finished_minutes` have passed since its last move, or when nobody (person or bot) has
+        moved in it for :attr:`Limits.idle_minutes`. Reading a table or following its events does not keep
+        a room open.
+        """
+        now = self.clock()
+        ended = []
+        for summary in await self.store.summaries():
+            idle = now - summary.last_move
+            limit = self.limits.finished_minutes if summary.finished else self.limits.idle_minutes
+            if idle >= limit * 60:
+                ended.append(summary.id)
+                await self.close(summary.id)
+        return ended
+
+    # -- streams --------------------------------------------------------------------------------------
+
+    @contextlib.asynccontextmanager
+    async def stream_slot(self, room: Room, seat: int) -> AsyncIterator[None]:
+        """Hold one of the event streams the limits allow while the ``with`` block runs.
+
+        Raises:
+            LimitError: If the seat has :attr:`Limits.streams_per_seat` streams open (429).
+            RoomsFullError: If :attr:`Limits.max_streams` streams are open in all (503).
+        """
+        if room.streams[seat] >= self.limits.streams_per_seat:
+            raise LimitError(f"this seat already has {room.streams[seat]} event streams open: close a tab", 10)
+        if self._streams >= self.limits.max_streams:
+            raise RoomsFullError(f"the server already serves {self._streams} event streams; try again later", 10)
+        room.streams[seat] += 1
+        self._streams += 1
+        try:
+            yield
+        finally:
+            room.streams[seat] -= 1
+            self._streams -= 1
+
+    @property
+    def open_streams(self) -> int:
+        """How many event streams are open."""
+        return self._streams

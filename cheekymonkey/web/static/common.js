@@ -1,13 +1,6 @@
-// Shared by the pages: animals, and small helpers that build elements. Every piece of text goes in
-// through textContent, never as HTML, so a name or a reason can never become markup.
+// Shared by the pages: small helpers that build elements, and the registry of game drawings. Every piece of
+// text goes in through textContent, never as HTML, so a name or a reason can never become markup.
 "use strict";
-
-const ANIMALS = ["elephant", "seal", "hippo", "giraffe", "panda", "kangaroo", "lion", "monkey"];
-const FORMAT = "cheekymonkey/1";
-
-function label(animal) {
-  return animal.charAt(0).toUpperCase() + animal.slice(1);
-}
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -16,15 +9,31 @@ function el(tag, className, text) {
   return node;
 }
 
-// A round token showing an animal: its colour, its initial, and its name for everyone and screen readers.
-function token(animal, extraClass) {
-  const chip = el("span", "token t-" + animal + (extraClass ? " " + extraClass : ""));
-  chip.appendChild(el("span", "token-initial", animal.charAt(0).toUpperCase())).setAttribute("aria-hidden", "true");
-  chip.appendChild(el("span", "token-name", label(animal)));
-  return chip;
+function capital(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function listOf(words) {
   if (words.length <= 1) return words.join("");
   return words.slice(0, -1).join(", ") + " and " + words[words.length - 1];
+}
+
+// Each game's drawing lives in /static/games/<name>.js and registers itself here. A page loads the file of
+// the game it shows by name; a game without one is shown by the generic fallback of play.js.
+const GAMES = {};
+
+function registerGame(name, drawing) {
+  GAMES[name] = drawing;
+}
+
+function loadGame(name) {
+  if (GAMES[name]) return Promise.resolve(GAMES[name]);
+  if (!/^[a-z0-9-]{1,40}$/.test(name)) return Promise.resolve(null);
+  return new Promise((resolve) => {
+    const script = document.createElement("script");
+    script.src = "/static/games/" + name + ".js";
+    script.onload = () => resolve(GAMES[name] || null);
+    script.onerror = () => resolve(null);
+    document.head.appendChild(script);
+  });
 }

@@ -1,15 +1,29 @@
-// The lobby: choose the rules and the seats, make a room, and hand out the seat links.
+// The lobby: choose the game, the rules and the seats, make a room, and hand out the seat links. Everything
+// about a game comes from /api/options; a game's custom rules editor comes from its drawing (common.js).
 "use strict";
 
 (function () {
   const form = document.getElementById("new-room");
+  const gameSelect = document.getElementById("game");
   const preset = document.getElementById("preset");
   const custom = document.getElementById("custom");
   const seatList = document.getElementById("seats");
   const errorBox = document.getElementById("lobby-error");
   let options = null;
+  let game = null; // the chosen game's options
+  let drawing = null; // its drawing (for the custom rules editor), if it has one
 
-  function seatRow(index, name, kind) {
+  function botTitle(kind) {
+    const bot = game.bots.find((b) => b.name === kind);
+    return bot ? bot.title : kind;
+  }
+
+  // A default name says what sits there: "Player 2", "MCTS bot 3". Neutral for everyone who reads it.
+  function defaultName(index, kind) {
+    return kind === "human" ? "Player " + index : botTitle(kind) + " bot " + index;
+  }
+
+  function seatRow(index, kind) {
     const li = el("li", "seat-row");
     const nameId = "seat-name-" + index;
     const kindId = "seat-kind-" + index;
@@ -18,19 +32,19 @@
     const nameInput = el("input");
     nameInput.id = nameId;
     nameInput.maxLength = options.max_name_length;
-    nameInput.value = name;
+    nameInput.value = defaultName(index, kind);
     nameInput.className = "seat-input";
     const kindLabel = el("label", "visually-hidden", "Seat " + index + " player");
     kindLabel.htmlFor = kindId;
     const select = el("select", "seat-kind");
     select.id = kindId;
     select.appendChild(new Option("Person", "human"));
-    for (const bot of options.bots) select.appendChild(new Option(label(bot) + " bot", bot));
+    for (const bot of game.bots) select.appendChild(new Option(bot.title + " bot", bot.name));
     select.value = kind;
     select.addEventListener("change", () => {
-      if (select.value !== "human" && /^(Player|.* bot) \d+$/.test(nameInput.value)) {
-        nameInput.value = label(select.value) + " bot " + index;
-      }
+      // A name still at its default follows the kind chosen; a name someone typed stays.
+      const defaults = ["human"].concat(game.bots.map((b) => b.name)).map((k) => defaultName(index, k));
+      if (defaults.includes(nameInput.value)) nameInput.value = defaultName(index, select.value);
     });
     li.append(nameLabel, nameInput, kindLabel, select);
     return li;
@@ -38,51 +52,29 @@
 
   function addSeat() {
     const index = seatList.children.length;
-    if (index >= 6) return;
-    seatList.appendChild(seatRow(index, "Heuristic bot " + index, "heuristic"));
+    if (index >= game.seats[1]) return;
+    const kind = game.bots.some((b) => b.name === "heuristic") ? "heuristic" : game.bots[0].name;
+    seatList.appendChild(seatRow(index, kind));
   }
 
-  function customRuleset() {
-    const counts = {};
-    const values = {};
-    for (const animal of ANIMALS) {
-      counts[animal] = Number(document.getElementById("count-" + animal).value);
-      values[animal] = Number(document.getElementById("value-" + animal).value);
-      if (counts[animal] === 0) values[animal] = 0;
+  async function chooseGame(name) {
+    game = options.games.find((g) => g.name === name);
+    drawing = await loadGame(game.name);
+    document.getElementById("title").textContent = game.title;
+    if (drawing && drawing.tagline) document.getElementById("tagline").textContent = drawing.tagline;
+    document.title = game.title + ": make a room";
+    preset.textContent = "";
+    for (const presetName of Object.keys(game.presets)) preset.appendChild(new Option(presetName, presetName));
+    custom.hidden = true;
+    custom.querySelectorAll(":scope > :not(legend)").forEach((node) => node.remove());
+    if (drawing && drawing.customRules) {
+      drawing.customRules.build(custom);
+      drawing.customRules.fill(Object.values(game.presets)[0]);
+      preset.appendChild(new Option("custom", "custom"));
     }
-    return {
-      format: FORMAT, kind: "ruleset", name: "custom", counts: counts, bonus_values: values,
-      bonus_tiles: document.getElementById("bonus-tiles").checked,
-      swap: document.getElementById("swap").checked, min_players: 2, max_players: 6,
-    };
-  }
-
-  function fillCustom(ruleset) {
-    for (const animal of ANIMALS) {
-      document.getElementById("count-" + animal).value = ruleset.counts[animal];
-      document.getElementById("value-" + animal).value = ruleset.bonus_values[animal];
-    }
-    document.getElementById("bonus-tiles").checked = ruleset.bonus_tiles;
-    document.getElementById("swap").checked = ruleset.swap;
-  }
-
-  function buildCustom() {
-    const grid = document.getElementById("custom-animals");
-    grid.appendChild(el("span", "grid-head", "Animal"));
-    grid.appendChild(el("span", "grid-head", "Tokens"));
-    grid.appendChild(el("span", "grid-head", "Bonus"));
-    for (const animal of ANIMALS) {
-      grid.appendChild(token(animal, "small"));
-      for (const [what, max] of [["count", 20], ["value", 99]]) {
-        const input = el("input");
-        input.type = "number";
-        input.min = "0";
-        input.max = String(max);
-        input.id = what + "-" + animal;
-        input.setAttribute("aria-label", label(animal) + (what === "count" ? " tokens" : " bonus value"));
-        grid.appendChild(input);
-      }
-    }
+    seatList.textContent = "";
+    seatList.appendChild(seatRow(0, "human"));
+    while (seatList.children.length < Math.max(3, game.seats[0])) addSeat();
   }
 
   function showLinks(answer) {
@@ -124,8 +116,8 @@
       if (kind !== "human") seat.bot = kind;
       return seat;
     });
-    const body = { seats: seats };
-    if (preset.value === "custom") body.ruleset = customRuleset();
+    const body = { game: game.name, seats: seats };
+    if (preset.value === "custom") body.ruleset = drawing.customRules.read();
     else body.preset = preset.value;
     const seedText = document.getElementById("seed").value;
     if (options.seeds && seedText !== "") body.seed = Number(seedText);
@@ -133,9 +125,10 @@
       const response = await fetch("/api/rooms", {
         method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
       });
-      const answer = await response.json();
+      const answer = await response.json().catch(() => ({}));
       if (!response.ok) {
-        errorBox.textContent = answer.error || "The room could not be made.";
+        const wait = response.headers.get("Retry-After");
+        errorBox.textContent = capital(answer.error || "the room could not be made") + (wait ? " (try again in " + wait + " s)" : "");
         return;
       }
       showLinks(answer);
@@ -146,23 +139,21 @@
 
   async function start() {
     options = await (await fetch("/api/options")).json();
-    for (const name of Object.keys(options.presets)) preset.appendChild(new Option(name, name));
-    preset.appendChild(new Option("custom", "custom"));
-    buildCustom();
-    fillCustom(options.presets.standard);
+    for (const g of options.games) gameSelect.appendChild(new Option(g.title, g.name));
+    document.getElementById("game-row").hidden = options.games.length < 2;
+    gameSelect.addEventListener("change", () => chooseGame(gameSelect.value));
     preset.addEventListener("change", () => {
       custom.hidden = preset.value !== "custom";
-      if (preset.value !== "custom") fillCustom(options.presets[preset.value]);
+      if (preset.value !== "custom" && drawing && drawing.customRules) drawing.customRules.fill(game.presets[preset.value]);
     });
-    seatList.appendChild(seatRow(0, "You", "human"));
-    addSeat();
-    addSeat();
     document.getElementById("add-seat").addEventListener("click", addSeat);
     document.getElementById("remove-seat").addEventListener("click", () => {
-      if (seatList.children.length > 2) seatList.lastElementChild.remove();
+      if (seatList.children.length > game.seats[0]) seatList.lastElementChild.remove();
     });
     document.getElementById("seed-row").hidden = !options.seeds;
     form.addEventListener("submit", submit);
+    await chooseGame(options.games[0].name);
+    document.body.dataset.ready = "true";
   }
 
   start();
