@@ -189,7 +189,7 @@ def _play(
             row = _with_slot(row, at, card)
             rows = _with_row(rows, seat, row)
             if log is not None:
-                log.append(TurnedUp(seat, card, card))
+                log.append(TurnedUp(seat, card, int(card)))
             if slot is None:
                 if _complete(row):
                     return _won(s, rows, None, discard, pile_size, pile, unseen, skips, log)

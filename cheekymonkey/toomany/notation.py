@@ -258,7 +258,7 @@ def parse_actions(text: str, state: GameState) -> tuple[Action, ...]:
     """
     if not isinstance(text, str):
         raise _fail(repr(text), f"{text!r} is not text", state)
-    parts = [part for part in text.replace(";", ",").split(",") if part.strip()]
+    parts = [part.strip() for part in text.replace(";", ",").split(",") if part.strip()]
     if not parts:
         raise _fail(text, "say what to do", state)
     actions: list[Action] = []

@@ -79,7 +79,9 @@ def _counts(name: str, value: object) -> tuple[int, ...]:
     if not isinstance(value, tuple) or len(value) != len(CARDS):
         raise _fail(f"{name} must be a tuple of {len(CARDS)} counts, one per card, got {value!r}")
     for card, count in zip(CARDS, value, strict=True):
-        if _int(f"{name}'s count of {card.label}", count) < 0:
+        if count.__class__ is not int:
+            raise _fail(f"{name}'s count of {card.label} must be an integer, got {count!r}")
+        if count < 0:
             raise _fail(f"{name}'s count of {card.label} is {count}, below 0")
     return value
 

@@ -26,6 +26,9 @@ from cheekymonkey.toomany.state import usable_discard
 STANDARD = Ruleset.standard()
 """The standard rule set."""
 
+TINY = Ruleset.custom({1: 2, 2: 2, 3: 1, "wild": 1, "giraffe": 3}, row_size=2, max_players=2, name="tiny")
+"""A tiny deck where the piles run out: 2 seats, rows of 2, nine cards."""
+
 TM1_COUNTS = {
     Card.ONE: 6,
     Card.TWO: 6,

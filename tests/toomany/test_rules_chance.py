@@ -16,7 +16,6 @@ from cheekymonkey.toomany import (
     Reason,
     Reshuffled,
     Reveal,
-    Ruleset,
     TakeDiscard,
     Uncovered,
     apply,
@@ -26,10 +25,7 @@ from cheekymonkey.toomany import (
     legal_actions,
     new_game,
 )
-from tests.toomany.helpers import TM1_COUNTS, counts, make, row
-
-# A tiny deck where the piles run out: 2 seats, rows of 2, nine cards.
-TINY = Ruleset.custom({1: 2, 2: 2, 3: 1, "wild": 1, "giraffe": 3}, row_size=2, max_players=2)
+from tests.toomany.helpers import TINY, TM1_COUNTS, counts, make, row
 
 
 def test_the_first_draw_is_any_of_the_55_cards_each_equally_likely() -> None:
