@@ -31,7 +31,7 @@ from cheekymonkey.toomany.state import Phase, raccoon_choices
 if TYPE_CHECKING:
     from cheekymonkey.toomany.views import TableView
 
-__all__ = ["board_text", "cell", "or_list"]
+__all__ = ["board_text"]
 
 
 def cell(slot: Slot) -> str:

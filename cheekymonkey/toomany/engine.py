@@ -131,14 +131,11 @@ def _with_skip(skips: tuple[bool, ...], seat: int, waiting: bool) -> tuple[bool,
     return tuple(changed)
 
 
-def _take_one(counts: tuple[int, ...], index: int) -> tuple[int, ...]:
-    changed = list(counts)
-    changed[index] -= 1
-    return tuple(changed)
-
-
 def _complete(row: tuple[Slot, ...]) -> bool:
-    # TM21: every position face up (a Card; None and FaceDown are face down). A loop, not all(): no generator.
+    # TM21: every position face up (a Card; None and FaceDown are face down). Most rows still hold a card never
+    # seen, which the C-level search finds first; then a loop, not all(): no generator.
+    if None in row:
+        return False
     for slot in row:  # noqa: SIM110
         if slot.__class__ is not Card:
             return False
@@ -185,9 +182,14 @@ def _play(
                 return _make(
                     s.ruleset, s.round, s.round_first, seat, _BONUS, rows, card, discard, pile_size, pile, unseen, skips
                 )
-            # TM7: the number goes face up at its position; the face-down card there comes into hand.
-            row = _with_slot(row, at, card)
-            rows = _with_row(rows, seat, row)
+            # TM7: the number goes face up at its position; the face-down card there comes into hand. (The
+            # list round trips are _with_slot and _with_row inlined: this is the engine's busiest line.)
+            changed = list(row)
+            changed[at] = card
+            row = tuple(changed)
+            table = list(rows)
+            table[seat] = row
+            rows = tuple(table)
             if log is not None:
                 log.append(TurnedUp(seat, card, int(card)))
             if slot is None:
@@ -423,29 +425,43 @@ def _apply_reveal(s: GameState, action: Reveal, log: Log) -> GameState:
     index = card - 1
     phase = s.phase
     if phase is _TURN_UP:
-        unseen = s.unseen
-        if not unseen[index]:
+        if not s.unseen[index]:
             raise _illegal(s, action, f"TM19: no {card.label} is left among the cards never seen")
-        if log is not None:
-            log.append(Uncovered(s.seat, card))
-        return _play(s, s.rows, card, s.discard, s.pile_size, s.pile, _take_one(unseen, index), s.skips, log)
-    if phase is _DRAW or phase is _CHOSEN_DRAW:
+    elif phase is _DRAW or phase is _CHOSEN_DRAW:
         pile = s.pile
-        unseen = s.unseen
         if pile is None:
             # TM19: before the round's first reshuffle the draw pile is part of the pool never seen.
-            if not unseen[index]:
+            if not s.unseen[index]:
                 raise _illegal(s, action, f"TM19: no {card.label} is left among the cards never seen")
-            unseen = _take_one(unseen, index)
-        else:
+        elif not pile[index]:
             # TM20: after a reshuffle the draw pile holds the cards discarded before it.
-            if not pile[index]:
-                raise _illegal(s, action, f"TM20: the draw pile holds no {card.label}")
-            pile = _take_one(pile, index)
+            raise _illegal(s, action, f"TM20: the draw pile holds no {card.label}")
+    else:
+        raise _illegal(s, action, f"TM19: no card is being revealed now ({_PHASE_HINTS[phase]})")
+    return _reveal(s, card, index, log)
+
+
+def _reveal(s: GameState, card: Card, index: int, log: Log) -> GameState:
+    # Chance's outcome at a chance node, known to be in its pool: ``card``, also given as its index ``card - 1``.
+    if s.phase is _TURN_UP:
+        counts = list(s.unseen)
+        counts[index] -= 1
         if log is not None:
-            log.append(Drew(s.seat, card))
-        return _play(s, s.rows, card, s.discard, s.pile_size - 1, pile, unseen, s.skips, log)
-    raise _illegal(s, action, f"TM19: no card is being revealed now ({_PHASE_HINTS[phase]})")
+            log.append(Uncovered(s.seat, card))
+        return _play(s, s.rows, card, s.discard, s.pile_size, s.pile, tuple(counts), s.skips, log)
+    pile = s.pile
+    unseen = s.unseen
+    if pile is None:
+        counts = list(unseen)
+        counts[index] -= 1
+        unseen = tuple(counts)
+    else:
+        counts = list(pile)
+        counts[index] -= 1
+        pile = tuple(counts)
+    if log is not None:
+        log.append(Drew(s.seat, card))
+    return _play(s, s.rows, card, s.discard, s.pile_size - 1, pile, unseen, s.skips, log)
 
 
 def _apply_draw(s: GameState, action: Draw, log: Log) -> GameState:
@@ -807,14 +823,27 @@ def sample_chance(state: GameState, rng: random.Random) -> Reveal:
 def resolve_chance(state: GameState, rng: random.Random) -> GameState:
     """Draw chance's outcome with ``rng`` and return the state after it: ``apply(state, sample_chance(state, rng))``.
 
+    The same card from the same ``rng`` as :func:`sample_chance`, in one call: a simulation's step at a
+    chance node.
+
     Raises:
         NotAChanceNodeError: If ``state`` is not a chance node.
     """
-    return _apply_reveal(state, REVEALS[_pick(chance_pool(state), rng)], None)
+    index = _pick(chance_pool(state), rng)
+    return _reveal(state, CARDS[index], index, None)
 
 
 def _pick(pool: tuple[int, ...], rng: random.Random) -> int:
-    pick = rng.randrange(sum(pool))
+    size = sum(pool)
+    if rng.__class__ is _Random:
+        # What randrange(size) computes for a plain Random, without its argument handling: the same pick from
+        # the same stream, cheaper. A subclass may override randrange, so it is called for one.
+        bits = size.bit_length()
+        pick: int = _getrandbits(rng, bits)
+        while pick >= size:
+            pick = _getrandbits(rng, bits)
+    else:
+        pick = rng.randrange(size)
     index = 0
     for count in pool:
         pick -= count
@@ -822,3 +851,8 @@ def _pick(pool: tuple[int, ...], rng: random.Random) -> int:
             return index
         index += 1  # noqa: SIM113 (enumerate builds a tuple per card)
     raise AssertionError("unreachable: the pick is below the pool's size")  # pragma: no cover
+
+
+_Random: Final = random.Random
+# The C method behind rng.getrandbits for a plain Random, called unbound: no bound method per pick.
+_getrandbits: Final = random.Random.getrandbits

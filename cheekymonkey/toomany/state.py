@@ -22,7 +22,7 @@ from cheekymonkey.toomany._state import FIELDS, GameState, trusted_state
 from cheekymonkey.toomany.cards import CARDS, MAX_NUMBER, Card, FaceDown, Slot
 from cheekymonkey.toomany.rules import Ruleset
 
-__all__ = ["GameState", "Phase", "check_state", "make_state", "new_game"]
+__all__ = ["GameState", "Phase", "check_state", "new_game"]
 
 
 class Phase(enum.IntEnum):

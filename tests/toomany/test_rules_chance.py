@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from fractions import Fraction
 
 import pytest
@@ -24,6 +25,8 @@ from cheekymonkey.toomany import (
     chance_pool,
     legal_actions,
     new_game,
+    resolve_chance,
+    sample_chance,
 )
 from tests.toomany.helpers import TINY, TM1_COUNTS, counts, make, row
 
@@ -106,3 +109,21 @@ def test_chance_outcomes_are_refused_where_no_card_is_being_revealed() -> None:
         chance_outcomes(state)
     with pytest.raises(IllegalActionError, match="TM19: no card is being revealed now"):
         apply(state, Reveal(Card.ONE))
+
+
+class _Subclass(random.Random):
+    """A Random subclass: sample_chance calls its randrange rather than reading its bits directly."""
+
+
+@pytest.mark.parametrize("kind", [random.Random, _Subclass])
+def test_sample_chance_is_randrange_over_the_pools_cards_in_card_order(kind: type[random.Random]) -> None:
+    """TM19: each card of the pool equally likely; the pick is rng.randrange(n) over the n cards in card order."""
+    state = apply(make(["? ? ? ? ? ?", "1 ? ? ? ? ?"], discard="5 G"), Reveal(Card.FOUR))
+    cards = [card for card, count in zip(CARDS, chance_pool(state), strict=True) for _ in range(count)]
+    for seed in range(50):
+        reference = random.Random(seed)
+        expected = [cards[reference.randrange(len(cards))] for _ in range(5)]
+        rng = kind(seed)
+        assert [sample_chance(state, rng).card for _ in range(5)] == expected
+        again = kind(seed)
+        assert resolve_chance(state, again) == apply(state, Reveal(expected[0]))
