@@ -71,8 +71,8 @@ from cheekymonkey.toomany.events import (
 from cheekymonkey.toomany.game import TOO_MANY_MONKEYS, TooManyMonkeys
 from cheekymonkey.toomany.narration import action_words, card_words, describe_event, result_text
 from cheekymonkey.toomany.notation import action_text, parse_action, parse_actions
-from cheekymonkey.toomany.outcome import outcome, winner
 from cheekymonkey.toomany.records import GameRecord
+from cheekymonkey.toomany.results import outcome, winner
 from cheekymonkey.toomany.rules import MAX_PLAYERS, STANDARD_COUNTS, Ruleset
 from cheekymonkey.toomany.state import GameState, Phase, check_state, new_game
 from cheekymonkey.toomany.views import TableView, view

@@ -3,8 +3,8 @@
 Nothing here is new rules: each method calls the function of the same idea in this package's modules, and
 :data:`TOO_MANY_MONKEYS` is what the layers written for any game (:class:`~cheekymonkey.table.Table`, the
 command line, the web rooms, the RL adapters, the simulation) hold. Its JSON documents and learning
-encodings come in the next stage of the work: :meth:`TooManyMonkeys.documents` and
-:meth:`TooManyMonkeys.encoding` raise :class:`NotImplementedError` until then.
+encodings come in the next stage of the work: :meth:`~cheekymonkey.toomany.TooManyMonkeys.documents` and
+:meth:`~cheekymonkey.toomany.TooManyMonkeys.encoding` raise :class:`NotImplementedError` until then.
 
 >>> from cheekymonkey.games import game_named
 >>> game = game_named("too-many-monkeys")
@@ -41,8 +41,8 @@ from cheekymonkey.toomany.engine import (
 from cheekymonkey.toomany.events import Event
 from cheekymonkey.toomany.narration import action_words, describe_event, result_text
 from cheekymonkey.toomany.notation import action_text, parse_actions
-from cheekymonkey.toomany.outcome import outcome
 from cheekymonkey.toomany.records import GameRecord
+from cheekymonkey.toomany.results import outcome
 from cheekymonkey.toomany.rules import Ruleset
 from cheekymonkey.toomany.state import GameState, Phase, new_game
 from cheekymonkey.toomany.views import TableView, view

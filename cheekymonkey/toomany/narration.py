@@ -43,7 +43,7 @@ from cheekymonkey.toomany.events import (
     Uncovered,
     WildPlaced,
 )
-from cheekymonkey.toomany.outcome import outcome
+from cheekymonkey.toomany.results import outcome
 from cheekymonkey.toomany.state import GameState, Phase
 
 __all__ = ["action_words", "card_words", "describe_event", "result_text"]

@@ -20,7 +20,7 @@ from cheekymonkey.game import Outcome
 from cheekymonkey.toomany.actions import Action
 from cheekymonkey.toomany.cards import Card, FaceDown, Slot
 from cheekymonkey.toomany.engine import current_player, legal_actions
-from cheekymonkey.toomany.outcome import outcome
+from cheekymonkey.toomany.results import outcome
 from cheekymonkey.toomany.rules import Ruleset
 from cheekymonkey.toomany.state import GameState, Phase
 
