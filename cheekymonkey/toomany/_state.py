@@ -24,22 +24,6 @@ if TYPE_CHECKING:  # pragma: no cover - cheekymonkey.toomany.state imports this 
 
 __all__ = ["FIELDS", "GameState"]
 
-FIELDS = (
-    "ruleset",
-    "round",
-    "round_first",
-    "seat",
-    "phase",
-    "rows",
-    "hand",
-    "discard",
-    "pile_size",
-    "pile",
-    "unseen",
-    "skips",
-)
-"""The state's fields, in constructor order."""
-
 
 class GameState:
     """Everything the rules read at one moment of a game, as an immutable, hashable, picklable value.
@@ -52,9 +36,6 @@ class GameState:
     Building one directly (a saved game, a test's position) checks every invariant and raises
     :class:`~cheekymonkey.InvalidStateError` naming the first one broken.
     """
-
-    # Slots in the pure package; compiled, mypyc lays the fields out as a C struct instead.
-    __slots__ = FIELDS
 
     ruleset: Ruleset
     """The rules this game is played under."""
@@ -98,6 +79,8 @@ class GameState:
         "unseen",
         "skips",
     )
+    # Slots in the pure package (the fields, in constructor order); compiled, mypyc lays them out as a C struct.
+    __slots__ = __match_args__
     # Set by cheekymonkey.toomany.state: attrs' view of the fields.
     __attrs_attrs__: ClassVar[Any]
     __attrs_types_resolved__: ClassVar[Any]
@@ -211,6 +194,10 @@ class GameState:
     def row_sizes(self) -> tuple[int, ...]:
         """Each seat's row size this round (TM22: a round's winner has one card fewer in the next)."""
         return tuple(len(row) for row in self.rows)
+
+
+FIELDS: tuple[str, ...] = GameState.__match_args__
+"""The state's fields, in constructor order."""
 
 
 def trusted_state(

@@ -9,7 +9,8 @@ test never starts from a state play could not reach. Chance is never sampled her
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import random
+from collections.abc import Iterator, Sequence
 
 from cheekymonkey.toomany import (
     CARDS,
@@ -19,7 +20,13 @@ from cheekymonkey.toomany import (
     Phase,
     Ruleset,
     Slot,
+    apply,
     face_down,
+    is_chance_node,
+    is_terminal,
+    legal_actions,
+    new_game,
+    resolve_chance,
 )
 from cheekymonkey.toomany.state import usable_discard
 
@@ -141,3 +148,17 @@ def make(
         tuple(remaining),
         waiting,
     )
+
+
+def random_game(seed: int, players: int, ruleset: Ruleset | None = None) -> Iterator[GameState]:
+    """Every state of a whole game, the last one over: chance from ``random.Random(seed)``, choices uniform from it."""
+    rng = random.Random(seed)
+    state = new_game(players, ruleset=ruleset)
+    yield state
+    while not is_terminal(state):
+        if is_chance_node(state):
+            state = resolve_chance(state, rng)
+        else:
+            actions = legal_actions(state)
+            state = apply(state, actions[rng.randrange(len(actions))])
+        yield state

@@ -6,7 +6,6 @@ rule sets that cannot be played (TM25).
 
 from __future__ import annotations
 
-import random
 from fractions import Fraction
 
 import pytest
@@ -19,14 +18,10 @@ from cheekymonkey.toomany import (
     Card,
     Phase,
     Ruleset,
-    apply,
     chance_outcomes,
-    is_terminal,
-    legal_actions,
     new_game,
-    resolve_chance,
 )
-from tests.toomany.helpers import TM1_COUNTS
+from tests.toomany.helpers import TM1_COUNTS, random_game
 
 
 def test_the_standard_deck_is_tm1s_55_cards() -> None:
@@ -85,17 +80,7 @@ def test_the_short_game_deals_rows_of_four() -> None:
 
 
 def _turns_to_finish(ruleset: Ruleset, seed: int) -> int:
-    rng = random.Random(seed)
-    state = new_game(2, ruleset=ruleset)
-    turns = 0
-    while not is_terminal(state):
-        turns += TOO_MANY_MONKEYS.begins_turn(state)
-        if state.phase in (Phase.DRAW, Phase.CHOSEN_DRAW, Phase.TURN_UP):
-            state = resolve_chance(state, rng)
-        else:
-            actions = legal_actions(state)
-            state = apply(state, actions[rng.randrange(len(actions))])
-    return turns
+    return sum(TOO_MANY_MONKEYS.begins_turn(state) for state in random_game(seed, 2, ruleset))
 
 
 def test_the_short_game_takes_well_under_three_quarters_of_the_standard_games_turns() -> None:

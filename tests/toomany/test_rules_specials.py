@@ -6,8 +6,6 @@ and the moves the engine makes itself (TM18).
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from cheekymonkey.errors import IllegalActionError
@@ -42,9 +40,8 @@ from cheekymonkey.toomany import (
     is_terminal,
     legal_actions,
     new_game,
-    resolve_chance,
 )
-from tests.toomany.helpers import cards, make, row
+from tests.toomany.helpers import cards, make, random_game, row
 
 # -- TM11 wild -----------------------------------------------------------------------------------------------
 
@@ -321,14 +318,8 @@ def test_no_decision_is_ever_asked_with_a_single_answer() -> None:
     """TM18: over every state of 40 seeded random games, a player deciding has two choices or more."""
     decisions = 0
     for seed in range(40):
-        rng = random.Random(seed)
-        state = new_game(2 + seed % 5)
-        while not is_terminal(state):
-            if is_chance_node(state):
-                state = resolve_chance(state, rng)
-                continue
-            actions = legal_actions(state)
-            assert len(actions) >= 2, state
-            decisions += 1
-            state = apply(state, actions[rng.randrange(len(actions))])
+        for state in random_game(seed, 2 + seed % 5):
+            if not is_chance_node(state) and not is_terminal(state):
+                assert len(legal_actions(state)) >= 2, state
+                decisions += 1
     assert decisions > 1000

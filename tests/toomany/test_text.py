@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from cheekymonkey.errors import ActionTextError, IllegalActionError
@@ -42,17 +40,14 @@ from cheekymonkey.toomany import (
     apply,
     board_text,
     describe_event,
-    is_chance_node,
-    is_terminal,
     legal_actions,
     new_game,
     parse_action,
     parse_actions,
-    resolve_chance,
     result_text,
     view,
 )
-from tests.toomany.helpers import TINY, make
+from tests.toomany.helpers import TINY, make, random_game
 
 NAMES = ["Ann", "Bob", "Cy"]
 
@@ -110,18 +105,8 @@ def test_the_board_says_what_happens_next_in_every_phase(state: object, line: st
 
 
 def _sample_states() -> list[GameState]:
-    states = []
-    for seed, players, ruleset in ((3, 2, None), (4, 3, None), (5, 2, TINY)):
-        rng = random.Random(seed)
-        state = new_game(players, ruleset=ruleset)
-        while not is_terminal(state):
-            states.append(state)
-            if is_chance_node(state):
-                state = resolve_chance(state, rng)
-            else:
-                actions = legal_actions(state)
-                state = apply(state, actions[rng.randrange(len(actions))])
-    return states
+    games = ((3, 2, None), (4, 3, None), (5, 2, TINY))
+    return [state for seed, players, ruleset in games for state in random_game(seed, players, ruleset)]
 
 
 def test_every_legal_action_has_short_and_long_text_that_parses_back() -> None:

@@ -20,7 +20,6 @@ from cheekymonkey.toomany import (
     RoundStarted,
     Ruleset,
     TableView,
-    apply,
     apply_all,
     apply_with_events,
     is_chance_node,
@@ -28,29 +27,16 @@ from cheekymonkey.toomany import (
     legal_actions,
     new_game,
     outcome,
-    resolve_chance,
     view,
 )
+from tests.toomany.helpers import random_game
 from tests.toomany.test_lazy_deal import Table, follow, policy
-
-
-def _states(seed: int, players: int) -> list[GameState]:
-    rng = random.Random(seed)
-    states = [new_game(players)]
-    while not is_terminal(states[-1]):
-        state = states[-1]
-        if is_chance_node(state):
-            states.append(resolve_chance(state, rng))
-        else:
-            actions = legal_actions(state)
-            states.append(apply(state, actions[rng.randrange(len(actions))]))
-    return states
 
 
 def test_every_seat_sees_the_same_table_and_only_the_mover_sees_actions() -> None:
     """TM19: over two seeded games, all views of a state differ in the viewer and the legal actions only."""
     for seed, players in ((1, 2), (2, 5)):
-        for state in _states(seed, players):
+        for state in random_game(seed, players):
             views = [view(state, seat) for seat in (*range(players), None)]
             public = {attrs.evolve(table, viewer=None, legal=()) for table in views}
             assert len(public) == 1
