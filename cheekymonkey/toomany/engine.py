@@ -328,10 +328,11 @@ def _end_turn(
         if seat == players:
             seat = 0
     if discard:
-        # TM6: the turn offers a choice when the discard top is a number the player can use.
+        # TM6: the turn offers a choice when the discard top is a number not face up in the player's row (a
+        # number too high for the row included: 001 allows it, where TM6's ruling would not).
         top = discard[-1]
         row = rows[seat]
-        if top <= _HIGHEST and top <= len(row) and row[top - 1] is not top:
+        if top <= _HIGHEST and (top > len(row) or row[top - 1] is not top):
             return _make(
                 s.ruleset, s.round, s.round_first, seat, _START, rows, None, discard, pile_size, pile, unseen, skips
             )
@@ -494,11 +495,8 @@ def _why_no_take(s: GameState) -> str:
     if not s.discard:
         return "TM6: the discard pile is empty, so the turn began with a draw"
     top = s.discard[-1]
-    row = s.rows[s.seat]
     if not top.is_number:
         return f"TM6: the discard top is a {top.label}: special cards are never taken from the discard pile"
-    if top > len(row):
-        return f"TM6: the discard top, a {top.label}, is too high for a row of {len(row)}"
     return f"TM6: the discard top, a {top.label}, already shows at position {top.label} of the row"
 
 

@@ -26,7 +26,8 @@ STANDARD_COUNTS: Final[tuple[int, ...]] = (6, 6, 6, 6, 6, 6, 4, 4, 3, 3, 3, 2)
 monkeys, four Skips, three elephants, three giraffes, three raccoons and two Do Not Disturb, 55 cards."""
 
 SHORT_ROW: Final = 4
-"""The first round's row in the short game (TM24): 001 suggests 4 or 5; 4 is the shorter game of the two."""
+"""The first round's row in the short game (TM24): 001 suggests 4 or 5; 4 is the shorter game of the two
+(see :meth:`Ruleset.short`)."""
 
 
 def _check_int(name: str, value: object) -> int:
@@ -112,7 +113,8 @@ class Ruleset:
         """The short game (TM24): the standard deck, rows of 4 in the first round.
 
         001 suggests 4 or 5. With 4, the winner needs four round wins rather than six, and every round is
-        shorter; 5 would save a single round of the six.
+        shorter: 200 seeded games of two random players take 0.64 of the standard game's turns, where rows
+        of 5 take 0.81 (``tests/toomany/test_rules_setup.py`` holds the figures to their range).
         """
         return _SHORT
 

@@ -92,12 +92,14 @@ def is_face_up(slot: Slot) -> bool:
 
 
 def usable_discard(top: Card, row: tuple[Slot, ...]) -> bool:
-    """Whether a seat with ``row`` may take ``top`` from the discard pile (TM6 and its ruling).
+    """Whether a seat with ``row`` may take ``top`` from the discard pile (TM6, as 001 words it).
 
-    Only a number k no greater than the row size, whose position k does not show k: it is face down, or
-    holds a face-up wild (then the bonus follows, TM12). Special cards are never taken.
+    A number that is not already face up in front of the player: its position is face down, or holds a
+    face-up wild (then the bonus follows, TM12), or it is too high for the row (then it is discarded again,
+    TM9). Special cards are never taken. TM6's ruling would refuse a number too high for the row; 001 does
+    not, and where the two disagree this engine follows 001.
     """
-    return top <= MAX_NUMBER and top <= len(row) and row[top - 1] is not top
+    return top <= MAX_NUMBER and (top > len(row) or row[top - 1] is not top)
 
 
 def raccoon_choices(row: tuple[Slot, ...], rest: tuple[Card, ...]) -> tuple[Card, ...]:

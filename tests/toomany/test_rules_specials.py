@@ -165,7 +165,7 @@ def test_the_raccoon_takes_the_copy_nearest_the_top() -> None:
 def test_the_raccoon_with_nothing_to_take_ends_the_turn() -> None:
     """TM14, TM18: no number whose position is face down, so no question: the raccoon stays, the turn ends."""
     # The 3 is face up, the 6 too high, the wild's position does not qualify (ruling), a giraffe is no number.
-    state, events = apply_with_events(make(["? W 3 ? ?", "? ? ? ? ? ?"], discard="3 G 2 6"), Reveal(Card.RACCOON))
+    state, events = apply_with_events(make(["? W 3 ? ?", "? ? ? ? ? ?"], discard="3 6 2 G"), Reveal(Card.RACCOON))
     assert events == (Drew(0, Card.RACCOON), Discarded(0, Card.RACCOON, Reason.PLAYED), RaccoonTook(0, None))
     assert (state.seat, state.discard[-1]) == (1, Card.RACCOON)
 
@@ -189,7 +189,7 @@ def test_the_raccoon_declined_ends_the_turn_with_the_pile_as_it_was() -> None:
 )
 def test_the_raccoon_refuses_what_the_rules_refuse(take: Card, why: str) -> None:
     """TM14: a face-up position (a wild's too: the ruling), a number too high, a number not in the pile."""
-    state = apply(make(["? 2 W ? ?", "? ? ? ? ? ?"], discard="1 2 3 6"), Reveal(Card.RACCOON))
+    state = apply_all(make(["? 2 W ? ?", "? ? ? ? ? ?"], discard="1 2 3 6"), [Draw(), Reveal(Card.RACCOON)])
     with pytest.raises(IllegalActionError, match=why):
         apply(state, RaccoonTake(take))
 

@@ -100,16 +100,27 @@ def test_a_usable_discard_top_offers_the_choice_of_pile() -> None:
         ("G", "? ? ? ? ? ?", "special cards are never taken"),
         ("S", "? ? ? ? ? ?", "special cards are never taken"),
         ("3", "? ? 3 ? ? ?", "already shows at position 3"),
-        ("6", "? ? ? ? ?", "too high for a row of 5"),
     ],
 )
 def test_a_discard_top_the_player_cannot_use_is_not_offered(top: str, own_row: str, why: str) -> None:
-    """TM6 and its ruling: specials never; a number only if at most the row size and not already face up."""
+    """TM6: special cards never; a number only if it is not already face up in front of the player."""
     state = make([own_row, "? ? ? ? ? ?"], seat=0, discard=f"1 {top}")
     assert state.phase is Phase.DRAW  # TM18: drawing was the only way to begin, so the engine drew
     with pytest.raises(IllegalActionError, match=why) as caught:
         apply(state, TakeDiscard())
     assert caught.value.reason.startswith("TM6")
+
+
+def test_a_discard_top_too_high_for_the_row_may_be_taken_as_001_words_it() -> None:
+    """TM6 as 001 words it ("not already face up in front of you"), not its ruling: a 6 for a row of 5 is offered.
+
+    Taken, it is too high (TM9) and goes back onto the pile, and the turn ends: in effect a pass.
+    """
+    state = make(["? ? ? ? ?", "? ? ? ? ? ?"], discard="1 6")
+    assert (state.phase, legal_actions(state)) == (Phase.START, (Draw(), TakeDiscard()))
+    state, events = apply_with_events(state, TakeDiscard())
+    assert events == (TookDiscard(0, Card.SIX), Discarded(0, Card.SIX, Reason.TOO_HIGH))
+    assert (state.seat, state.discard, state.rows[0]) == (1, (Card.ONE, Card.SIX), row("? ? ? ? ?"))
 
 
 def test_a_discard_top_whose_position_holds_a_wild_is_offered_for_the_bonus() -> None:
