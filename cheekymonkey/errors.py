@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 __all__ = [
+    "ActionTextError",
     "CheekyMonkeyError",
     "GameNotOverError",
     "GameTooLongError",
@@ -116,3 +117,27 @@ class ReplayError(CheekyMonkeyError, ValueError):
 
 class GameTooLongError(CheekyMonkeyError, RuntimeError):
     """A driven game passed its action limit: a bot that never stops breaks R22."""
+
+
+class ActionTextError(CheekyMonkeyError, ValueError):
+    """Text that does not name an action allowed now: unreadable, illegal in the state, or ambiguous.
+
+    Every game's notation raises it (Cheeky Monkey's :func:`~cheekymonkey.parse_action`, Too Many Monkeys'
+    :func:`~cheekymonkey.toomany.parse_action`), so a front end catches one class whatever the game.
+
+    Attributes:
+        text: The text given.
+        reason: Why it names no action, in words, for the person who typed it.
+        valid: The short texts of every action allowed now (empty at a finished game).
+    """
+
+    def __init__(self, text: str, reason: str, valid: tuple[str, ...]) -> None:
+        shown = f" (valid now: {', '.join(valid)})" if valid else ""
+        super().__init__(f"{text!r}: {reason}{shown}")
+        self.text = text
+        self.reason = reason
+        self.valid = valid
+
+    def __reduce__(self) -> tuple[type[ActionTextError], tuple[str, str, tuple[str, ...]]]:
+        # Errors cross process boundaries (worker pools, servers); rebuild from the fields, not the message.
+        return type(self), (self.text, self.reason, self.valid)

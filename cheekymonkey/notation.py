@@ -23,7 +23,7 @@ Claim(0)
 >>> parse_action("c 2", state)
 Traceback (most recent call last):
 ...
-cheekymonkey.notation.ActionTextError: 'c 2': you cannot claim from seat 2; you can claim from 0 (valid now: ...)
+cheekymonkey.errors.ActionTextError: 'c 2': you cannot claim from seat 2; you can claim from 0 (valid now: ...)
 
 While stacking, one answer may put several tokens down, bottom first (:func:`parse_actions`).
 """
@@ -34,7 +34,7 @@ from typing import Final
 
 from cheekymonkey.actions import DRAW, HERD, STOP, Action, Claim, Draw, Place, Reveal, Stop, Swap
 from cheekymonkey.engine import legal_actions
-from cheekymonkey.errors import CheekyMonkeyError, IllegalActionError
+from cheekymonkey.errors import ActionTextError, IllegalActionError
 from cheekymonkey.rules import ANIMALS, Animal
 from cheekymonkey.state import GameState, Phase
 
@@ -46,27 +46,6 @@ _BY_LETTER: Final = {letter: a for a, letter in _LETTER.items()}
 
 _SIMPLE: Final[dict[str, Action]] = {"d": DRAW, "draw": DRAW, "s": STOP, "stop": STOP, "h": HERD, "herd": HERD}
 _SEAT_WORDS: Final[dict[str, type[Claim | Swap]]] = {"c": Claim, "claim": Claim, "w": Swap, "swap": Swap}
-
-
-class ActionTextError(CheekyMonkeyError, ValueError):
-    """Text that does not name an action allowed now: unreadable, illegal in the state, or ambiguous.
-
-    Attributes:
-        text: The text given.
-        reason: Why it names no action, in words, for the person who typed it.
-        valid: The short texts of every action allowed now (empty at a finished game).
-    """
-
-    def __init__(self, text: str, reason: str, valid: tuple[str, ...]) -> None:
-        shown = f" (valid now: {', '.join(valid)})" if valid else ""
-        super().__init__(f"{text!r}: {reason}{shown}")
-        self.text = text
-        self.reason = reason
-        self.valid = valid
-
-    def __reduce__(self) -> tuple[type[ActionTextError], tuple[str, str, tuple[str, ...]]]:
-        # Errors cross process boundaries (worker pools, servers); rebuild from the fields, not the message.
-        return type(self), (self.text, self.reason, self.valid)
 
 
 def action_text(action: Action, state: GameState, *, long: bool = False) -> str:

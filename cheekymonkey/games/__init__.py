@@ -24,6 +24,7 @@ AnyGame = Game[Any, Any, Any, Any, Any]
 
 _BINDINGS: Final[dict[str, tuple[str, str]]] = {
     "cheeky-monkey": ("cheekymonkey.games.cheeky_monkey", "CHEEKY_MONKEY"),
+    "too-many-monkeys": ("cheekymonkey.toomany.game", "TOO_MANY_MONKEYS"),
 }
 
 GAME_NAMES: Final[tuple[str, ...]] = tuple(_BINDINGS)

@@ -36,6 +36,7 @@ from typing import Any
 
 from docutils import nodes  # type: ignore[import-untyped]
 from sphinx.application import Sphinx
+from sphinx.domains.python import PythonDomain
 from sphinx.environment import BuildEnvironment
 from sphinx.pycode import ModuleAnalyzer
 from sphinx.util import logging
@@ -613,7 +614,7 @@ def _missing_reference(app: Sphinx, env: BuildEnvironment, node: Any, contnode: 
             matches = {c for (m, n), c in names.items() if n == name and getattr(importlib.import_module(m), n) is obj}
             canonical = matches.pop() if len(matches) == 1 else None
     else:
-        matches = {c for (_, n), c in names.items() if n == name}
+        matches = _same_game({c for (_, n), c in names.items() if n == name}, node.get("py:module"))
         canonical = matches.pop() if len(matches) == 1 else None
     if canonical is None or canonical == target:
         return None
@@ -712,11 +713,44 @@ class CliHelp(SphinxDirective):
         return result
 
 
+_SECOND_GAME = "cheekymonkey.toomany"
+
+
+def _in_second_game(name: str | None) -> bool:
+    return (name or "").startswith(_SECOND_GAME)
+
+
+def _same_game(candidates: set[str], modname: str | None) -> set[str]:
+    """Of names found in both games, those of the referring module's game (Cheeky Monkey's outside toomany)."""
+    if len(candidates) < 2:
+        return candidates
+    same = {name for name in candidates if _in_second_game(name) == _in_second_game(modname)}
+    return same or candidates
+
+
+class _GamesPythonDomain(PythonDomain):
+    """The Python domain, with one rule more for a short name that both games use (``Ruleset``, ``GameState``).
+
+    A short reference (a type hint read from source, a name written bare) that finds objects of both games is
+    resolved to the referring module's game: Too Many Monkeys' inside ``cheekymonkey.toomany``, Cheeky
+    Monkey's everywhere else. A name that only one game has resolves as before.
+    """
+
+    def find_obj(
+        self, env: BuildEnvironment, modname: str, classname: str, name: str, type: str | None, searchmode: int = 0
+    ) -> list[Any]:
+        """The matches Sphinx finds, narrowed to the referring module's game when they span both games."""
+        matches = super().find_obj(env, modname, classname, name, type, searchmode)
+        keep = _same_game({found for found, _ in matches}, modname)
+        return [match for match in matches if match[0] in keep]
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     """Register the configuration values and event handlers."""
     app.add_config_value("cheekymonkey_rules", "", "env", str)
     app.add_config_value("cheekymonkey_root", "", "env", str)
     app.add_directive("cheekymonkey-cli", CliHelp)
+    app.add_domain(_GamesPythonDomain, override=True)
     app.connect("env-before-read-docs", _clear_pages)
     app.connect("source-read", _source_read)
     # Around napoleon (priority 500), which rewrites the docstring.

@@ -1,0 +1,271 @@
+"""Actions: small frozen values, one kind per decision of the rules, whose repr is the call that builds them.
+
+A player's decisions (TM6, TM11, TM12, TM14, TM15, TM16) and chance's outcomes (:class:`Reveal`, TM19). The
+engine makes every forced move itself (TM18), so each of these is a real choice where it is legal.
+Positions count from 1, as the rules do (TM3); seats from 0. Whether a game has the seat or the position
+is checked by :func:`~cheekymonkey.toomany.apply`, which can name what it has.
+
+>>> PlaceWild(3), TurnDown(1, 4), GiveSkip(2), RaccoonTake(5), Reveal("giraffe")
+(PlaceWild(3), TurnDown(1, 4), GiveSkip(2), RaccoonTake(Card.FIVE), Reveal(Card.GIRAFFE))
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Final, TypeAlias
+
+from cheekymonkey.errors import InvalidValueError
+from cheekymonkey.toomany._values import Value, describe
+from cheekymonkey.toomany.cards import CARDS, MAX_NUMBER, NUMBERS, Card
+from cheekymonkey.toomany.rules import MAX_PLAYERS
+
+__all__ = [
+    "Action",
+    "Decline",
+    "Draw",
+    "GiveSkip",
+    "PlaceWild",
+    "RaccoonTake",
+    "Reveal",
+    "TakeBonus",
+    "TakeDiscard",
+    "TurnDown",
+]
+
+
+def _seat(value: object) -> int:
+    if value.__class__ is not int or value < 0:
+        raise InvalidValueError(f"{value!r} is not a seat number: a seat is an integer, 0 for the first seat")
+    return value
+
+
+def _position(value: object) -> int:
+    if value.__class__ is not int or value < 1:
+        raise InvalidValueError(f"{value!r} is not a position: positions are integers from 1, the leftmost (TM3)")
+    return value
+
+
+class _Fieldless(Value):
+    """An action without fields: every one of a class is equal to every other."""
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        return other.__class__ is self.__class__
+
+    def __hash__(self) -> int:
+        return hash(self.__class__.__name__)
+
+    def __repr__(self) -> str:
+        return f"{self.__class__.__name__}()"
+
+
+class Draw(_Fieldless):
+    """Begin the turn by drawing the top card of the draw pile (TM6); chance reveals it.
+
+    From an empty draw pile, the discard pile is shuffled into a new one first (TM20).
+    """
+
+    __slots__ = ()
+
+
+class TakeDiscard(_Fieldless):
+    """Begin the turn by taking the top card of the discard pile, a number the player can use (TM6)."""
+
+    __slots__ = ()
+
+
+class TakeBonus(_Fieldless):
+    """Put the number in hand on its position in place of the wild there, and take the wild (TM12)."""
+
+    __slots__ = ()
+
+
+class Decline(_Fieldless):
+    """Decline the choice offered, which ends the turn.
+
+    The wild bonus (TM12), the raccoon's pick (TM14), the Do Not Disturb (TM15) or the Skip (TM16).
+    """
+
+    __slots__ = ()
+
+
+class Reveal(Value):
+    """Chance's outcome: the card drawn, or the face-down card picked up from the row, shows ``card`` (TM19)."""
+
+    __slots__ = ("card",)
+    __match_args__: ClassVar = ("card",)
+
+    card: Card
+    """The card revealed."""
+
+    def __init__(self, card: object) -> None:
+        object.__setattr__(self, "card", Card.parse(card))
+
+    def _fields(self) -> tuple[object, ...]:
+        return (self.card,)
+
+    def __eq__(self, other: object) -> bool:
+        return other.__class__ is Reveal and self.card is other.card
+
+    def __hash__(self) -> int:
+        return hash(("Reveal", self.card))
+
+    def __repr__(self) -> str:
+        return f"Reveal({self.card!r})"
+
+
+class PlaceWild(Value):
+    """Put the wild in hand on face-down ``position`` of the row; the card there comes into hand (TM11)."""
+
+    __slots__ = ("position",)
+    __match_args__: ClassVar = ("position",)
+
+    position: int
+    """The position, from 1."""
+
+    def __init__(self, position: object) -> None:
+        object.__setattr__(self, "position", _position(position))
+
+    def _fields(self) -> tuple[object, ...]:
+        return (self.position,)
+
+    def __eq__(self, other: object) -> bool:
+        return other.__class__ is PlaceWild and self.position == other.position
+
+    def __hash__(self) -> int:
+        return hash(("PlaceWild", self.position))
+
+    def __repr__(self) -> str:
+        return f"PlaceWild({self.position})"
+
+
+class RaccoonTake(Value):
+    """Let the raccoon take a ``card`` from the discard pile, to be placed at its position (TM14).
+
+    If the pile holds several of that number, the one nearest the top is taken; the other cards keep their
+    order.
+    """
+
+    __slots__ = ("card",)
+    __match_args__: ClassVar = ("card",)
+
+    card: Card
+    """The number taken."""
+
+    def __init__(self, card: object) -> None:
+        parsed = Card.parse(card)
+        if not parsed.is_number:
+            raise InvalidValueError(f"the raccoon takes only numbered monkeys from the discard pile, not {parsed!r}")
+        object.__setattr__(self, "card", parsed)
+
+    def _fields(self) -> tuple[object, ...]:
+        return (self.card,)
+
+    def __eq__(self, other: object) -> bool:
+        return other.__class__ is RaccoonTake and self.card is other.card
+
+    def __hash__(self) -> int:
+        return hash(("RaccoonTake", self.card))
+
+    def __repr__(self) -> str:
+        return f"RaccoonTake({self.card!r})"
+
+
+class TurnDown(Value):
+    """With the Do Not Disturb, turn the face-up card at ``position`` of ``seat``'s row face down (TM15)."""
+
+    __slots__ = ("position", "seat")
+    __match_args__: ClassVar = ("seat", "position")
+
+    seat: int
+    """The opponent whose card is turned down."""
+    position: int
+    """The position of that card in their row, from 1."""
+
+    def __init__(self, seat: object, position: object) -> None:
+        object.__setattr__(self, "seat", _seat(seat))
+        object.__setattr__(self, "position", _position(position))
+
+    def _fields(self) -> tuple[object, ...]:
+        return (self.seat, self.position)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not TurnDown:
+            return False
+        that: TurnDown = other
+        return self.seat == that.seat and self.position == that.position
+
+    def __hash__(self) -> int:
+        return hash(("TurnDown", self.seat, self.position))
+
+    def __repr__(self) -> str:
+        return f"TurnDown({self.seat}, {self.position})"
+
+
+class GiveSkip(Value):
+    """Put the Skip in front of opponent ``seat``, whose next turn is skipped (TM16)."""
+
+    __slots__ = ("seat",)
+    __match_args__: ClassVar = ("seat",)
+
+    seat: int
+    """The opponent given the Skip."""
+
+    def __init__(self, seat: object) -> None:
+        object.__setattr__(self, "seat", _seat(seat))
+
+    def _fields(self) -> tuple[object, ...]:
+        return (self.seat,)
+
+    def __eq__(self, other: object) -> bool:
+        return other.__class__ is GiveSkip and self.seat == other.seat
+
+    def __hash__(self) -> int:
+        return hash(("GiveSkip", self.seat))
+
+    def __repr__(self) -> str:
+        return f"GiveSkip({self.seat})"
+
+
+for _cls in (Draw, TakeDiscard, TakeBonus, Decline):
+    describe(_cls, [])
+describe(Reveal, [("card", Card)])
+describe(PlaceWild, [("position", int)])
+describe(RaccoonTake, [("card", Card)])
+describe(TurnDown, [("seat", int), ("position", int)])
+describe(GiveSkip, [("seat", int)])
+
+
+Action: TypeAlias = Draw | TakeDiscard | TakeBonus | Decline | Reveal | PlaceWild | RaccoonTake | TurnDown | GiveSkip
+"""Any action: a player's decision, or chance's outcome (:class:`Reveal`)."""
+
+ACTION_KINDS: Final[tuple[type, ...]] = (
+    Draw,
+    TakeDiscard,
+    TakeBonus,
+    Decline,
+    Reveal,
+    PlaceWild,
+    RaccoonTake,
+    TurnDown,
+    GiveSkip,
+)
+"""Every action class."""
+
+# Shared instances: legal_actions hands these out instead of building new values.
+DRAW: Final = Draw()
+TAKE_DISCARD: Final = TakeDiscard()
+TAKE_BONUS: Final = TakeBonus()
+DECLINE: Final = Decline()
+REVEALS: Final = tuple(Reveal(card) for card in CARDS)
+"""One Reveal per card, indexed by ``card - 1``."""
+PLACE_WILDS: Final = tuple(PlaceWild(position) for position in range(1, MAX_NUMBER + 1))
+"""One PlaceWild per position, indexed by ``position - 1``."""
+RACCOON_TAKES: Final = tuple(RaccoonTake(card) for card in NUMBERS)
+"""One RaccoonTake per number, indexed by ``number - 1``."""
+TURN_DOWNS: Final = tuple(
+    tuple(TurnDown(seat, position) for position in range(1, MAX_NUMBER + 1)) for seat in range(MAX_PLAYERS)
+)
+"""One TurnDown per seat and position, indexed ``[seat][position - 1]``."""
+GIVE_SKIPS: Final = tuple(GiveSkip(seat) for seat in range(MAX_PLAYERS))
+"""One GiveSkip per seat, indexed by seat."""

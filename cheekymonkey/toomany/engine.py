@@ -1,0 +1,856 @@
+"""The engine: ``apply``, ``legal_actions`` and chance, all pure.
+
+This module is the hot path. States are built with the unchecked constructor, tuples are shared between a
+state and the next, and each action is checked against its own rule only. One call plays everything the
+rules decide by themselves (TM18): a chain of cards placed, a wild with one place to go, a turn's end, the
+turns skipped after it, a reshuffle, a won round and the deal of the next; it stops at the next decision or
+draw of chance. With a list to write to (:func:`apply_with_events`), it also says what it did.
+
+>>> from cheekymonkey.toomany import Card, new_game
+>>> state = apply(new_game(2), Reveal(Card.THREE))
+>>> state.rows[0], state.phase
+((None, None, Card.THREE, None, None, None), Phase.TURN_UP)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from fractions import Fraction
+from itertools import compress
+from typing import Final
+
+from cheekymonkey.errors import IllegalActionError, NotAChanceNodeError
+from cheekymonkey.toomany._state import trusted_state as _make
+from cheekymonkey.toomany.actions import (
+    ACTION_KINDS,
+    DECLINE,
+    DRAW,
+    GIVE_SKIPS,
+    PLACE_WILDS,
+    RACCOON_TAKES,
+    REVEALS,
+    TAKE_BONUS,
+    TAKE_DISCARD,
+    TURN_DOWNS,
+    Action,
+    Decline,
+    Draw,
+    GiveSkip,
+    PlaceWild,
+    RaccoonTake,
+    Reveal,
+    TakeBonus,
+    TakeDiscard,
+    TurnDown,
+)
+from cheekymonkey.toomany.cards import CARDS, MAX_NUMBER, Card, Slot, face_down
+from cheekymonkey.toomany.events import (
+    BonusTaken,
+    Discarded,
+    Drew,
+    Event,
+    GameWon,
+    RaccoonTook,
+    Reason,
+    Reshuffled,
+    RoundStarted,
+    RoundWon,
+    SkipGiven,
+    Skipped,
+    TookDiscard,
+    TurnedDown,
+    TurnedUp,
+    Uncovered,
+    WildPlaced,
+)
+from cheekymonkey.toomany.state import GameState, Phase, fresh_row, make_state, raccoon_choices
+
+__all__ = [
+    "apply",
+    "apply_all",
+    "apply_with_events",
+    "chance_outcomes",
+    "chance_pool",
+    "current_player",
+    "is_chance_node",
+    "is_terminal",
+    "legal_actions",
+    "resolve_chance",
+    "sample_chance",
+]
+
+Rows = tuple[tuple[Slot, ...], ...]
+Log = list[Event] | None
+
+_START: Final = Phase.START
+_DRAW: Final = Phase.DRAW
+_CHOSEN_DRAW: Final = Phase.CHOSEN_DRAW
+_TURN_UP: Final = Phase.TURN_UP
+_WILD_PHASE: Final = Phase.WILD
+_BONUS: Final = Phase.BONUS
+_RACCOON_PHASE: Final = Phase.RACCOON
+_DISTURB: Final = Phase.DISTURB
+_SKIP_PHASE: Final = Phase.SKIP
+_OVER: Final = Phase.OVER
+
+_WILD: Final = Card.WILD
+_SKIP: Final = Card.SKIP
+_RACCOON: Final = Card.RACCOON
+_DND: Final = Card.DO_NOT_DISTURB
+_HIGHEST: Final = MAX_NUMBER
+
+# The engine builds every state it derives through _make, unchecked: each follows from a checked state by a
+# legal action. Compiled, _make is trusted_state, the native constructor without checks; in pure Python the
+# name is rebound just below to make_state, which fills the slots of a look-alike class, cheaper there.
+# Compiled calls are bound when the module is compiled, so the rebinding does not reach them.
+_COMPILED: Final = not __file__.endswith((".py", ".pyc"))
+if not _COMPILED:
+    globals()["_make"] = make_state
+
+
+def _illegal(state: object, action: object, reason: str) -> IllegalActionError:
+    return IllegalActionError(state, action, reason)
+
+
+def _with_slot(row: tuple[Slot, ...], index: int, slot: Slot) -> tuple[Slot, ...]:
+    changed = list(row)
+    changed[index] = slot
+    return tuple(changed)
+
+
+def _with_row(rows: Rows, seat: int, row: tuple[Slot, ...]) -> Rows:
+    changed = list(rows)
+    changed[seat] = row
+    return tuple(changed)
+
+
+def _with_skip(skips: tuple[bool, ...], seat: int, waiting: bool) -> tuple[bool, ...]:
+    changed = list(skips)
+    changed[seat] = waiting
+    return tuple(changed)
+
+
+def _complete(row: tuple[Slot, ...]) -> bool:
+    # TM21: every position face up (a Card; None and FaceDown are face down). Most rows still hold a card never
+    # seen, which the C-level search finds first; then a loop, not all(): no generator.
+    if None in row:
+        return False
+    for slot in row:  # noqa: SIM110
+        if slot.__class__ is not Card:
+            return False
+    return True
+
+
+def _counts(cards: tuple[Card, ...]) -> tuple[int, ...]:
+    counts = [0] * len(CARDS)
+    for card in cards:
+        counts[card - 1] += 1
+    return tuple(counts)
+
+
+def _play(
+    s: GameState,
+    rows: Rows,
+    card: Card,
+    discard: tuple[Card, ...],
+    pile_size: int,
+    pile: tuple[int, ...] | None,
+    unseen: tuple[int, ...],
+    skips: tuple[bool, ...],
+    log: Log,
+) -> GameState:
+    """Play ``card``, now in the hand of the seat to move, and what follows, until a decision, chance or the end.
+
+    ``s`` gives the fields that do not change within a turn (rule set, round, seat); the others are passed
+    as they are now.
+    """
+    seat = s.seat
+    row = rows[seat]
+    while True:
+        if card <= _HIGHEST:
+            if card > len(row):
+                reason = Reason.TOO_HIGH  # TM9
+                break
+            at = card - 1
+            slot = row[at]
+            if slot is card:
+                reason = Reason.DUPLICATE  # TM9: face-up numbers lie at their own positions only
+                break
+            if slot is _WILD:
+                # TM12: the bonus is a choice, so it is asked.
+                return _make(
+                    s.ruleset, s.round, s.round_first, seat, _BONUS, rows, card, discard, pile_size, pile, unseen, skips
+                )
+            # TM7: the number goes face up at its position; the face-down card there comes into hand. (The
+            # list round trips are _with_slot and _with_row inlined: this is the engine's busiest line.)
+            changed = list(row)
+            changed[at] = card
+            row = tuple(changed)
+            table = list(rows)
+            table[seat] = row
+            rows = tuple(table)
+            if log is not None:
+                log.append(TurnedUp(seat, card, int(card)))
+            if slot is None:
+                if _complete(row):
+                    return _won(s, rows, None, discard, pile_size, pile, unseen, skips, log)
+                # TM19: a card never seen gets its face from chance.
+                return _make(
+                    s.ruleset,
+                    s.round,
+                    s.round_first,
+                    seat,
+                    _TURN_UP,
+                    rows,
+                    None,
+                    discard,
+                    pile_size,
+                    pile,
+                    unseen,
+                    skips,
+                )
+            # TM15, TM19: a card turned down by a Do Not Disturb is known; it comes up without chance.
+            card = slot.card  # type: ignore[union-attr]
+            if log is not None:
+                log.append(Uncovered(seat, card))
+            if _complete(row):
+                return _won(s, rows, card, discard, pile_size, pile, unseen, skips, log)
+            continue  # TM8: the chain goes on with the card now in hand
+        if card is _WILD:
+            # TM11: a wild goes on a face-down position, and there is always one (else the round was won).
+            down = [index for index in range(len(row)) if row[index].__class__ is not Card]
+            if len(down) > 1:
+                return _make(
+                    s.ruleset, s.round, s.round_first, seat, _WILD_PHASE, rows, card, discard, pile_size, pile, unseen,
+                    skips,
+                )  # fmt: skip
+            # TM18: one place only, so the engine puts it there; that was the last face-down card (TM21).
+            at = down[0]
+            slot = row[at]
+            rows = _with_row(rows, seat, _with_slot(row, at, card))
+            known = None if slot is None else slot.card  # type: ignore[union-attr]
+            if log is not None:
+                log.append(WildPlaced(seat, at + 1))
+                if known is not None:
+                    log.append(Uncovered(seat, known))
+            return _won(s, rows, known, discard, pile_size, pile, unseen, skips, log)
+        if card is _RACCOON:
+            # TM14: the raccoon goes onto the discard pile first, then the player looks through the rest.
+            discard = discard + (card,)  # noqa: RUF005 (concatenation builds the tuple directly)
+            if log is not None:
+                log.append(Discarded(seat, card, Reason.PLAYED))
+            if raccoon_choices(row, discard[:-1]):
+                return _make(
+                    s.ruleset, s.round, s.round_first, seat, _RACCOON_PHASE, rows, None, discard, pile_size, pile,
+                    unseen, skips,
+                )  # fmt: skip
+            if log is not None:
+                log.append(RaccoonTook(seat, None))
+            return _end_turn(s, rows, discard, pile_size, pile, unseen, skips, log)
+        if card is _DND:
+            # TM15: a choice if any opponent shows a face-up card; with none, no effect (TM18).
+            if _face_up_elsewhere(rows, seat):
+                return _make(
+                    s.ruleset,
+                    s.round,
+                    s.round_first,
+                    seat,
+                    _DISTURB,
+                    rows,
+                    card,
+                    discard,
+                    pile_size,
+                    pile,
+                    unseen,
+                    skips,
+                )
+            reason = Reason.NO_TARGET
+        elif card is _SKIP:
+            # TM16, TM17: a choice if any opponent has no Skip waiting; else no effect (TM18).
+            if _free_opponent(skips, seat):
+                return _make(
+                    s.ruleset, s.round, s.round_first, seat, _SKIP_PHASE, rows, card, discard, pile_size, pile, unseen,
+                    skips,
+                )  # fmt: skip
+            reason = Reason.NO_TARGET
+        else:
+            reason = Reason.ENDS_TURN  # TM13: a giraffe or an elephant
+        break
+    if log is not None:
+        log.append(Discarded(seat, card, reason))
+    return _end_turn(s, rows, discard + (card,), pile_size, pile, unseen, skips, log)  # noqa: RUF005
+
+
+def _face_up_elsewhere(rows: Rows, seat: int) -> bool:
+    other = 0
+    for row in rows:
+        if other != seat:
+            for slot in row:
+                if slot.__class__ is Card:
+                    return True
+        other += 1  # noqa: SIM113 (enumerate builds a tuple per row)
+    return False
+
+
+def _free_opponent(skips: tuple[bool, ...], seat: int) -> bool:
+    other = 0
+    for waiting in skips:
+        if not waiting and other != seat:
+            return True
+        other += 1  # noqa: SIM113 (as above)
+    return False
+
+
+def _end_turn(
+    s: GameState,
+    rows: Rows,
+    discard: tuple[Card, ...],
+    pile_size: int,
+    pile: tuple[int, ...] | None,
+    unseen: tuple[int, ...],
+    skips: tuple[bool, ...],
+    log: Log,
+) -> GameState:
+    """End the turn of ``s.seat``: pass to the left, skip the turns of seats with a Skip waiting, open the next."""
+    players = len(rows)
+    seat = s.seat + 1
+    if seat == players:
+        seat = 0
+    # TM16: a seat with a Skip waiting does nothing this turn; its Skip goes onto the discard pile. The seat
+    # that just played has none (only opponents give Skips), so this stops.
+    while skips[seat]:
+        skips = _with_skip(skips, seat, False)
+        discard = discard + (_SKIP,)  # noqa: RUF005
+        if log is not None:
+            log.append(Skipped(seat))
+        seat += 1
+        if seat == players:
+            seat = 0
+    if discard:
+        # TM6: the turn offers a choice when the discard top is a number not face up in the player's row (a
+        # number too high for the row included: 001 allows it, where TM6's ruling would not).
+        top = discard[-1]
+        row = rows[seat]
+        if top <= _HIGHEST and (top > len(row) or row[top - 1] is not top):
+            return _make(
+                s.ruleset, s.round, s.round_first, seat, _START, rows, None, discard, pile_size, pile, unseen, skips
+            )
+    # TM18: drawing from the pile is the only way to begin, so the engine draws.
+    if pile_size == 0:
+        pile, pile_size, discard = _reshuffle(discard, log)
+    return _make(s.ruleset, s.round, s.round_first, seat, _DRAW, rows, None, discard, pile_size, pile, unseen, skips)
+
+
+def _reshuffle(discard: tuple[Card, ...], log: Log) -> tuple[tuple[int, ...], int, tuple[Card, ...]]:
+    # TM20: the whole discard pile becomes the draw pile; its cards are known, their order is not (TM19).
+    if log is not None:
+        log.append(Reshuffled(len(discard)))
+    return _counts(discard), len(discard), ()
+
+
+def _won(
+    s: GameState,
+    rows: Rows,
+    hand: Card | None,
+    discard: tuple[Card, ...],
+    pile_size: int,
+    pile: tuple[int, ...] | None,
+    unseen: tuple[int, ...],
+    skips: tuple[bool, ...],
+    log: Log,
+) -> GameState:
+    """The seat to move has turned its last card face up (TM21): the game is won, or the next round is dealt.
+
+    ``hand`` is the card just picked up, if known; it is not played (TM21). One picked up unseen stays in
+    the pool of cards never seen.
+    """
+    seat = s.seat
+    ruleset = s.ruleset
+    if len(rows[seat]) == 1:
+        # TM23: completing a one-card row, by any legal means, wins the game.
+        if log is not None:
+            log.append(GameWon(seat))
+        return _make(ruleset, s.round, s.round_first, seat, _OVER, rows, hand, discard, pile_size, pile, unseen, skips)
+    # TM22: all the cards are shuffled and new rows dealt, the winner's one card shorter; TM5: the next round
+    # begins with the seat to the left of this round's first. Skips waiting are cancelled by the shuffle.
+    players = len(rows)
+    sizes = [len(row) for row in rows]
+    sizes[seat] -= 1
+    first = s.round_first + 1
+    if first == players:
+        first = 0
+    if log is not None:
+        log.append(RoundWon(seat, s.round))
+        log.append(RoundStarted(s.round + 1, first, tuple(sizes)))
+    # The discard pile is empty, so the new round begins with a draw (TM6, TM18).
+    return _make(
+        ruleset,
+        s.round + 1,
+        first,
+        first,
+        _DRAW,
+        tuple([fresh_row(size) for size in sizes]),
+        None,
+        (),
+        ruleset.total_cards - sum(sizes),
+        None,
+        ruleset.counts,
+        (False,) * players,
+    )
+
+
+# -- the actions -------------------------------------------------------------------------------------------
+
+
+def _wrong_phase(state: GameState, action: object) -> IllegalActionError:
+    return _illegal(state, action, _PHASE_HINTS[state.phase])
+
+
+_PHASE_HINTS: Final = {
+    Phase.START: "TM6: the turn begins: draw from the pile (Draw) or take the discard top (TakeDiscard)",
+    Phase.DRAW: "TM6, TM18: the turn began with a draw from the pile: the next action is chance's Reveal",
+    Phase.CHOSEN_DRAW: "TM6: a card was drawn from the pile: the next action is chance's Reveal",
+    Phase.TURN_UP: "TM7, TM19: the card picked up from the row is being revealed: the next action is chance's Reveal",
+    Phase.WILD: "TM11: put the wild in hand on a face-down position of your row (PlaceWild)",
+    Phase.BONUS: "TM12: take the wild bonus (TakeBonus) or decline it (Decline)",
+    Phase.RACCOON: "TM14: pick a number for the raccoon to take (RaccoonTake), or none (Decline)",
+    Phase.DISTURB: "TM15: turn down an opponent's face-up card (TurnDown), or none (Decline)",
+    Phase.SKIP: "TM16: give the Skip to an opponent (GiveSkip), or to nobody (Decline)",
+    Phase.OVER: "TM23: the game is over",
+}
+
+
+def _apply_reveal(s: GameState, action: Reveal, log: Log) -> GameState:
+    card = action.card
+    index = card - 1
+    phase = s.phase
+    if phase is _TURN_UP:
+        if not s.unseen[index]:
+            raise _illegal(s, action, f"TM19: no {card.label} is left among the cards never seen")
+    elif phase is _DRAW or phase is _CHOSEN_DRAW:
+        pile = s.pile
+        if pile is None:
+            # TM19: before the round's first reshuffle the draw pile is part of the pool never seen.
+            if not s.unseen[index]:
+                raise _illegal(s, action, f"TM19: no {card.label} is left among the cards never seen")
+        elif not pile[index]:
+            # TM20: after a reshuffle the draw pile holds the cards discarded before it.
+            raise _illegal(s, action, f"TM20: the draw pile holds no {card.label}")
+    else:
+        raise _illegal(s, action, f"TM19: no card is being revealed now ({_PHASE_HINTS[phase]})")
+    return _reveal(s, card, index, log)
+
+
+def _reveal(s: GameState, card: Card, index: int, log: Log) -> GameState:
+    # Chance's outcome at a chance node, known to be in its pool: ``card``, also given as its index ``card - 1``.
+    if s.phase is _TURN_UP:
+        counts = list(s.unseen)
+        counts[index] -= 1
+        if log is not None:
+            log.append(Uncovered(s.seat, card))
+        return _play(s, s.rows, card, s.discard, s.pile_size, s.pile, tuple(counts), s.skips, log)
+    pile = s.pile
+    unseen = s.unseen
+    if pile is None:
+        counts = list(unseen)
+        counts[index] -= 1
+        unseen = tuple(counts)
+    else:
+        counts = list(pile)
+        counts[index] -= 1
+        pile = tuple(counts)
+    if log is not None:
+        log.append(Drew(s.seat, card))
+    return _play(s, s.rows, card, s.discard, s.pile_size - 1, pile, unseen, s.skips, log)
+
+
+def _apply_draw(s: GameState, action: Draw, log: Log) -> GameState:
+    if s.phase is not _START:
+        raise _wrong_phase(s, action)
+    pile = s.pile
+    pile_size = s.pile_size
+    discard = s.discard
+    if pile_size == 0:
+        # TM20: drawing from the empty pile reshuffles the whole discard pile, its top included.
+        pile, pile_size, discard = _reshuffle(discard, log)
+    return _make(s.ruleset, s.round, s.round_first, s.seat, _CHOSEN_DRAW, s.rows, None, discard, pile_size, pile,
+                 s.unseen, s.skips)  # fmt: skip
+
+
+def _apply_take_discard(s: GameState, action: TakeDiscard, log: Log) -> GameState:
+    if s.phase is not _START:
+        if s.phase is _DRAW:
+            raise _illegal(s, action, _why_no_take(s))
+        raise _wrong_phase(s, action)
+    discard = s.discard
+    card = discard[-1]
+    if log is not None:
+        log.append(TookDiscard(s.seat, card))
+    return _play(s, s.rows, card, discard[:-1], s.pile_size, s.pile, s.unseen, s.skips, log)
+
+
+def _why_no_take(s: GameState) -> str:
+    # Why the turn began with a draw: the discard top could not be taken (TM6 and its ruling).
+    if not s.discard:
+        return "TM6: the discard pile is empty, so the turn began with a draw"
+    top = s.discard[-1]
+    if not top.is_number:
+        return f"TM6: the discard top is a {top.label}: special cards are never taken from the discard pile"
+    return f"TM6: the discard top, a {top.label}, already shows at position {top.label} of the row"
+
+
+def _apply_place_wild(s: GameState, action: PlaceWild, log: Log) -> GameState:
+    if s.phase is not _WILD_PHASE:
+        raise _wrong_phase(s, action)
+    seat = s.seat
+    row = s.rows[seat]
+    position = action.position
+    if position > len(row):
+        raise _illegal(s, action, f"TM11: your row has positions 1 to {len(row)}")
+    slot = row[position - 1]
+    if slot.__class__ is Card:
+        raise _illegal(s, action, f"TM11: position {position} is face up; a wild goes on a face-down position")
+    rows = _with_row(s.rows, seat, _with_slot(row, position - 1, _WILD))
+    if log is not None:
+        log.append(WildPlaced(seat, position))
+    # Not the last face-down position: with one, the engine placed the wild itself (TM18).
+    if slot is None:
+        return _make(s.ruleset, s.round, s.round_first, seat, _TURN_UP, rows, None, s.discard, s.pile_size, s.pile,
+                     s.unseen, s.skips)  # fmt: skip
+    card = slot.card  # type: ignore[union-attr]
+    if log is not None:
+        log.append(Uncovered(seat, card))
+    return _play(s, rows, card, s.discard, s.pile_size, s.pile, s.unseen, s.skips, log)
+
+
+def _apply_take_bonus(s: GameState, action: TakeBonus, log: Log) -> GameState:
+    if s.phase is not _BONUS:
+        raise _wrong_phase(s, action)
+    seat = s.seat
+    card: Card = s.hand  # type: ignore[assignment]
+    # TM12: the number takes the wild's place, and the wild comes back into hand to be placed again (TM11).
+    row = _with_slot(s.rows[seat], card - 1, card)
+    rows = _with_row(s.rows, seat, row)
+    if log is not None:
+        log.append(BonusTaken(seat, card))
+    # The swap leaves the face-down positions as they were, at least one (else the round was won): the wild
+    # goes on one of them.
+    return _play(s, rows, _WILD, s.discard, s.pile_size, s.pile, s.unseen, s.skips, log)
+
+
+def _apply_decline(s: GameState, action: Decline, log: Log) -> GameState:
+    phase = s.phase
+    discard = s.discard
+    if phase is _RACCOON_PHASE:
+        # TM14: the raccoon takes nothing, and the turn ends.
+        if log is not None:
+            log.append(RaccoonTook(s.seat, None))
+        return _end_turn(s, s.rows, discard, s.pile_size, s.pile, s.unseen, s.skips, log)
+    if phase is _BONUS or phase is _DISTURB or phase is _SKIP_PHASE:
+        # TM12: the number declined is discarded; TM15, TM16: the card is discarded with no effect.
+        card: Card = s.hand  # type: ignore[assignment]
+        if log is not None:
+            log.append(Discarded(s.seat, card, Reason.DECLINED))
+        return _end_turn(s, s.rows, discard + (card,), s.pile_size, s.pile, s.unseen, s.skips, log)  # noqa: RUF005
+    raise _illegal(s, action, f"TM18: nothing is offered to decline now ({_PHASE_HINTS[phase]})")
+
+
+def _apply_raccoon_take(s: GameState, action: RaccoonTake, log: Log) -> GameState:
+    if s.phase is not _RACCOON_PHASE:
+        raise _wrong_phase(s, action)
+    seat = s.seat
+    card = action.card
+    row = s.rows[seat]
+    if card > len(row):
+        raise _illegal(s, action, f"TM14: a {card.label} is too high for your row of {len(row)}")
+    if row[card - 1].__class__ is Card:
+        raise _illegal(
+            s, action, f"TM14: position {card.label} of your row is face up; the raccoon takes only for a face-down one"
+        )
+    discard = s.discard
+    at = len(discard) - 2  # below the raccoon on top
+    while at >= 0 and discard[at] is not card:
+        at -= 1
+    if at < 0:
+        raise _illegal(s, action, f"TM14: there is no {card.label} in the discard pile below the raccoon")
+    # TM14: the one nearest the top is taken; the others keep their order.
+    if log is not None:
+        log.append(RaccoonTook(seat, card))
+    rest = discard[:at] + discard[at + 1 :]
+    return _play(s, s.rows, card, rest, s.pile_size, s.pile, s.unseen, s.skips, log)
+
+
+def _opponent(s: GameState, action: TurnDown | GiveSkip, rule: str, what: str) -> int:
+    target = action.seat
+    if target == s.seat:
+        raise _illegal(s, action, f"{rule}: {what} goes to an opponent, not to yourself")
+    if target >= len(s.rows):
+        raise _illegal(s, action, f"TM2: there is no seat {target}; this game's seats are 0 to {len(s.rows) - 1}")
+    return target
+
+
+def _apply_turn_down(s: GameState, action: TurnDown, log: Log) -> GameState:
+    if s.phase is not _DISTURB:
+        raise _wrong_phase(s, action)
+    target = _opponent(s, action, "TM15", "the Do Not Disturb's effect")
+    row = s.rows[target]
+    position = action.position
+    if position > len(row):
+        raise _illegal(s, action, f"TM15: seat {target}'s row has positions 1 to {len(row)}")
+    card = row[position - 1]
+    if card.__class__ is not Card:
+        raise _illegal(s, action, f"TM15: seat {target}'s position {position} is face down already")
+    turned: Card = card
+    # TM15: the card is turned face down in its place, and everybody knows what it is.
+    rows = _with_row(s.rows, target, _with_slot(row, position - 1, face_down(turned)))
+    if log is not None:
+        log.append(TurnedDown(s.seat, target, position, turned))
+        log.append(Discarded(s.seat, _DND, Reason.PLAYED))
+    return _end_turn(s, rows, s.discard + (_DND,), s.pile_size, s.pile, s.unseen, s.skips, log)  # noqa: RUF005
+
+
+def _apply_give_skip(s: GameState, action: GiveSkip, log: Log) -> GameState:
+    if s.phase is not _SKIP_PHASE:
+        raise _wrong_phase(s, action)
+    target = _opponent(s, action, "TM16", "the Skip")
+    if s.skips[target]:
+        raise _illegal(s, action, f"TM17: seat {target} already has a Skip waiting")
+    if log is not None:
+        log.append(SkipGiven(s.seat, target))
+    # TM16: giving the Skip away ends the turn.
+    return _end_turn(s, s.rows, s.discard, s.pile_size, s.pile, s.unseen, _with_skip(s.skips, target, True), log)
+
+
+def _apply(state: object, action: object, log: Log) -> GameState:
+    # Both typed object: compiled, a declared type would be enforced on entry with a bare TypeError, where an
+    # IllegalActionError is promised. Dispatch on the exact class, most frequent first.
+    kind = action.__class__
+    if state.__class__ is GameState:
+        if kind is Reveal:
+            return _apply_reveal(state, action, log)  # type: ignore[arg-type]
+        if kind is Draw:
+            return _apply_draw(state, action, log)  # type: ignore[arg-type]
+        if kind is TakeDiscard:
+            return _apply_take_discard(state, action, log)  # type: ignore[arg-type]
+        if kind is PlaceWild:
+            return _apply_place_wild(state, action, log)  # type: ignore[arg-type]
+        if kind is Decline:
+            return _apply_decline(state, action, log)  # type: ignore[arg-type]
+        if kind is TakeBonus:
+            return _apply_take_bonus(state, action, log)  # type: ignore[arg-type]
+        if kind is RaccoonTake:
+            return _apply_raccoon_take(state, action, log)  # type: ignore[arg-type]
+        if kind is TurnDown:
+            return _apply_turn_down(state, action, log)  # type: ignore[arg-type]
+        if kind is GiveSkip:
+            return _apply_give_skip(state, action, log)  # type: ignore[arg-type]
+    if kind not in ACTION_KINDS:
+        raise _illegal(state, action, f"{action!r} is not an action of Too Many Monkeys")
+    raise _illegal(state, action, f"{state!r} is not a Too Many Monkeys GameState")
+
+
+def apply(state: object, action: object) -> GameState:
+    """Return the state after ``action``, with every move the rules then make by themselves (TM18).
+
+    ``state`` itself is never changed. The result is the next state where a player decides, chance acts, or
+    the game is over.
+
+    Args:
+        state: The state to act on, a :class:`~cheekymonkey.toomany.GameState`.
+        action: A player's decision, or chance's :class:`~cheekymonkey.toomany.Reveal` at a chance node.
+
+    Returns:
+        The next state.
+
+    Raises:
+        IllegalActionError: If the rules do not allow ``action`` now, or it is not an action at all; its
+            ``reason`` names the rule, for example ``"TM17: seat 2 already has a Skip waiting"``.
+
+    >>> from cheekymonkey.toomany import Card, new_game
+    >>> apply(new_game(2), Reveal(Card.WILD)).phase
+    Phase.WILD
+    """
+    return _apply(state, action, None)
+
+
+def apply_with_events(state: object, action: object) -> tuple[GameState, tuple[Event, ...]]:
+    """Like :func:`apply`, and also say what happened, every step in order.
+
+    A :class:`~cheekymonkey.toomany.Draw` says only :class:`~cheekymonkey.toomany.Reshuffled`, if the pile
+    was empty: the card is not known until chance's :class:`~cheekymonkey.toomany.Reveal`, which says
+    :class:`~cheekymonkey.toomany.Drew`.
+
+    Raises:
+        IllegalActionError: As :func:`apply` does.
+    """
+    log: list[Event] = []
+    after = _apply(state, action, log)
+    return after, tuple(log)
+
+
+def apply_all(state: GameState, actions: Iterable[Action]) -> GameState:
+    """Apply ``actions`` in turn.
+
+    Raises:
+        IllegalActionError: For the first action that is illegal where it falls (its ``state`` is where).
+    """
+    for action in actions:
+        state = _apply(state, action, None)
+    return state
+
+
+# -- what may be done ---------------------------------------------------------------------------------------
+
+
+def legal_actions(state: GameState) -> tuple[Action, ...]:
+    """Every action the rules allow in ``state``, and nothing else, in a fixed order.
+
+    At a chance node: one :class:`~cheekymonkey.toomany.Reveal` per kind of card that can come, in card order.
+    At the turn's start: Draw, then TakeDiscard. Placing a wild: one PlaceWild per face-down position, left
+    to right. The bonus: TakeBonus, then Decline. The raccoon: one RaccoonTake per number it can take,
+    ascending, then Decline. The Do Not Disturb: one TurnDown per face-up card of each opponent, by seat then
+    position, then Decline. The Skip: one GiveSkip per opponent without one waiting, by seat, then Decline.
+    At the end: nothing. A choice the rules leave no alternative to is never asked (TM18).
+
+    >>> from cheekymonkey.toomany import new_game
+    >>> legal_actions(new_game(2))[:3]
+    (Reveal(Card.ONE), Reveal(Card.TWO), Reveal(Card.THREE))
+    """
+    phase = state.phase
+    if phase is _TURN_UP:
+        return tuple(compress(REVEALS, state.unseen))
+    if phase is _DRAW or phase is _CHOSEN_DRAW:
+        pile = state.pile
+        return tuple(compress(REVEALS, state.unseen if pile is None else pile))
+    if phase is _START:
+        return _START_ACTIONS
+    seat = state.seat
+    if phase is _WILD_PHASE:
+        row = state.rows[seat]
+        return tuple([PLACE_WILDS[index] for index in range(len(row)) if row[index].__class__ is not Card])
+    if phase is _BONUS:
+        return _BONUS_ACTIONS
+    if phase is _RACCOON_PHASE:
+        choices = raccoon_choices(state.rows[seat], state.discard[:-1])
+        return (*[RACCOON_TAKES[card - 1] for card in choices], DECLINE)
+    if phase is _DISTURB:
+        targets: list[Action] = []
+        other = 0
+        for row in state.rows:
+            if other != seat:
+                downs = TURN_DOWNS[other]
+                targets.extend([downs[index] for index in range(len(row)) if row[index].__class__ is Card])
+            other += 1  # noqa: SIM113 (enumerate builds a tuple per row)
+        targets.append(DECLINE)
+        return tuple(targets)
+    if phase is _SKIP_PHASE:
+        skips = state.skips
+        return (*[GIVE_SKIPS[other] for other in range(len(skips)) if other != seat and not skips[other]], DECLINE)
+    return ()
+
+
+_START_ACTIONS: Final[tuple[Action, ...]] = (DRAW, TAKE_DISCARD)
+_BONUS_ACTIONS: Final[tuple[Action, ...]] = (TAKE_BONUS, DECLINE)
+
+
+def is_chance_node(state: GameState) -> bool:
+    """Whether chance acts next: a card drawn or picked up is being revealed (TM19)."""
+    phase = state.phase
+    return phase is _DRAW or phase is _CHOSEN_DRAW or phase is _TURN_UP
+
+
+def is_terminal(state: GameState) -> bool:
+    """Whether the game is over: a seat completed a one-card row (TM23)."""
+    return state.phase is _OVER
+
+
+def current_player(state: GameState) -> int | None:
+    """The seat that decides next, or None at a chance node or after the end."""
+    phase = state.phase
+    if phase is _DRAW or phase is _CHOSEN_DRAW or phase is _TURN_UP or phase is _OVER:
+        return None
+    return state.seat
+
+
+def chance_pool(state: GameState) -> tuple[int, ...]:
+    """The cards chance draws from now, one count per Card (TM19, TM20).
+
+    A card drawn from the pile comes from the pile's known cards after a reshuffle, and before it from the
+    pool of cards never seen (the draw pile and the unseen row cards are one pool then). A card picked up
+    from the row comes from the pool of cards never seen.
+
+    Raises:
+        NotAChanceNodeError: If ``state`` is not a chance node.
+    """
+    phase = state.phase
+    if phase is _TURN_UP:
+        return state.unseen
+    if phase is _DRAW or phase is _CHOSEN_DRAW:
+        pile = state.pile
+        return state.unseen if pile is None else pile
+    raise NotAChanceNodeError(f"no card is being revealed in phase {phase.name}")
+
+
+def chance_outcomes(state: GameState) -> tuple[tuple[Reveal, Fraction], ...]:
+    """The cards chance can reveal now, each with its exact probability: each card of the pool equally likely.
+
+    Raises:
+        NotAChanceNodeError: If ``state`` is not a chance node.
+
+    >>> from cheekymonkey.toomany import new_game
+    >>> chance_outcomes(new_game(2))[6]
+    (Reveal(Card.WILD), Fraction(4, 55))
+    """
+    pool = chance_pool(state)
+    total = sum(pool)
+    return tuple((REVEALS[index], Fraction(count, total)) for index, count in enumerate(pool) if count)
+
+
+def sample_chance(state: GameState, rng: random.Random) -> Reveal:
+    """Chance's outcome drawn with ``rng``, each card of the pool equally likely.
+
+    The pick is ``rng.randrange(n)`` over the pool's n cards counted in card order.
+
+    Raises:
+        NotAChanceNodeError: If ``state`` is not a chance node.
+    """
+    return REVEALS[_pick(chance_pool(state), rng)]
+
+
+def resolve_chance(state: GameState, rng: random.Random) -> GameState:
+    """Draw chance's outcome with ``rng`` and return the state after it: ``apply(state, sample_chance(state, rng))``.
+
+    The same card from the same ``rng`` as :func:`sample_chance`, in one call: a simulation's step at a
+    chance node.
+
+    Raises:
+        NotAChanceNodeError: If ``state`` is not a chance node.
+    """
+    index = _pick(chance_pool(state), rng)
+    return _reveal(state, CARDS[index], index, None)
+
+
+def _pick(pool: tuple[int, ...], rng: random.Random) -> int:
+    size = sum(pool)
+    if rng.__class__ is _Random:
+        # What randrange(size) computes for a plain Random, without its argument handling: the same pick from
+        # the same stream, cheaper. A subclass may override randrange, so it is called for one.
+        bits = size.bit_length()
+        pick: int = _getrandbits(rng, bits)
+        while pick >= size:
+            pick = _getrandbits(rng, bits)
+    else:
+        pick = rng.randrange(size)
+    index = 0
+    for count in pool:
+        pick -= count
+        if pick < 0:
+            return index
+        index += 1  # noqa: SIM113 (enumerate builds a tuple per card)
+    raise AssertionError("unreachable: the pick is below the pool's size")  # pragma: no cover
+
+
+_Random: Final = random.Random
+# The C method behind rng.getrandbits for a plain Random, called unbound: no bound method per pick.
+_getrandbits: Final = random.Random.getrandbits

@@ -1,0 +1,217 @@
+"""*Too Many Monkeys* bound into a :class:`~cheekymonkey.game.Game`: the engine's own functions, one object.
+
+Nothing here is new rules: each method calls the function of the same idea in this package's modules, and
+:data:`TOO_MANY_MONKEYS` is what the layers written for any game (:class:`~cheekymonkey.table.Table`, the
+command line, the web rooms, the RL adapters, the simulation) hold. Its JSON documents and learning
+encodings come in the next stage of the work: :meth:`~cheekymonkey.toomany.TooManyMonkeys.documents` and
+:meth:`~cheekymonkey.toomany.TooManyMonkeys.encoding` raise :class:`NotImplementedError` until then.
+
+>>> from cheekymonkey.games import game_named
+>>> game = game_named("too-many-monkeys")
+>>> game.title, game.seat_range(), game.preset_names()
+('Too Many Monkeys', (2, 6), ('standard', 'short'))
+>>> state = game.new_game(3)
+>>> game.is_chance_node(state), len(game.chance_outcomes(state)), game.begins_turn(state)
+(True, 12, True)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import TYPE_CHECKING, Final
+
+import attrs
+
+from cheekymonkey.game import Documents, Encoding, Game, GameBot, Outcome
+from cheekymonkey.toomany.actions import Action, Reveal
+from cheekymonkey.toomany.board import board_text
+from cheekymonkey.toomany.bots import BOTS, bot_named
+from cheekymonkey.toomany.engine import (
+    apply,
+    apply_with_events,
+    chance_outcomes,
+    current_player,
+    is_chance_node,
+    is_terminal,
+    legal_actions,
+    sample_chance,
+)
+from cheekymonkey.toomany.events import Event
+from cheekymonkey.toomany.narration import action_words, describe_event, result_text
+from cheekymonkey.toomany.notation import action_text, parse_actions
+from cheekymonkey.toomany.records import GameRecord
+from cheekymonkey.toomany.results import outcome
+from cheekymonkey.toomany.rules import Ruleset
+from cheekymonkey.toomany.state import GameState, Phase, new_game
+from cheekymonkey.toomany.views import TableView, view
+
+__all__ = ["TOO_MANY_MONKEYS", "TooManyMonkeys"]
+
+
+@attrs.frozen(slots=True)
+class TooManyMonkeys:
+    """Gamewright's *Too Many Monkeys* as a :class:`~cheekymonkey.game.Game`; use :data:`TOO_MANY_MONKEYS`."""
+
+    @property
+    def name(self) -> str:
+        """``"too-many-monkeys"``."""
+        return "too-many-monkeys"
+
+    @property
+    def title(self) -> str:
+        """``"Too Many Monkeys"``."""
+        return "Too Many Monkeys"
+
+    def ruleset(self, name: str | None = None) -> Ruleset:
+        """:meth:`Ruleset.preset <cheekymonkey.toomany.Ruleset.preset>`, the standard game for None."""
+        return Ruleset.standard() if name is None else Ruleset.preset(name)
+
+    def preset_names(self) -> tuple[str, ...]:
+        """:meth:`Ruleset.preset_names <cheekymonkey.toomany.Ruleset.preset_names>`."""
+        return Ruleset.preset_names()
+
+    def seat_range(self, ruleset: Ruleset | None = None) -> tuple[int, int]:
+        """The rule set's ``min_players`` and ``max_players`` (TM2)."""
+        rules = ruleset or Ruleset.standard()
+        return rules.min_players, rules.max_players
+
+    def new_game(self, players: int, ruleset: Ruleset | None = None, *, first_player: int = 0) -> GameState:
+        """:func:`~cheekymonkey.toomany.new_game`."""
+        return new_game(players, ruleset=ruleset, first_player=first_player)
+
+    def ruleset_of(self, state: GameState) -> Ruleset:
+        """``state.ruleset``."""
+        return state.ruleset
+
+    def players(self, state: GameState) -> int:
+        """``state.players``."""
+        return state.players
+
+    def legal_actions(self, state: GameState) -> tuple[Action, ...]:
+        """:func:`~cheekymonkey.toomany.legal_actions`."""
+        return legal_actions(state)
+
+    def apply(self, state: GameState, action: Action) -> GameState:
+        """:func:`~cheekymonkey.toomany.apply`."""
+        return apply(state, action)
+
+    def apply_with_events(self, state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...]]:
+        """:func:`~cheekymonkey.toomany.apply_with_events`."""
+        return apply_with_events(state, action)
+
+    def is_chance_node(self, state: GameState) -> bool:
+        """:func:`~cheekymonkey.toomany.is_chance_node`."""
+        return is_chance_node(state)
+
+    def chance_outcomes(self, state: GameState) -> tuple[tuple[Reveal, Fraction], ...]:
+        """:func:`~cheekymonkey.toomany.chance_outcomes`."""
+        return chance_outcomes(state)
+
+    def sample_chance(self, state: GameState, rng: random.Random) -> Reveal:
+        """:func:`~cheekymonkey.toomany.sample_chance`."""
+        return sample_chance(state, rng)
+
+    def to_move(self, state: GameState) -> int | None:
+        """:func:`~cheekymonkey.toomany.current_player`."""
+        return current_player(state)
+
+    def is_terminal(self, state: GameState) -> bool:
+        """:func:`~cheekymonkey.toomany.is_terminal`."""
+        return is_terminal(state)
+
+    def begins_turn(self, state: GameState) -> bool:
+        """A turn begins with its choice of pile (``START``), or with the draw that is its only way to begin (``DRAW``).
+
+        A draw the player chose is ``CHOSEN_DRAW``, inside the turn the ``START`` state began; a skipped turn
+        (TM16) is passed over inside the engine and begins no state.
+        """
+        return state.phase is Phase.START or state.phase is Phase.DRAW
+
+    def outcome(self, state: GameState) -> Outcome:
+        """:func:`~cheekymonkey.toomany.outcome`: the winner, then the others by row size (TM23)."""
+        return outcome(state)
+
+    def view(self, state: GameState, seat: int | None) -> TableView:
+        """:func:`~cheekymonkey.toomany.view`."""
+        return view(state, seat)
+
+    def bot_names(self) -> tuple[str, ...]:
+        """The names in :data:`cheekymonkey.toomany.BOTS`."""
+        return tuple(BOTS)
+
+    def bot_named(self, name: str) -> GameBot[GameState, Action]:
+        """:func:`cheekymonkey.toomany.bot_named`."""
+        return bot_named(name)
+
+    def action_text(self, action: Action, state: GameState) -> str:
+        """:func:`~cheekymonkey.toomany.action_text`: ``"d"``, ``"w 4"``, ``"x 1 3"``."""
+        return action_text(action, state)
+
+    def action_words(self, action: Action, state: GameState, names: Sequence[str]) -> str:
+        """:func:`cheekymonkey.toomany.action_words`: ``"put the wild at position 4"``."""
+        return action_words(action, state, names)
+
+    def parse_actions(self, text: str, state: GameState) -> tuple[Action, ...]:
+        """:func:`~cheekymonkey.toomany.parse_actions`."""
+        return parse_actions(text, state)
+
+    def board_text(self, state: GameState) -> str:
+        """:func:`~cheekymonkey.toomany.board_text`."""
+        return board_text(state)
+
+    def event_text(self, event: Event, names: Sequence[str], viewer: int | None = None) -> str:
+        """:func:`cheekymonkey.toomany.describe_event`."""
+        return describe_event(event, names, viewer)
+
+    def result_text(self, state: GameState, names: Sequence[str]) -> str:
+        """:func:`cheekymonkey.toomany.result_text`."""
+        return result_text(state, names)
+
+    def record(
+        self,
+        ruleset: Ruleset,
+        players: int,
+        first_player: int,
+        actions: Sequence[Action],
+        *,
+        seed: int | None = None,
+        names: Sequence[str] = (),
+        bots: Sequence[str] = (),
+    ) -> GameRecord:
+        """A :class:`~cheekymonkey.toomany.GameRecord`."""
+        return GameRecord(ruleset, players, first_player, tuple(actions), seed, tuple(names), tuple(bots))
+
+    def documents(self) -> Documents:
+        """Not yet: Too Many Monkeys' JSON documents come in the next stage.
+
+        Raises:
+            NotImplementedError: Always, for now.
+        """
+        raise NotImplementedError("Too Many Monkeys' JSON documents come in the next stage")
+
+    def observation_kinds(self) -> tuple[str, ...]:
+        """None yet: the learning encodings come in the next stage."""
+        return ()
+
+    def encoding(
+        self, players: int, ruleset: Ruleset | None = None, observation: str | None = None
+    ) -> Encoding[GameState, Action]:
+        """Not yet: Too Many Monkeys' learning encodings come in the next stage.
+
+        Raises:
+            NotImplementedError: Always, for now.
+        """
+        raise NotImplementedError("Too Many Monkeys' learning encodings come in the next stage")
+
+    def __repr__(self) -> str:
+        return "TOO_MANY_MONKEYS"
+
+
+TOO_MANY_MONKEYS: Final = TooManyMonkeys()
+"""*Too Many Monkeys* as a :class:`~cheekymonkey.game.Game`."""
+
+if TYPE_CHECKING:
+    # mypy checks here that the binding offers everything the protocol asks, with this engine's own types.
+    _checked: Game[GameState, Action, Ruleset, TableView, Event] = TOO_MANY_MONKEYS

@@ -1,0 +1,194 @@
+"""Narration in plain words: events as sentences, actions as choices, and the result, for every front end.
+
+A ``viewer`` seat reads as "You", and the verbs agree: "You draw a 3." rather than "Ann draws a 3.".
+
+>>> from cheekymonkey.toomany import Card, Drew, TurnedUp
+>>> describe_event(Drew(0, Card.THREE), ["Ann", "Bob"]), describe_event(TurnedUp(1, Card.THREE, 3), ["Ann", "Bob"], 1)
+('Ann draws a 3.', 'You put the 3 face up at position 3 and pick up the card there.')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from cheekymonkey.toomany.actions import (
+    Action,
+    Decline,
+    Draw,
+    GiveSkip,
+    PlaceWild,
+    RaccoonTake,
+    Reveal,
+    TakeBonus,
+    TakeDiscard,
+    TurnDown,
+)
+from cheekymonkey.toomany.cards import Card
+from cheekymonkey.toomany.events import (
+    BonusTaken,
+    Discarded,
+    Drew,
+    Event,
+    GameWon,
+    RaccoonTook,
+    Reason,
+    Reshuffled,
+    RoundStarted,
+    RoundWon,
+    SkipGiven,
+    Skipped,
+    TookDiscard,
+    TurnedDown,
+    TurnedUp,
+    Uncovered,
+    WildPlaced,
+)
+from cheekymonkey.toomany.results import outcome
+from cheekymonkey.toomany.state import GameState, Phase
+
+__all__ = ["action_words", "card_words", "describe_event", "result_text"]
+
+_YOU = "You"
+
+
+def card_words(card: Card) -> str:
+    """A card with its article: ``"a 3"``, ``"a wild"``, ``"an elephant"``."""
+    label = card.label
+    return f"{'an' if label[0].lower() in 'aeiou' else 'a'} {label}"
+
+
+def _names(names: Sequence[str], viewer: int | None) -> list[str]:
+    return [_YOU if seat == viewer else name for seat, name in enumerate(names)]
+
+
+def _says(name: str, verb: str) -> str:
+    # "Ann draws", "You draw": the verb is given in its third-person form.
+    if name != _YOU:
+        return f"{name} {verb}"
+    plain = {"has": "have", "does": "do", "wins": "win"}.get(verb)
+    if plain is None:
+        plain = verb[:-2] if verb.endswith(("shes", "ches", "sses")) else verb[:-1]
+    return f"{name} {plain}"
+
+
+def _object(name: str) -> str:
+    return "you" if name == _YOU else name
+
+
+def _their(name: str) -> str:
+    return "your" if name == _YOU else f"{name}'s"
+
+
+_REASONS: dict[Reason, str] = {
+    Reason.DUPLICATE: "already face up in the row",
+    Reason.TOO_HIGH: "too high for the row",
+    Reason.ENDS_TURN: "the turn is over",
+    Reason.DECLINED: "declined",
+    Reason.NO_TARGET: "nobody to play it on",
+}
+
+
+def describe_event(event: Event, names: Sequence[str], viewer: int | None = None) -> str:
+    """One sentence for an event; ``names`` names the seats, and ``viewer``'s seat reads as "You".
+
+    >>> from cheekymonkey.toomany import Card, Discarded, Reason
+    >>> describe_event(Discarded(0, Card.FIVE, Reason.TOO_HIGH), ["Ann", "Bob"], viewer=0)
+    'You discard the 5: too high for the row.'
+    """
+    who = _names(names, viewer)
+    if isinstance(event, Drew):
+        return f"{_says(who[event.seat], 'draws')} {card_words(event.card)}."
+    if isinstance(event, TookDiscard):
+        return f"{_says(who[event.seat], 'takes')} the {event.card.label} from the discard pile."
+    if isinstance(event, TurnedUp):
+        puts = _says(who[event.seat], "puts")
+        picks = "picks" if who[event.seat] != _YOU else "pick"
+        return f"{puts} the {event.card.label} face up at position {event.position} and {picks} up the card there."
+    if isinstance(event, WildPlaced):
+        puts = _says(who[event.seat], "puts")
+        picks = "picks" if who[event.seat] != _YOU else "pick"
+        return f"{puts} the wild face up at position {event.position} and {picks} up the card there."
+    if isinstance(event, BonusTaken):
+        takes = _says(who[event.seat], "takes")
+        return f"{takes} the bonus: the {event.card.label} replaces the wild at position {event.card.number}."
+    if isinstance(event, Uncovered):
+        return f"The card picked up is {card_words(event.card)}."
+    if isinstance(event, RaccoonTook):
+        if event.card is None:
+            return f"The raccoon takes nothing, and {_their(who[event.seat])} turn is over."
+        return f"{_their(who[event.seat]).capitalize()} raccoon takes the {event.card.label} from the discard pile."
+    if isinstance(event, TurnedDown):
+        turns = _says(who[event.seat], "turns")
+        return f"{turns} {_their(who[event.target])} {event.card.label} at position {event.position} face down."
+    if isinstance(event, SkipGiven):
+        return f"{_says(who[event.seat], 'gives')} {_object(who[event.target])} a Skip."
+    if isinstance(event, Skipped):
+        return f"{_their(who[event.seat]).capitalize()} turn is skipped."
+    if isinstance(event, Discarded):
+        discards = _says(who[event.seat], "discards")
+        if event.reason is Reason.PLAYED:
+            return f"{discards} the {event.card.label}."
+        return f"{discards} the {event.card.label}: {_REASONS[event.reason]}."
+    if isinstance(event, Reshuffled):
+        return f"The discard pile is shuffled into a new draw pile of {event.cards} cards."
+    if isinstance(event, RoundWon):
+        return f"{_says(who[event.seat], 'wins')} round {event.round}!"
+    if isinstance(event, RoundStarted):
+        return f"Round {event.round} is dealt; {_object(who[event.first_seat])} to begin."
+    if isinstance(event, GameWon):
+        return f"{_says(who[event.seat], 'wins')} the game!"
+    raise TypeError(f"not an event: {event!r}")  # pragma: no cover
+
+
+def action_words(action: Action, state: GameState, names: Sequence[str]) -> str:
+    """A legal ``action`` in words, for a person choosing it; ``names`` names the seats.
+
+    >>> from cheekymonkey.toomany import GiveSkip, new_game
+    >>> action_words(GiveSkip(1), new_game(2), ["Ann", "Bob"])
+    'give the Skip to Bob'
+    """
+    if isinstance(action, Reveal):
+        return f"reveal {card_words(action.card)}"
+    if isinstance(action, Draw):
+        return "draw from the pile"
+    if isinstance(action, TakeDiscard):
+        return f"take the {state.discard[-1].label} from the discard pile"
+    if isinstance(action, PlaceWild):
+        return f"put the wild at position {action.position}"
+    if isinstance(action, TakeBonus):
+        hand = state.hand
+        label = hand.label if hand is not None else "number"
+        return f"take the bonus: the {label} for the wild"
+    if isinstance(action, RaccoonTake):
+        return f"let the raccoon take the {action.card.label}"
+    if isinstance(action, TurnDown):
+        card = state.rows[action.seat][action.position - 1]
+        label = card.label if isinstance(card, Card) else "card"
+        return f"turn down {names[action.seat]}'s {label} at position {action.position}"
+    if isinstance(action, GiveSkip):
+        return f"give the Skip to {names[action.seat]}"
+    assert isinstance(action, Decline)
+    declined = {
+        Phase.BONUS: "decline the bonus",
+        Phase.RACCOON: "take nothing",
+        Phase.DISTURB: "turn nothing down",
+        Phase.SKIP: "give the Skip to nobody",
+    }
+    return declined.get(state.phase, "decline")
+
+
+def result_text(state: GameState, names: Sequence[str]) -> str:
+    """The result of a finished game in plain text, at most 80 columns wide: the winner, then the others' rows.
+
+    Raises:
+        GameNotOverError: If the game is not over.
+    """
+    result = outcome(state)
+    winner = result.winners[0]
+    lines = [f"Winner: {names[winner]}, who turned the last card face up in round {state.round}."]
+    order = sorted(range(len(names)), key=lambda seat: (result.ranks[seat], seat))
+    for seat in order:
+        if seat != winner:
+            size = len(state.rows[seat])
+            lines.append(f"{result.ranks[seat]}. {names[seat]}: {size} card{'' if size == 1 else 's'} to go")
+    return "\n".join(lines)

@@ -1,0 +1,164 @@
+"""Helpers for Too Many Monkeys' rule tests: rows written as text, states built through the checked constructor.
+
+A row is written as the board shows it, position 1 first: ``"1 ? (3) W ? ?"`` is a face-up 1, a card
+nobody has seen, a 3 turned down by a Do Not Disturb, a face-up wild and two more unseen cards. Every state
+a test starts from is built by :func:`make`, through ``GameState``'s public, validating constructor, so a
+test never starts from a state play could not reach. Chance is never sampled here: a test applies
+``Reveal(card)`` itself.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+
+from cheekymonkey.toomany import (
+    CARDS,
+    Card,
+    FaceDown,
+    GameState,
+    Phase,
+    Ruleset,
+    Slot,
+    apply,
+    face_down,
+    is_chance_node,
+    is_terminal,
+    legal_actions,
+    new_game,
+    resolve_chance,
+)
+from cheekymonkey.toomany.state import usable_discard
+
+STANDARD = Ruleset.standard()
+"""The standard rule set."""
+
+TINY = Ruleset.custom({1: 2, 2: 2, 3: 1, "wild": 1, "giraffe": 3}, row_size=2, max_players=2, name="tiny")
+"""A tiny deck where the piles run out: 2 seats, rows of 2, nine cards."""
+
+TM1_COUNTS = {
+    Card.ONE: 6,
+    Card.TWO: 6,
+    Card.THREE: 6,
+    Card.FOUR: 6,
+    Card.FIVE: 6,
+    Card.SIX: 6,
+    Card.WILD: 4,
+    Card.SKIP: 4,
+    Card.ELEPHANT: 3,
+    Card.GIRAFFE: 3,
+    Card.RACCOON: 3,
+    Card.DO_NOT_DISTURB: 2,
+}
+"""TM1's deck written out from the rules (not read from the engine)."""
+
+
+def slot(text: str) -> Slot:
+    """One row position from its text: ``?``, ``3``, ``W``, ``(3)`` or ``(W)``."""
+    if text == "?":
+        return None
+    if text.startswith("(") and text.endswith(")"):
+        return face_down(Card.parse(text[1:-1]))
+    return Card.parse(text)
+
+
+def row(text: str) -> tuple[Slot, ...]:
+    """A row from its text, positions separated by spaces: ``"1 ? (3) W"``."""
+    return tuple(slot(part) for part in text.split())
+
+
+def cards(text: str) -> tuple[Card, ...]:
+    """Cards from their codes separated by spaces, ``"3 G 5"``; the empty text is no card."""
+    return tuple(Card.parse(part) for part in text.split())
+
+
+def counts(held: Sequence[Card]) -> tuple[int, ...]:
+    """The per-kind counts of some cards."""
+    result = [0] * len(CARDS)
+    for card in held:
+        result[card - 1] += 1
+    return tuple(result)
+
+
+def make(
+    rows: Sequence[str],
+    *,
+    seat: int = 0,
+    phase: Phase | None = None,
+    hand: Card | None = None,
+    discard: str = "",
+    pile: str | None = None,
+    pile_size: int | None = None,
+    skips: Sequence[int] = (),
+    round_first: int = 0,
+    ruleset: Ruleset = STANDARD,
+) -> GameState:
+    """Build a state through the public, validating constructor, deriving what follows from the rest.
+
+    Args:
+        rows: Each seat's row as text (see :func:`row`); their number is the number of players.
+        seat: The seat to move.
+        phase: The phase; by default the start of a turn as the engine would open it (START if the discard
+            top can be taken, else DRAW).
+        hand: The card in hand.
+        discard: The discard pile's codes, bottom first.
+        pile: After a reshuffle, the draw pile's codes (any order); None before a reshuffle.
+        pile_size: The draw pile's size before a reshuffle; by default every card not on the table.
+        skips: The seats with a Skip waiting.
+        round_first: The seat that began the round.
+        ruleset: The rules.
+    """
+    table = tuple(row(text) for text in rows)
+    thrown = cards(discard)
+    if phase is None:
+        phase = Phase.START if thrown and usable_discard(thrown[-1], table[seat]) else Phase.DRAW
+    waiting = tuple(other in skips for other in range(len(table)))
+    visible: list[Card] = [*thrown, *([hand] if hand is not None else []), *([Card.SKIP] * len(skips))]
+    for seat_row in table:
+        for position in seat_row:
+            if isinstance(position, FaceDown):
+                visible.append(position.card)
+            elif position is not None:
+                visible.append(position)
+    pile_counts = None if pile is None else counts(cards(pile))
+    remaining = [
+        total - seen - (0 if pile_counts is None else in_pile)
+        for total, seen, in_pile in zip(ruleset.counts, counts(visible), pile_counts or counts(()), strict=True)
+    ]
+    if pile_counts is not None:
+        size = sum(pile_counts)
+    elif pile_size is not None:
+        size = pile_size
+    else:
+        hidden = sum(position is None for seat_row in table for position in seat_row)
+        picked = 1 if phase is Phase.TURN_UP or (phase is Phase.OVER and hand is None) else 0
+        size = sum(remaining) - hidden - picked
+    won = sum(ruleset.row_size - len(seat_row) for seat_row in table)
+    return GameState(
+        ruleset,
+        won + 1,
+        round_first,
+        seat,
+        phase,
+        table,
+        hand,
+        thrown,
+        size,
+        pile_counts,
+        tuple(remaining),
+        waiting,
+    )
+
+
+def random_game(seed: int, players: int, ruleset: Ruleset | None = None) -> Iterator[GameState]:
+    """Every state of a whole game, the last one over: chance from ``random.Random(seed)``, choices uniform from it."""
+    rng = random.Random(seed)
+    state = new_game(players, ruleset=ruleset)
+    yield state
+    while not is_terminal(state):
+        if is_chance_node(state):
+            state = resolve_chance(state, rng)
+        else:
+            actions = legal_actions(state)
+            state = apply(state, actions[rng.randrange(len(actions))])
+        yield state

@@ -1,0 +1,157 @@
+"""Set-up and rule sets.
+
+The deck (TM1), the seats (TM2), the rows and piles (TM3, TM4), the first seat (TM5), the short game (TM24), and
+rule sets that cannot be played (TM25).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from cheekymonkey.errors import InvalidGameError, InvalidRulesetError
+from cheekymonkey.toomany import (
+    CARDS,
+    MAX_PLAYERS,
+    TOO_MANY_MONKEYS,
+    Card,
+    Phase,
+    Ruleset,
+    chance_outcomes,
+    new_game,
+)
+from tests.toomany.helpers import TM1_COUNTS, random_game
+
+
+def test_the_standard_deck_is_tm1s_55_cards() -> None:
+    """TM1: six each of 1 to 6, four wilds, four Skips, three elephants, giraffes and raccoons, two DND."""
+    standard = Ruleset.standard()
+    assert {card: standard.count(card) for card in CARDS} == TM1_COUNTS
+    assert standard.total_cards == 55
+    assert [card for card in CARDS if card.is_number] == [1, 2, 3, 4, 5, 6]
+    assert not Card.WILD.is_number  # TM1: the wild is a special card too
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_a_new_game_deals_rows_of_six_face_down_and_the_rest_is_the_draw_pile(players: int) -> None:
+    """TM2, TM3, TM4: every seat a row of six unseen cards, an empty discard pile, the rest to draw from."""
+    state = new_game(players)
+    assert state.rows == ((None,) * 6,) * players
+    assert state.discard == ()
+    assert state.pile_size == 55 - 6 * players
+    assert state.pile is None  # TM19: the draw pile is part of the pool never seen
+    assert sum(state.unseen) == 55
+    assert state.skips == (False,) * players
+    assert (state.round, state.hand) == (1, None)
+
+
+@pytest.mark.parametrize("players", [1, 7, 0, -1])
+def test_a_game_needs_two_to_six_seats(players: int) -> None:
+    """TM2: 2 to 6 players."""
+    with pytest.raises(InvalidGameError, match="TM2"):
+        new_game(players)
+    assert TOO_MANY_MONKEYS.seat_range() == (2, 6) == (Ruleset.standard().min_players, MAX_PLAYERS)
+
+
+def test_the_first_turn_begins_with_a_draw_from_the_pile_since_the_discard_pile_is_empty() -> None:
+    """TM6, TM18: nothing to take from the discard pile, so the engine draws: the first state is a chance node."""
+    state = new_game(2)
+    assert state.phase is Phase.DRAW
+    assert chance_outcomes(state)[0][1] == Fraction(6, 55)
+
+
+def test_seat_0_begins_unless_another_first_seat_is_named() -> None:
+    """TM5: the first round starts with seat 0, or the seat the caller names."""
+    assert new_game(4).seat == 0
+    named = new_game(4, first_player=2)
+    assert (named.seat, named.round_first) == (2, 2)
+    with pytest.raises(InvalidGameError, match="first_player"):
+        new_game(4, first_player=4)
+
+
+def test_the_short_game_deals_rows_of_four() -> None:
+    """TM24: the short preset deals every seat four cards; the deck is the standard one."""
+    short = Ruleset.short()
+    assert (short.row_size, short.counts, short.name) == (4, Ruleset.standard().counts, "short")
+    assert new_game(3, ruleset=short).rows == ((None,) * 4,) * 3
+    assert Ruleset.preset_names() == ("standard", "short")
+    assert Ruleset.preset("short") == short
+
+
+def _turns_to_finish(ruleset: Ruleset, seed: int) -> int:
+    return sum(TOO_MANY_MONKEYS.begins_turn(state) for state in random_game(seed, 2, ruleset))
+
+
+def test_the_short_game_takes_well_under_three_quarters_of_the_standard_games_turns() -> None:
+    """TM24: why rows of 4: 200 seeded random 2-seat games take 0.64 of the standard turns; rows of 5, 0.81."""
+    short = sum(_turns_to_finish(Ruleset.short(), seed) for seed in range(200))
+    five = sum(_turns_to_finish(Ruleset.custom(row_size=5), seed) for seed in range(200))
+    standard = sum(_turns_to_finish(Ruleset.standard(), seed) for seed in range(200))
+    assert 0.6 * standard < short < 0.7 * standard < 0.75 * standard < five < 0.85 * standard
+
+
+@pytest.mark.parametrize("size", [1, 2, 3, 4, 5, 6])
+def test_the_first_rounds_row_may_be_any_size_from_one_to_six(size: int) -> None:
+    """TM24: a rule-set parameter, 1 to 6."""
+    ruleset = Ruleset.custom(row_size=size)
+    assert new_game(6, ruleset=ruleset).row_sizes == (size,) * 6
+
+
+@pytest.mark.parametrize("size", [0, 7, -1])
+def test_a_row_outside_one_to_six_is_refused(size: int) -> None:
+    """TM24: rows have 1 to 6 cards."""
+    with pytest.raises(InvalidRulesetError, match="TM24"):
+        Ruleset.custom(row_size=size)
+
+
+def test_a_deck_too_small_to_leave_a_card_to_draw_is_refused() -> None:
+    """TM25: at a draw the rows hold up to max_players * row_size cards and the Skips one per opponent."""
+    # 2 seats, rows of 2, one Skip: 4 + 1 cards may be held, so 5 cards leave nothing to draw.
+    with pytest.raises(InvalidRulesetError, match="TM25"):
+        Ruleset.custom({1: 2, 2: 2, "skip": 1}, row_size=2, max_players=2)
+    assert Ruleset.custom({1: 2, 2: 2, "skip": 1, "giraffe": 1}, row_size=2, max_players=2).total_cards == 6
+    # The standard deck leaves 55 - 36 - 5 = 14 cards at least for the piles.
+    with pytest.raises(InvalidRulesetError, match="TM25"):
+        Ruleset.custom(dict.fromkeys(CARDS[:6], 4) | {Card.WILD: 2}, row_size=6, max_players=6)
+
+
+def test_a_deck_that_cannot_complete_a_row_is_refused() -> None:
+    """TM11, TM21: each position needs its number or a wild; a missing number needs a wild of its own."""
+    with pytest.raises(InvalidRulesetError, match="no 3"):
+        Ruleset.custom({1: 3, 2: 3, "elephant": 3}, row_size=3, max_players=2)
+    assert Ruleset.custom({1: 3, 2: 3, "wild": 1, "elephant": 3}, row_size=3, max_players=2).row_size == 3
+    with pytest.raises(InvalidRulesetError, match="no 2, 3"):
+        Ruleset.custom({1: 3, "wild": 1, "elephant": 3}, row_size=3, max_players=2)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ({"counts": {"joker": 1}}, "not a card"),
+        ({"counts": {1: -1}}, "below 0"),
+        ({"counts": {1: True}}, "integer"),
+        ({"counts": [1, 2]}, "mapping"),
+        ({"row_size": 2.0}, "row_size must be an integer"),
+        ({"min_players": 1}, "TM2"),
+        ({"max_players": 7}, "TM2"),
+        ({"min_players": 4, "max_players": 3}, "below min_players"),
+        ({"name": ""}, "name"),
+    ],
+)
+def test_custom_refuses_each_kind_of_bad_argument_with_a_typed_error(
+    arguments: dict[str, object], message: str
+) -> None:
+    """A custom rule set is checked when it is made: InvalidRulesetError (a ValueError) naming the problem."""
+    with pytest.raises(InvalidRulesetError, match=message) as caught:
+        Ruleset.custom(**arguments)  # type: ignore[arg-type]
+    assert isinstance(caught.value, ValueError)
+
+
+def test_the_constructor_checks_as_custom_does() -> None:
+    """Building a Ruleset directly runs the same checks: a counts tuple of the wrong length, an unknown preset."""
+    with pytest.raises(InvalidRulesetError, match="12 counts"):
+        Ruleset((6, 6, 6))
+    with pytest.raises(InvalidRulesetError, match="no preset named 'long'"):
+        Ruleset.preset("long")
+    assert Ruleset.custom() == Ruleset(Ruleset.standard().counts, name="custom")
