@@ -20,10 +20,11 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
+from cheekymonkey.errors import InvalidValueError
 from cheekymonkey.game import Documents, Encoding, Game, GameBot, Outcome
 from cheekymonkey.toomany.actions import Action, Reveal
 from cheekymonkey.toomany.board import board_text
@@ -137,13 +138,40 @@ class TooManyMonkeys:
         """:func:`~cheekymonkey.toomany.view`."""
         return view(state, seat)
 
+    def facts(self, state: GameState, seat: int | None) -> dict[str, Any]:
+        """``{}``: every seat sees the whole table (TM19), so the view holds all a seat could work out."""
+        return {}
+
+    def number_bound(self, ruleset: Ruleset) -> int:
+        """The deck's size plus every seat's first row: no count, size, position or round passes it.
+
+        A round is won by one seat, whose row shrinks by one (TM22), so at most ``max_players * row_size``
+        rounds are played; every other number counts cards or positions.
+        """
+        return ruleset.total_cards + ruleset.max_players * ruleset.row_size
+
     def bot_names(self) -> tuple[str, ...]:
         """The names in :data:`cheekymonkey.toomany.BOTS`."""
         return tuple(BOTS)
 
-    def bot_named(self, name: str) -> GameBot[GameState, Action]:
-        """:func:`cheekymonkey.toomany.bot_named`."""
+    def bot_named(self, name: str, *, memory: int | None = None) -> GameBot[GameState, Action]:
+        """:func:`cheekymonkey.toomany.bot_named`; ``memory`` bounds a bot's caches (the random bot keeps none).
+
+        Raises:
+            InvalidValueError: If there is no bot of that name, or ``memory`` is not a positive integer.
+        """
+        if memory is not None and (isinstance(memory, bool) or not isinstance(memory, int) or memory < 1):
+            raise InvalidValueError(f"memory must be a positive number of cache entries or None, got {memory!r}")
         return bot_named(name)
+
+    def bot_title(self, name: str) -> str:
+        """The bot's kind for people: ``"Random"``.
+
+        Raises:
+            InvalidValueError: If there is no bot of that name.
+        """
+        bot_named(name)  # raises the usual error for an unknown name
+        return name.capitalize()
 
     def action_text(self, action: Action, state: GameState) -> str:
         """:func:`~cheekymonkey.toomany.action_text`: ``"d"``, ``"w 4"``, ``"x 1 3"``."""

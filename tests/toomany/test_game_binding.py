@@ -170,3 +170,17 @@ def test_documents_and_encodings_come_in_the_next_stage() -> None:
     with pytest.raises(NotImplementedError, match="next stage"):
         TOO_MANY_MONKEYS.encoding(2)
     assert TOO_MANY_MONKEYS.observation_kinds() == ()
+
+
+def test_the_binding_answers_what_servers_ask() -> None:
+    """No facts beyond the view (TM19), a number bound above every count, bot titles, and checked memory bounds."""
+    state = new_game(3)
+    assert TOO_MANY_MONKEYS.facts(state, 0) == {}
+    ruleset = Ruleset.standard()
+    assert TOO_MANY_MONKEYS.number_bound(ruleset) >= ruleset.total_cards + 6 * 6
+    assert TOO_MANY_MONKEYS.bot_title("random") == "Random"
+    assert isinstance(TOO_MANY_MONKEYS.bot_named("random", memory=10), RandomBot)
+    with pytest.raises(InvalidValueError, match="memory"):
+        TOO_MANY_MONKEYS.bot_named("random", memory=0)
+    with pytest.raises(InvalidValueError, match="no Too Many Monkeys bot"):
+        TOO_MANY_MONKEYS.bot_title("search")
