@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import math
+import socket
 import sys
+
+from cheekymonkey.cli.options import positive_int
 
 __all__ = ["add_arguments", "run"]
 
@@ -13,21 +17,46 @@ def _positive(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not value > 0:
+    if not value > 0 or not math.isfinite(value):
         raise argparse.ArgumentTypeError(f"{text} must be more than 0")
+    return value
+
+
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a port number") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port: give 1 to 65535 (0 picks a free one)")
+    return port
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 <= value <= 60:
+        raise argparse.ArgumentTypeError(f"{text} seconds: give 0 to 60")
     return value
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add this command's options."""
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine)")
-    parser.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
+    parser.add_argument("--port", type=_port, default=8000, help="port to listen on (default 8000; 0: a free one)")
     parser.add_argument(
         "--idle-minutes", type=_positive, default=30.0, help="close rooms nobody has used for this long (default 30)"
     )
-    parser.add_argument("--max-rooms", type=int, default=1000, help="the most rooms open at once (default 1000)")
     parser.add_argument(
-        "--bot-delay", type=float, default=0.8, help="seconds a bot waits before each move, to follow it (default 0.8)"
+        "--max-rooms", type=positive_int, default=1000, help="the most rooms open at once (default 1000)"
+    )
+    parser.add_argument(
+        "--bot-delay",
+        type=_seconds,
+        default=0.8,
+        help="seconds a bot waits before each move, to follow it (default 0.8)",
     )
     parser.add_argument(
         "--allow-seeds",
@@ -48,18 +77,24 @@ def run(args: argparse.Namespace) -> int:
     manager = RoomManager(
         max_rooms=args.max_rooms,
         idle_seconds=args.idle_minutes * 60,
-        bot_delay=max(0.0, args.bot_delay),
+        bot_delay=args.bot_delay,
         allow_seeds=args.allow_seeds,
     )
-    print(f"Cheeky Monkey: open http://{args.host}:{args.port}/ in a browser (Ctrl-C stops the server)")
+    # The port is bound before the address is printed: a busy port is one line and status 2, never a link to
+    # somebody else's server.
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(args.host, args.port, type=socket.SOCK_STREAM)[0]
+        listener = socket.socket(family, kind, proto)
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(address)
+    except OSError as error:
+        print(f"cheekymonkey serve: cannot listen on {args.host} port {args.port}: {error.strerror}", file=sys.stderr)
+        return 2
+    host, port = listener.getsockname()[:2]
+    shown = f"[{host}]" if ":" in host else host
+    print(f"Cheeky Monkey: open http://{shown}:{port}/ in a browser (Ctrl-C stops the server)", flush=True)
     # access_log off: the log would show nothing secret (tokens travel in headers), only noise per move.
     # Event streams stay open while a page does: at Ctrl-C, give them 2 seconds, then cut them.
-    uvicorn.run(
-        create_app(manager),
-        host=args.host,
-        port=args.port,
-        access_log=False,
-        log_level="warning",
-        timeout_graceful_shutdown=2,
-    )
+    config = uvicorn.Config(create_app(manager), access_log=False, log_level="warning", timeout_graceful_shutdown=2)
+    uvicorn.Server(config).run(sockets=[listener])
     return 0

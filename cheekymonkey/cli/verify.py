@@ -13,7 +13,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from cheekymonkey.cli.options import install_hint
+from cheekymonkey.cli import install_hint
 from cheekymonkey.errors import CheekyMonkeyError
 from cheekymonkey.rules import MAX_PLAYERS, Ruleset
 
