@@ -119,7 +119,7 @@ def describe_event(event: Event, names: Sequence[str], viewer: int | None = None
     >>> describe_event(HerdSecured(0, (Animal.ELEPHANT,) * 2), ["Ann", "Bea"], viewer=1)
     'Ann secures a herd of 2 Elephants at the bottom of their stack.'
     >>> describe_event(Stacked(0, (Animal.SEAL, Animal.LION)), ["Ann", "Bea"], viewer=0)
-    'You stack Seal and Lion, bottom to top: the Lion is on top.'
+    'You stack Seal and Lion, bottom to top: the Lion on top.'
     """
     reader = _Reader(names, viewer)
     if isinstance(event, Drew):
@@ -136,13 +136,14 @@ def describe_event(event: Event, names: Sequence[str], viewer: int | None = None
         swaps = reader.subject(event.seat, "swaps")
         return f"{swaps} the monkey for {reader.possessive(event.with_seat)} {event.took.label}."
     if isinstance(event, Stopped):
-        return f"{reader.subject(event.seat, 'stops')} with {tokens(event.tokens)}."
+        return f"{reader.subject(event.seat, 'stops')} with {and_list([t.label for t in event.tokens])}."
     if isinstance(event, Stacked):
-        stacks = reader.subject(event.seat, "stacks")
         if len(event.animals) == 1:
-            return f"{stacks} {a(event.animals[0].label)} on top of {reader.own(event.seat)} stack."
+            puts = reader.subject(event.seat, "puts")
+            return f"{puts} {a(event.animals[0].label)} on top of {reader.own(event.seat)} stack."
+        stacks = reader.subject(event.seat, "stacks")
         order = and_list([animal.label for animal in event.animals])
-        return f"{stacks} {order}, bottom to top: the {event.animals[-1].label} is on top."
+        return f"{stacks} {order}, bottom to top: the {event.animals[-1].label} on top."
     if isinstance(event, HerdSecured):
         herd = f"a herd of {_animal_count(len(event.animals), event.animals[0])}"
         return f"{reader.subject(event.seat, 'secures')} {herd} at the bottom of {reader.own(event.seat)} stack."

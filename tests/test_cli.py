@@ -21,8 +21,8 @@ from cheekymonkey import (
     play_game,
 )
 from cheekymonkey.cli import default_command, main
-from cheekymonkey.narration import describe_event
 from cheekymonkey.events import Drew, Swapped
+from cheekymonkey.narration import describe_event
 from cheekymonkey.serialization import dump_record, load_record
 from cheekymonkey.simulation import simulate, wilson_interval
 

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rich import box
-from rich.console import Console
+from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
@@ -39,8 +39,11 @@ def make_console() -> Console:
     return Console(markup=False, highlight=False, emoji=False, soft_wrap=not terminal, width=width)
 
 
-def draw(table: TextTable, width: int) -> Table:
-    """A game's :class:`~cheekymonkey.game.TextTable` as a rich table at most ``width`` columns wide, in colour."""
+def draw(table: TextTable, width: int) -> Group:
+    """A game's :class:`~cheekymonkey.game.TextTable` drawn with rich, at most ``width`` columns wide, in colour.
+
+    The notes follow the table as lines of their own, wrapped to ``width`` (not to the table's width).
+    """
     fitted = table.fit(width)
     drawn = Table(
         title=fitted.title or None,
@@ -49,8 +52,6 @@ def draw(table: TextTable, width: int) -> Table:
         show_edge=False,
         pad_edge=False,
         padding=(0, 1, 0, 0),
-        caption="\n".join(fitted.notes) or None,
-        caption_justify="left",
     )
     for column in fitted.columns:
         drawn.add_column(
@@ -60,7 +61,7 @@ def draw(table: TextTable, width: int) -> Table:
         )
     for row in fitted.rows:
         drawn.add_row(*(Text(cell.text, style=cell.colour or "") for cell in row))
-    return drawn
+    return Group(drawn, *(Text(note) for note in fitted.notes))
 
 
 class Narrator:
@@ -80,7 +81,8 @@ class Narrator:
     def step(self, step: Step[Any, Any, Any]) -> None:
         """Narrate one step's events, or hold them while its move goes on."""
         self._held.extend(step.events)
-        if not self.game.mid_move(step.after):
+        # The step that begins such a move (a stop) is told at once; the steps inside it wait for its end.
+        if not (self.game.mid_move(step.before) and self.game.mid_move(step.after)):
             self.flush()
 
     def flush(self) -> None:
