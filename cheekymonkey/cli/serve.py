@@ -87,6 +87,7 @@ def run(args: argparse.Namespace) -> int:
         listener = socket.socket(family, kind, proto)
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         listener.bind(address)
+        listener.listen(2048)  # from here on, a browser's connection waits for the server rather than failing
     except OSError as error:
         print(f"cheekymonkey serve: cannot listen on {args.host} port {args.port}: {error.strerror}", file=sys.stderr)
         return 2
