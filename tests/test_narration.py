@@ -6,7 +6,8 @@ import re
 
 import pytest
 
-from cheekymonkey import ANIMALS, Animal, InvalidValueError
+from cheekymonkey import ANIMALS, Animal, InvalidValueError, RandomBot, play_game, score
+from cheekymonkey.bots import bot_named
 from cheekymonkey.events import Busted, Claimed, Drew, Event, GameOver, HerdSecured, Stacked, Stopped, Swapped
 from cheekymonkey.game import check_names
 from cheekymonkey.narration import a, bot_title, count, describe_event, format_sheet, merge_stacking
@@ -176,3 +177,24 @@ def test_bots_are_named_for_people() -> None:
         "Expectimax",
         "Random",
     ]
+
+
+def test_a_score_sheet_prints_as_a_table_and_its_repr_stays_the_value() -> None:
+    """print(score(state)) shows the sheet, seats named by number, within 80 columns; repr is the full value."""
+    played = play_game([RandomBot(), RandomBot(), RandomBot()], seed=1)
+    sheet = score(played.state)
+    text = str(sheet)
+    assert text == format_sheet(sheet, None, ["Seat 0", "Seat 1", "Seat 2"])
+    assert text.startswith("Final scores\nplayer ")
+    assert "Seat 2 " in text
+    assert max(len(line) for line in text.splitlines()) <= 80
+    assert text.splitlines()[-1].startswith(("Winner: Seat", "Shared win: Seat"))
+    assert repr(sheet).startswith("ScoreSheet(seats=(SeatScore(seat=0, ")
+
+
+def test_play_game_records_its_seats_names_and_kinds() -> None:
+    """A record made by play_game names its seats after their bots (MCTS as the acronym) and keeps their kinds."""
+    small = Ruleset.custom({Animal.SEAL: 2, Animal.LION: 2})
+    played = play_game([RandomBot(), bot_named("mcts"), bot_named("heuristic")], seed=2, ruleset=small)
+    assert played.record.names == ("Random 0", "MCTS 1", "Heuristic 2")
+    assert played.record.bots == ("random", "mcts", "heuristic")
