@@ -318,3 +318,23 @@ def test_a_bad_delay_is_refused(command: str) -> None:
     result = run([command, "--delay", "-1"])
     assert result.returncode == 2
     assert "give 0 to 10" in result.stderr
+
+
+def test_replay_steps_turn_by_turn_at_a_terminal_and_prints_whole_in_a_pipe(tmp_path: Path) -> None:
+    """As the README says, replay steps through a game at a terminal; a pipe, or --no-step, gets it whole."""
+    path = tmp_path / "game.json"
+    assert run(["watch", "--players", "2", "--seed", "6", "--record", str(path)]).returncode == 0
+    status, out = run_at_terminal(["replay", str(path)], "\nq\n")
+    assert status == 0
+    text = ANSI.sub("", out)
+    assert text.count("Enter for the next turn, q to stop: ") == 2
+    assert "-- Turn 2:" in text
+    assert "-- Turn 3:" not in text
+    assert text.rstrip().endswith("Stopped.")
+    piped = run(["replay", str(path)])
+    assert "Enter for the next turn" not in piped.stdout
+    assert "Final scores" in piped.stdout
+    status, whole = run_at_terminal(["replay", str(path), "--no-step"])
+    assert status == 0
+    assert "Enter for the next turn" not in whole
+    assert "Final scores" in whole
