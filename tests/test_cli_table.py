@@ -7,6 +7,7 @@ exactly once.
 
 from __future__ import annotations
 
+import importlib
 import io
 from collections import Counter
 from collections.abc import Sequence
@@ -55,12 +56,12 @@ COUNTING = _Counting()
 def counting(monkeypatch: pytest.MonkeyPatch) -> _Counting:
     """The stand-in game, registered as ``--game counting-monkey`` for one test."""
     from cheekymonkey import games
-    from cheekymonkey.cli import options, replay
 
     names = (*games.GAME_NAMES, "counting-monkey")
     monkeypatch.setitem(games._BINDINGS, "counting-monkey", (__name__, "COUNTING"))
-    for module in (games, options, replay):
-        monkeypatch.setattr(module, "GAME_NAMES", names)
+    # The modules the commands run with (another test may have imported them afresh).
+    for module in ("cheekymonkey.games", "cheekymonkey.cli.options", "cheekymonkey.cli.replay"):
+        monkeypatch.setattr(importlib.import_module(module), "GAME_NAMES", names)
     COUNTING.calls.clear()
     return COUNTING
 

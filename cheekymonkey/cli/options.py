@@ -18,7 +18,7 @@ import os
 import secrets
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +40,7 @@ __all__ = [
     "delay_type",
     "game_from",
     "names_type",
+    "number_type",
     "output_path",
     "pause",
     "players_from",
@@ -64,26 +65,42 @@ class OptionError(CheekyMonkeyError, ValueError):
     """An option that does not fit the game (a seat count, a variant, a bot, names); the command exits with 2."""
 
 
-def positive_int(text: str) -> int:
-    """Parse a whole number of 1 or more for argparse."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} must be 1 or more")
-    return value
+def number_type(
+    kind: type[int] | type[float], low: float, high: float = math.inf, *, what: str = "a number", above: bool = False
+) -> Callable[[str], Any]:
+    """An argparse type for a number of ``kind`` from ``low`` (or above it, with ``above``) to ``high``, finite.
+
+    The one parser behind every numeric option (seats, games, seconds, a port...): a word, ``nan`` or
+    ``inf`` is refused with a message that says what to give.
+
+    >>> number_type(int, 0, 65535, what="a port")("80")
+    80
+    """
+    unit = "whole number" if kind is int else "number"
+
+    def parse(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text[:40]!r} is not {what} (a {unit})") from None
+        fits = (value > low if above else value >= low) and value <= high and math.isfinite(value)
+        if not fits:
+            if math.isinf(high):
+                span = f"more than {low:g}" if above else f"{low:g} or more"
+            else:
+                span = f"more than {low:g}, up to {high:g}" if above else f"{low:g} to {high:g}"
+            raise argparse.ArgumentTypeError(f"{text[:40]} is not {what}: give {span}")
+        return value
+
+    parse.__name__ = what.removeprefix("a ").removeprefix("an ").replace(" ", "_")
+    return parse
 
 
-def delay_type(text: str) -> float:
-    """Parse ``--delay`` for argparse: seconds, 0 or more (at most 10)."""
-    try:
-        delay = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not 0 <= delay <= 10:
-        raise argparse.ArgumentTypeError(f"{text} seconds: give 0 to 10")
-    return delay
+positive_int = number_type(int, 1, what="a count")
+"""Parse a whole number of 1 or more for argparse."""
+
+delay_type = number_type(float, 0, 10, what="a number of seconds")
+"""Parse ``--delay`` for argparse: seconds, 0 to 10."""
 
 
 def names_type(text: str) -> tuple[str, ...]:

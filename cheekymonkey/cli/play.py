@@ -19,21 +19,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
 
-from cheekymonkey.cli.options import (
-    add_table_options,
-    bots_for_seats,
-    check_bots,
-    game_from,
-    players_from,
-    ruleset_from,
-    seat_names,
-    seed_from,
-)
-from cheekymonkey.cli.table_run import TableRun, claim_record
+from cheekymonkey.cli.options import add_table_options
+from cheekymonkey.cli.table_run import TableRun, seat_table
 from cheekymonkey.errors import CheekyMonkeyError
-from cheekymonkey.table import Seat, Table
 
 __all__ = ["PERSON", "add_arguments", "run"]
 
@@ -78,26 +67,14 @@ def _choices(run: TableRun) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Play a game against bots, reading answers from standard input; return the exit status."""
-    from cheekymonkey.cli.narrate import make_console, stdin_is_terminal
+    from cheekymonkey.cli.narrate import stdin_is_terminal
 
-    game = game_from(args)
-    ruleset = ruleset_from(game, args)
-    players = players_from(game, ruleset, args.players)
-    check_bots(game, args.bots)
-    kinds = bots_for_seats(args.bots, players - 1)
-    names = seat_names(args, [PERSON, *(f"{game.bot_title(kind)} {s}" for s, kind in enumerate(kinds, 1))])
-    console = make_console()
-    # The record's file is claimed before the first move, so a bad path loses no game (exit status 2).
-    file = claim_record(args, game, "play", default=True)
-    seed = seed_from(args)
-    seats = [Seat.person(names[0]), *(Seat.bot(game, kind, name) for kind, name in zip(kinds, names[1:], strict=True))]
-    table: Table[Any, Any, Any, Any, Any] = Table(game, seats, ruleset=ruleset, seed=seed)
-    session = TableRun(console, table, names, viewer=0, delay=args.delay, file=file, command="play")
+    session = seat_table(args, "play", person=PERSON)
+    table, game, names, console = session.table, session.game, session.names, session.console
     session.save()
     given = "" if args.seed is not None else ", chosen at random"
     you = "you" if args.names is None else f"{names[0]} (you)"
-    rules = args.variant or game.preset_names()[0]
-    console.print(f"{game.title}, {rules} rules: {you} against {', '.join(names[1:])} (seed {seed}{given}).")
+    console.print(f"{session.header(args)}: {you} against {', '.join(names[1:])} (seed {table.seed}{given}).")
     console.print("Type ? for help. You are seat 0 and go first.")
     echo = not stdin_is_terminal()
 

@@ -3,43 +3,17 @@
 from __future__ import annotations
 
 import argparse
-import math
 import socket
 import sys
 
-from cheekymonkey.cli.options import positive_int
+from cheekymonkey.cli.options import number_type, positive_int
 
 __all__ = ["add_arguments", "run"]
 
 
-def _positive(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not value > 0 or not math.isfinite(value):
-        raise argparse.ArgumentTypeError(f"{text} must be more than 0")
-    return value
-
-
-def _port(text: str) -> int:
-    try:
-        port = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a port number") from None
-    if not 0 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"{port} is not a port: give 1 to 65535 (0 picks a free one)")
-    return port
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not 0 <= value <= 60:
-        raise argparse.ArgumentTypeError(f"{text} seconds: give 0 to 60")
-    return value
+_port = number_type(int, 0, 65535, what="a port (0 picks a free one)")
+_minutes = number_type(float, 0, above=True, what="a number of minutes")
+_seconds = number_type(float, 0, 60, what="a number of seconds")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -47,7 +21,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine)")
     parser.add_argument("--port", type=_port, default=8000, help="port to listen on (default 8000; 0: a free one)")
     parser.add_argument(
-        "--idle-minutes", type=_positive, default=30.0, help="close rooms nobody has used for this long (default 30)"
+        "--idle-minutes", type=_minutes, default=30.0, help="close rooms nobody has used for this long (default 30)"
     )
     parser.add_argument(
         "--max-rooms", type=positive_int, default=1000, help="the most rooms open at once (default 1000)"

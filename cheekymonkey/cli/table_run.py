@@ -13,15 +13,25 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from cheekymonkey.cli.options import OptionError, pause
+from cheekymonkey.cli.options import (
+    OptionError,
+    bots_for_seats,
+    check_bots,
+    game_from,
+    pause,
+    players_from,
+    ruleset_from,
+    seat_names,
+    seed_from,
+)
 from cheekymonkey.cli.record_file import RecordFile, RecordFileError, default_record_path
 from cheekymonkey.games import AnyGame
-from cheekymonkey.table import Step, Table, Waiting
+from cheekymonkey.table import Seat, Step, Table, Waiting
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-__all__ = ["TableRun", "claim_record"]
+__all__ = ["TableRun", "claim_record", "seat_table"]
 
 
 def claim_record(args: argparse.Namespace, game: AnyGame, command: str, *, default: bool) -> RecordFile | None:
@@ -36,6 +46,35 @@ def claim_record(args: argparse.Namespace, game: AnyGame, command: str, *, defau
         return RecordFile(args.record or default_record_path(), overwrite=args.overwrite, documents=game.documents())
     except RecordFileError as error:
         raise OptionError(str(error)) from None
+
+
+def seat_table(args: argparse.Namespace, command: str, *, person: str | None) -> TableRun:
+    """The table the options describe, ready to play: a person in seat 0 named ``person`` (or none), bots elsewhere.
+
+    The game, its rules, the seats, the bots and the names are checked, and the record file claimed, before
+    the table is made.
+
+    Raises:
+        OptionError: If an option does not fit the game, or the record file cannot be claimed.
+    """
+    from cheekymonkey.cli.narrate import make_console
+
+    game = game_from(args)
+    ruleset = ruleset_from(game, args)
+    players = players_from(game, ruleset, args.players)
+    check_bots(game, args.bots)
+    first_bot = 0 if person is None else 1
+    kinds = bots_for_seats(args.bots, players - first_bot)
+    defaults = [] if person is None else [person]
+    defaults += [f"{game.bot_title(kind)} {seat}" for seat, kind in enumerate(kinds, first_bot)]
+    names = seat_names(args, defaults)
+    # The record's file is claimed before the game, so a bad path loses no game (exit status 2).
+    file = claim_record(args, game, command, default=person is not None)
+    seats = [] if person is None else [Seat.person(names[0])]
+    seats += [Seat.bot(game, kind, name) for kind, name in zip(kinds, names[first_bot:], strict=True)]
+    table: Table[Any, Any, Any, Any, Any] = Table(game, seats, ruleset=ruleset, seed=seed_from(args))
+    viewer = None if person is None else 0
+    return TableRun(make_console(), table, names, viewer=viewer, delay=args.delay, file=file, command=command)
 
 
 class TableRun:
@@ -73,6 +112,11 @@ class TableRun:
         self.file = file
         self.command = command
         self.save_failed = False
+
+    def header(self, args: argparse.Namespace) -> str:
+        """The game's title and rules, as the first line of output names them: ``"Cheeky Monkey, standard rules"``."""
+        rules = args.variant or self.game.preset_names()[0]
+        return f"{self.game.title}, {rules} rules"
 
     def save(self) -> None:
         """Save the record so far; a failure is reported once on stderr, and tried again at the next move."""
