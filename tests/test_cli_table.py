@@ -156,3 +156,29 @@ def test_the_board_and_sheet_fit_80_columns_however_long_the_names(names: Sequen
     for line in played.score.seats:
         assert f"{line.tokens}  " in sheet
         assert sheet.count(f" {line.total}\n") >= 1
+
+
+def test_a_stop_put_down_one_token_per_answer_is_told_once_when_done() -> None:
+    """'You stop with ...' at once, then, after the last token is put down, one line with the whole order."""
+    from cheekymonkey import Draw, Place
+    from cheekymonkey.cli.narrate import Narrator
+    from cheekymonkey.table import Seat, Table
+
+    console = Console(file=io.StringIO(), width=80, color_system=None)
+    table: Table[Any, Any, Any, Any, Any] = Table(CHEEKY_MONKEY, [Seat.person("Ann"), Seat.person("Bob")])
+    narrator = Narrator(console, CHEEKY_MONKEY, ["Ann", "Bob"], viewer=0)
+    told = []
+    for action in (Reveal(Animal.LION), Draw(), Reveal(Animal.SEAL), Draw(), Reveal(Animal.HIPPO), Stop()):
+        narrator.step(table.play(action))
+    output = console.file
+    assert isinstance(output, io.StringIO)
+    told.append(output.getvalue())
+    narrator.step(table.play(Place(Animal.SEAL)))
+    told.append(output.getvalue())
+    narrator.step(table.play(Place(Animal.HIPPO)))
+    told.append(output.getvalue())
+    assert told[0].splitlines()[-1] == "You stop with Lion, Seal and Hippo."
+    assert told[1] == told[0]  # the first token down: nothing yet, the move goes on
+    assert told[2].splitlines()[len(told[0].splitlines()) :] == [
+        "You stack Seal, Hippo and Lion, bottom to top: the Lion on top."
+    ]
