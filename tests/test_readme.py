@@ -42,4 +42,6 @@ def test_the_readme_runs_the_tests_in_parallel_and_says_how_long_they_take() -> 
     blocks = _shell_blocks((ROOT / "README.md").read_text(encoding="utf-8"))
     assert blocks[1].endswith("python -m pytest -n auto")
     readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
-    assert re.search(r"took \d+ minutes on (a|this) 2-core machine", readme), "the README must say how long the run takes"
+    assert re.search(r"took \d+ minutes on (a|this) 2-core machine", readme), (
+        "the README must say how long the run takes"
+    )
