@@ -182,3 +182,25 @@ def test_a_stop_put_down_one_token_per_answer_is_told_once_when_done() -> None:
     assert told[2].splitlines()[len(told[0].splitlines()) :] == [
         "You stack Seal, Hippo and Lion, bottom to top: the Lion on top."
     ]
+
+
+def test_ctrl_c_during_watch_exits_130_and_keeps_the_record_so_far(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Ctrl-C while the bots play: no traceback, status 130, and the record holds the moves made."""
+    from cheekymonkey.cli.table_run import TableRun
+
+    played = TableRun.played
+    calls = []
+
+    def interrupted(self: TableRun, steps: Sequence[Any]) -> None:
+        calls.append(len(steps))
+        if len(calls) > 10:
+            raise KeyboardInterrupt
+        played(self, steps)
+
+    monkeypatch.setattr(TableRun, "played", interrupted)
+    path = tmp_path / "watched.json"
+    assert main(["watch", "--seed", "1", "--record", str(path)]) == 130
+    assert "interrupted: the game is left unfinished." in capsys.readouterr().err
+    assert len(load_record(path.read_text(encoding="utf-8")).actions) == 11  # the 11th was played, then Ctrl-C

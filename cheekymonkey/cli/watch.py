@@ -9,6 +9,7 @@ A record is saved only with ``--record FILE``.
 from __future__ import annotations
 
 import argparse
+import sys
 
 from cheekymonkey.cli.options import add_table_options
 from cheekymonkey.cli.table_run import seat_table
@@ -32,5 +33,10 @@ def run(args: argparse.Namespace) -> int:
         + "."
     )
     session.save()
-    session.advance()
+    try:
+        session.advance()
+    except KeyboardInterrupt:
+        session.console.print()
+        print("cheekymonkey watch: interrupted: the game is left unfinished.", file=sys.stderr)
+        return session.finish(130)  # the shell's convention for a program stopped by Ctrl-C
     return session.finish(0)
