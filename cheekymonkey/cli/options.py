@@ -256,15 +256,15 @@ def ruleset_from(game: AnyGame, args: argparse.Namespace) -> Any:
     return game.ruleset(name)
 
 
-def players_from(game: AnyGame, ruleset: Any, given: int | None, *, at_least: int = 0) -> int:
-    """The seat count: ``given``, or the default (at least ``at_least``) within what the rule set allows.
+def players_from(game: AnyGame, ruleset: Any, given: int | None) -> int:
+    """The seat count: ``given``, or the default (:data:`DEFAULT_PLAYERS`, or the nearest the rule set allows).
 
     Raises:
         OptionError: If the rule set cannot seat ``given`` players.
     """
     low, high = game.seat_range(ruleset)
     if given is None:
-        return min(max(DEFAULT_PLAYERS, at_least, low), high)
+        return min(max(DEFAULT_PLAYERS, low), high)
     if not low <= given <= high:
         raise OptionError(f"{given} players: {game.title} ({_rules_name(ruleset)}) takes {low} to {high}")
     return given

@@ -163,7 +163,11 @@ def run(args: argparse.Namespace) -> int:
     ruleset = ruleset_from(game, args)
     names: tuple[str, ...] = args.bots
     check_bots(game, names)
-    players = players_from(game, ruleset, args.players, at_least=len(names))
+    # One seat per bot by default (at least the fewest the rules seat); more than the rules seat is refused.
+    low, high = game.seat_range(ruleset)
+    if len(names) > high:
+        raise OptionError(f"{len(names)} bots: {game.title} seats {low} to {high}")
+    players = players_from(game, ruleset, args.players or max(len(names), low))
     if len(names) > players:
         raise OptionError(f"{len(names)} bots: {players} seats take at most {players} bots")
     if args.scheduler is not None and args.workers is not None:
