@@ -52,6 +52,10 @@ class Phase(enum.IntEnum):
     def __repr__(self) -> str:
         return f"Phase.{self.name}"
 
+    def __bool__(self) -> bool:
+        # A phase is a value, never "nothing": Phase.START is the number 0, but `if phase:` must not skip it.
+        return True
+
     def __str__(self) -> str:
         # A word, as in documents: str(Phase.CHOSEN_DRAW) == "chosen_draw".
         return self.name.lower()
