@@ -31,6 +31,13 @@ HATCH_BUILD_HOOK_ENABLE_MYPYC=1 "$python" -m pip wheel --quiet --no-deps --wheel
 ls "$work/dist"
 "$python" -m venv --system-site-packages "$work/venv"
 "$work/venv/bin/python" -m pip install --quiet --no-deps --force-reinstall "$work/dist"/*.whl
+# The scratch environment sees what the running Python has installed (the test and benchmark dependencies):
+# --system-site-packages covers a system Python (CI); a virtual environment's own packages are added by a
+# path file written after the wheel is installed, read after the scratch environment's own folder, so the
+# compiled wheel comes first. A path file only adds the folder: an editable install of the sources there
+# (its own .pth hook) stays inactive.
+"$python" -c 'import site, sys; print("\n".join(site.getsitepackages()) if sys.prefix != sys.base_prefix else "")' \
+    >"$("$work/venv/bin/python" -c 'import sysconfig; print(sysconfig.get_path("purelib"))')/zz_outer_site.pth"
 
 # Run from the scratch folder, so that the installed wheel is what `import cheekymonkey` finds.
 cd "$work"
