@@ -2,7 +2,7 @@
 
 A *game* here is an object that binds one rules engine's functions together: :data:`~cheekymonkey.CHEEKY_MONKEY`
 binds Cheeky Monkey's, and :func:`~cheekymonkey.games.game_named` finds any game by name. Everything written
-once for every game (the :class:`~cheekymonkey.table.Table` session, the command line, the web rooms, the RL
+once for every game (the :class:`~cheekymonkey.Table` session, the command line, the web rooms, the RL
 adapters, the simulation) asks a game for what it needs through :class:`Game` and never imports an engine
 itself. The engines' own functions stay as they are; the hot path (bots, search, benchmarks) calls them
 directly and never pays for the surface.
@@ -129,7 +129,7 @@ class Outcome:
     """How a finished game came out, the same shape for every game.
 
     A game cut off by a turn or step limit has no outcome: it is *truncated*
-    (:attr:`cheekymonkey.table.Table.truncated`), never a result.
+    (:attr:`cheekymonkey.Table.truncated`), never a result.
 
     >>> Outcome(winners=(1,), ranks=(2, 1, 3), returns=(0.0, 1.0, 0.0))
     Outcome(winners=(1,), ranks=(2, 1, 3), returns=(0.0, 1.0, 0.0))
@@ -243,7 +243,7 @@ class Game(Protocol[S, A, R, V_co, E]):
     """What a game offers every layer above its engine.
 
     One object per game implements it by calling the engine's own functions (see
-    :class:`cheekymonkey.games.CheekyMonkey`). Every method is pure: states, actions, views and events are
+    :class:`cheekymonkey.games.cheeky_monkey.CheekyMonkey`). Every method is pure: states, actions, views and events are
     values. Methods that take a state assume one of this game's states.
     """
 
@@ -338,7 +338,7 @@ class Game(Protocol[S, A, R, V_co, E]):
     def begins_turn(self, state: S) -> bool:
         """Whether ``state`` is the first state of a seat's turn (the state :meth:`new_game` makes is one).
 
-        The :class:`~cheekymonkey.table.Table` counts turns with it, for its turn limit.
+        The :class:`~cheekymonkey.Table` counts turns with it, for its turn limit.
         """
         ...
 

@@ -11,8 +11,9 @@ drives, so that none writes a game loop of its own. It holds
 - an optional limit on turns or steps. A game that reaches it is *truncated*: it stops, and has no
   outcome, since a game cut off is never a result.
 
-:meth:`Table.play` plays one action for whoever decides; :meth:`Table.advance` resolves chance and plays the
-bots until a person must decide or the game is finished, and :meth:`Table.steps` does the same one step at a
+:meth:`~cheekymonkey.Table.play` plays one action for whoever decides;
+:meth:`~cheekymonkey.Table.advance` resolves chance and plays the bots until a person must decide or the game
+is finished, and :meth:`~cheekymonkey.Table.steps` does the same one step at a
 time. Bots, search and benchmarks never go through a table: they call the engine directly.
 
 >>> from cheekymonkey import CHEEKY_MONKEY
@@ -98,22 +99,23 @@ class Seat:
     kind: str = HUMAN
     """``"human"``, or the bot's kind (``"heuristic"``)."""
     player: GameBot[Any, Any] | None = attrs.field(default=None, eq=False, repr=False)
-    """The bot that plays the seat, or None for a person."""
+    """The bot that plays the seat, or None: for a person, or a bot that is not at this table (a record's
+    seat, replayed: such a seat cannot move by itself)."""
 
     def __attrs_post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name.strip():
             raise InvalidGameError(f"a seat's name must be non-empty text, got {self.name!r}")
         if not isinstance(self.kind, str) or not self.kind.strip():
             raise InvalidGameError(f"a seat's kind must be non-empty text, got {self.kind!r}")
-        if (self.player is None) != (self.kind == HUMAN):
-            raise InvalidGameError(f"seat {self.name!r}: a person has no bot, and a bot is not {HUMAN!r}")
+        if self.player is not None and self.kind == HUMAN:
+            raise InvalidGameError(f"seat {self.name!r}: a person has no bot, and a bot's kind is not {HUMAN!r}")
         if self.player is not None and not callable(getattr(self.player, "choose", None)):
             raise InvalidGameError(f"seat {self.name!r}: {self.player!r} has no choose(state, rng) method")
 
     @property
     def is_bot(self) -> bool:
-        """Whether a bot plays the seat."""
-        return self.player is not None
+        """Whether a bot plays the seat (its kind is not ``"human"``)."""
+        return self.kind != HUMAN
 
     @classmethod
     def person(cls, name: str) -> Seat:
@@ -147,13 +149,13 @@ class Waiting(enum.Enum):
     """What a table waits for next."""
 
     CHANCE = "chance"
-    """Chance acts next (:meth:`Table.advance` resolves it)."""
+    """Chance acts next (:meth:`~cheekymonkey.Table.advance` resolves it)."""
     BOT = "bot"
-    """A bot's seat decides next (:meth:`Table.advance` plays it)."""
+    """A bot's seat decides next (:meth:`~cheekymonkey.Table.advance` plays it)."""
     PERSON = "person"
-    """A person's seat decides next: :meth:`Table.play` their action."""
+    """A person's seat decides next: :meth:`~cheekymonkey.Table.play` their action."""
     OVER = "over"
-    """The game ended by its rules (:meth:`Table.outcome` says how)."""
+    """The game ended by its rules (:meth:`~cheekymonkey.Table.outcome` says how)."""
     TRUNCATED = "truncated"
     """The game reached the table's turn or step limit: it stopped, with no outcome."""
 
@@ -253,7 +255,10 @@ class Table(Generic[S, A, R, V, E]):
         seats: Sequence[Seat] | None = None,
         events: bool = True,
     ) -> Table[S, A, R, V, E]:
-        """A table that has played every action of ``record``; people sit in every seat unless given.
+        """A table that has played every action of ``record``.
+
+        Unless ``seats`` are given, each seat gets the record's name and kind; a seat of a bot kind the game
+        knows gets a fresh bot of that kind, so the game can go on, and one it does not know gets none.
 
         Raises:
             ReplayError: At the first action that is illegal where it falls.
@@ -261,7 +266,12 @@ class Table(Generic[S, A, R, V, E]):
         """
         if seats is None:
             names = record.names or tuple(f"Seat {seat}" for seat in range(record.players))
-            seats = [Seat.person(name) for name in names]
+            kinds = record.bots or (HUMAN,) * record.players
+            known = set(game.bot_names())
+            seats = [
+                Seat.bot(game, kind, name) if kind in known else Seat(name, kind)
+                for name, kind in zip(names, kinds, strict=True)
+            ]
         table = cls(
             game, seats, ruleset=record.ruleset, first_player=record.first_player, seed=record.seed, events=events
         )
@@ -430,9 +440,11 @@ class Table(Generic[S, A, R, V, E]):
             InvalidValueError: If no bot is to move.
         """
         seat = self.to_move
-        bot = None if seat is None else self.seats[seat].player
-        if bot is None:
+        if seat is None or not self.seats[seat].is_bot:
             raise InvalidValueError(f"no bot is to move now (the table waits for {self.waiting.value})")
+        bot = self.seats[seat].player
+        if bot is None:
+            raise InvalidValueError(f"seat {seat}'s bot ({self.seats[seat].kind}) is not at this table")
         action: A = bot.choose(self.state, self._bot_rng)
         return action
 

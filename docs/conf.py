@@ -28,6 +28,7 @@ extensions = [
     "sphinx.ext.napoleon",
     "sphinx.ext.intersphinx",
     "sphinx.ext.viewcode",
+    "sphinx.ext.graphviz",  # the architecture page's diagram; needs Graphviz's dot (.ci/system-deps installs it)
     "myst_parser",
     "cheekymonkey_docs",
 ]
@@ -40,7 +41,11 @@ templates_path: list[str] = []
 # Broken cross-references are errors (with -W): every type named in a signature or docstring resolves.
 nitpicky = True
 # The rl adapters' signatures name numpy, Gymnasium, PettingZoo and OpenSpiel types, whose docs are not linked.
-nitpick_ignore_regex = [(r"py:.*", r"(numpy|gymnasium|pettingzoo|pyspiel|open_spiel)(\..*)?")]
+nitpick_ignore_regex = [
+    (r"py:.*", r"(numpy|gymnasium|pettingzoo|pyspiel|open_spiel)(\..*)?"),
+    # The type variables of the generic Game protocol and Table (a game's state, action, rule set, view, event).
+    (r"py:class", r"(cheekymonkey\.(game|table)\.)?[SARVE](_co|_contra)?"),
+]
 
 # MyST: ::: fences for admonitions, and anchors on headings so pages can link to sections.
 myst_enable_extensions = ["colon_fence", "deflist"]
@@ -70,6 +75,9 @@ intersphinx_mapping = {
 intersphinx_timeout = 5
 # cheekymonkey.web.create_app returns a Starlette application; Starlette publishes no Sphinx inventory.
 nitpick_ignore = [("py:class", "starlette.applications.Starlette")]
+
+# Diagrams as SVG, so they scale and their text can be selected.
+graphviz_output_format = "svg"
 
 html_theme = "furo"
 html_title = f"cheekymonkey {release}"
