@@ -1,11 +1,12 @@
 """The speed benchmark: the yardstick's policy played through the public API, against the yardstick.
 
-The yardstick (``shared/bench/reference_playout.py`` beside the repository or beside a folder above it,
-or ``--reference PATH``) plays the standard game in one mutable function with no checks. This script plays
-the *same policy* through ``new_game``, ``legal_actions``, ``apply``, ``stop_in_order`` and
-``sample_chance``, every rule and legality check in force, and times the two alternately in one process, round after round, so that both see the
-same machine load. It prints both rates, their ratio per round and the median ratio, and checks that
-the two mean total scores per game agree (they play one policy, so they must, up to sampling noise).
+The yardstick (``shared/bench/reference_playout.py`` beside the repository or beside a folder above it, or
+``--reference PATH``) plays the standard game in one mutable function with no checks. This script plays the
+*same policy* through ``new_game``, ``legal_actions``, ``apply``, ``stop_in_order`` and ``sample_chance``,
+every rule and legality check in force, and times the two alternately in one process, round after round, so
+that both see the same machine load. It prints both rates, their ratio per round and the median ratio, and
+checks that the two mean total scores per game agree (they play one policy, so they must, up to sampling
+noise).
 
 With the package installed (``pip install -e .``), see ``benchmarks/README.md``::
 
@@ -54,7 +55,6 @@ from cheekymonkey import (
     stop_in_order,
 )
 from cheekymonkey.bots import bust_probability
-
 
 
 def _find_yardstick() -> Path:
