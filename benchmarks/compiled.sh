@@ -41,20 +41,23 @@ ls "$work/dist"
 
 # Run from the scratch folder, so that the installed wheel is what `import cheekymonkey` finds.
 cd "$work"
-"$work/venv/bin/python" - <<'EOF'
+# Every module pyproject.toml lists for mypyc (the one list of them) must be an extension module here.
+"$work/venv/bin/python" - "$repo/pyproject.toml" <<'EOF'
+import importlib
 import sys
+import tomllib
 
-import cheekymonkey._gamestate
-import cheekymonkey.actions
-import cheekymonkey.bots
-import cheekymonkey.engine
-import cheekymonkey.scoring
-
-modules = (cheekymonkey._gamestate, cheekymonkey.actions, cheekymonkey.bots, cheekymonkey.engine, cheekymonkey.scoring)
-for module in modules:
+with open(sys.argv[1], "rb") as file:
+    listed = tomllib.load(file)["tool"]["hatch"]["build"]["targets"]["wheel"]["hooks"]["mypyc"]["include"]
+for path in listed:
+    module = importlib.import_module(path.removesuffix(".py").replace("/", "."))
     print(f"{module.__name__}: {module.__file__}")
     if str(module.__file__).endswith(".py"):
         sys.exit(f"{module.__name__} was not compiled")
+import cheekymonkey._compiled
+
+if not cheekymonkey._compiled.COMPILED:
+    sys.exit("cheekymonkey._compiled.COMPILED is False in the compiled build")
 EOF
 
 case "$mode" in

@@ -8,8 +8,8 @@ from typing import ClassVar, Final, cast
 
 import attrs
 
-from cheekymonkey._gamestate import Frozen, attrs_view
-from cheekymonkey._gamestate import count_sum as _size
+from cheekymonkey._values import Frozen, attrs_view
+from cheekymonkey._values import count_sum as _size
 from cheekymonkey.errors import GameNotOverError, InvalidStateError
 from cheekymonkey.rules import ANIMALS, Animal, Ruleset
 from cheekymonkey.state import GameState, Phase
@@ -255,7 +255,7 @@ def _rows(stacks: tuple[tuple[Animal, ...], ...]) -> list[tuple[int, ...]]:
 def _final_winners(state: GameState) -> tuple[int, ...]:
     """The winning seats of a finished game: ``score(state).winners`` without building the score sheet.
 
-    For a search that plays games out by the thousand (:class:`~cheekymonkey.search.MCTSBot`).
+    For a search that plays games out by the thousand (:class:`~cheekymonkey.bots.search.MCTSBot`).
 
     Raises:
         GameNotOverError: If the game has not ended.

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from cheekymonkey import (
     ANIMALS,
+    Action,
     Animal,
     Bot,
     CheekyMonkeyError,
@@ -94,7 +95,7 @@ def _ruleset(rng: random.Random) -> Ruleset:
     return _custom_ruleset(rng)
 
 
-def playout(seed: int) -> Iterator[tuple[GameState, object]]:
+def playout(seed: int) -> Iterator[tuple[GameState, Action | None]]:
     """Every state of one random game (rules, seats and choices from ``seed``), with the action taken from it."""
     rng = random.Random(seed)
     ruleset = _ruleset(rng)
@@ -103,7 +104,7 @@ def playout(seed: int) -> Iterator[tuple[GameState, object]]:
     stop_weight = rng.choice((0.1, 0.3, 0.6))
     while state.phase is not Phase.OVER:
         if state.phase is Phase.CHANCE:
-            action: object = sample_chance(state, rng)
+            action: Action = sample_chance(state, rng)
         else:
             actions = legal_actions(state)
             action = Stop() if Stop() in actions and rng.random() < stop_weight else rng.choice(actions)
@@ -147,8 +148,8 @@ def test_thousands_of_random_reachable_states_round_trip_with_their_views_action
             _round_trip(view(state, None), validate=validate)
             states += 1
             if action is not None:
-                _round_trip(action, validate=validate)  # type: ignore[arg-type]
-                for event in apply_with_events(state, action)[1]:  # type: ignore[arg-type]
+                _round_trip(action, validate=validate)
+                for event in apply_with_events(state, action)[1]:
                     _round_trip(event, validate=validate)
             else:
                 _round_trip(score(state), validate=True)

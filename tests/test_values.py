@@ -138,4 +138,4 @@ def test_stop_in_order_on_something_not_a_state_is_illegal(state: object) -> Non
     (Compiled, a parameter typed GameState would refuse it with a bare TypeError before the check.)
     """
     with pytest.raises(IllegalActionError, match="is not a GameState"):
-        stop_in_order(state, [Animal.SEAL])
+        stop_in_order(state, [Animal.SEAL])  # type: ignore[arg-type]  # a wrong type on purpose

@@ -34,18 +34,23 @@ __all__ = [
     "seed_type",
 ]
 
+_STANDARD = Ruleset.standard()
+_SEATS = f"{_STANDARD.min_players} to {_STANDARD.max_players}"  # R3, as the standard rules say it
+
 DEFAULT_DELAY = 0.4
 """Seconds between bots' moves at a terminal (``--delay``); there is no delay in a pipe."""
 
 
 def players_type(text: str) -> int:
-    """Parse a seat count for argparse: an integer from 2 to 6."""
+    """Parse a seat count for argparse: an integer the standard rules allow (2 to 6)."""
     try:
         players = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of players") from None
-    if not 2 <= players <= 6:
-        raise argparse.ArgumentTypeError(f"{players} players: the game takes 2 to 6 (R3)")
+    if not _STANDARD.allows_players(players):
+        raise argparse.ArgumentTypeError(
+            f"{players} players: the game takes {_STANDARD.min_players} to {_STANDARD.max_players} (R3)"
+        )
     return players
 
 
@@ -75,14 +80,14 @@ def seed_type(text: str) -> int:
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text[:40]!r} is not an integer") from None
     if abs(seed) > MAX_INTEGER:
-        # A record keeps the seed, and documents hold integers up to MAX_INTEGER (issue 10: no unloadable record).
+        # A record keeps the seed, and documents hold integers up to MAX_INTEGER: every record written loads.
         raise argparse.ArgumentTypeError(f"{text[:40]} is too large: a seed is at most 2**53 - 1 in size")
     return seed
 
 
 def add_game_options(parser: argparse.ArgumentParser, *, players: int = 3) -> None:
     """Add ``--players``, ``--seed`` and ``--variant``."""
-    parser.add_argument("--players", type=players_type, default=players, help=f"seats, 2 to 6 (default {players})")
+    parser.add_argument("--players", type=players_type, default=players, help=f"seats, {_SEATS} (default {players})")
     parser.add_argument(
         "--seed",
         type=seed_type,

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from cheekymonkey.cli.narrate import count, describe_event, make_console, sheet_table, table_of
 from cheekymonkey.cli.options import names_type, seat_names
+from cheekymonkey.engine import begins_turn
 from cheekymonkey.events import apply_with_events
 from cheekymonkey.scoring import score
 from cheekymonkey.serialization import DocumentError, load_record
@@ -70,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     waiting = args.step
     turn = 0
     for action in record.actions:
-        if state.phase is Phase.CHANCE and not state.front:
+        if begins_turn(state):
             turn += 1
             console.print(f"-- Turn {turn}: {names[state.seat]} --")
         before = state

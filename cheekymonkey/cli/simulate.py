@@ -167,8 +167,8 @@ def run(args: argparse.Namespace) -> int:
     ruleset = ruleset_from(args)
     names: tuple[str, ...] = args.bots
     players = args.players if args.players is not None else max(2, len(names))
-    if len(names) > players or not ruleset.min_players <= players <= ruleset.max_players:
-        # Errors go to stderr (issue 10), like every other refusal of the command line.
+    if len(names) > players or not ruleset.allows_players(players):
+        # Errors go to stderr, like every other refusal of the command line.
         print(
             f"cheekymonkey simulate: {len(names)} bots: the {ruleset.name} rules seat {ruleset.min_players} to"
             f" {ruleset.max_players}"

@@ -24,9 +24,10 @@ import attrs
 
 from cheekymonkey.actions import Action, Claim, Draw, Herd, Place, Reveal, Stop, Swap
 from cheekymonkey.board import board_text
-from cheekymonkey.bots import BOTS, bot_named
+from cheekymonkey.bots.registry import BOTS, bot_named
 from cheekymonkey.engine import (
     apply,
+    begins_turn,
     chance_outcomes,
     current_player,
     is_chance_node,
@@ -41,7 +42,7 @@ from cheekymonkey.notation import action_text, parse_actions
 from cheekymonkey.records import GameRecord
 from cheekymonkey.rules import Ruleset
 from cheekymonkey.scoring import score
-from cheekymonkey.state import GameState, Phase, new_game
+from cheekymonkey.state import GameState, new_game
 from cheekymonkey.views import TableView, view
 
 __all__ = ["CHEEKY_MONKEY", "CheekyMonkey"]
@@ -198,7 +199,7 @@ class CheekyMonkey:
 
     def begins_turn(self, state: GameState) -> bool:
         """A turn begins with its compulsory first draw (R4): a draw pending with nothing in front yet."""
-        return state.phase is Phase.CHANCE and len(state.front) == 0
+        return begins_turn(state)
 
     def outcome(self, state: GameState) -> Outcome:
         """The score sheet's winners (R17, R18); the others ranked by their totals."""
