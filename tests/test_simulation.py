@@ -24,7 +24,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cheekymonkey import Action, GameState, InvalidGameError, InvalidValueError, Phase, Ruleset, play_game
+from cheekymonkey import (
+    CHEEKY_MONKEY,
+    Action,
+    GameState,
+    InvalidGameError,
+    InvalidValueError,
+    Ruleset,
+    begins_turn,
+    play_game,
+)
 from cheekymonkey.bots import bot_named
 from cheekymonkey.simulation import (
     WIN_UNITS,
@@ -95,8 +104,8 @@ class _TurnCounter:
         self.turns = 0
 
     def __call__(self, state: GameState, action: Action) -> None:
-        if state.phase is Phase.CHANCE and not state.front:
-            self.turns += 1  # R4: a turn opens with a draw into an empty front
+        if begins_turn(state):
+            self.turns += 1  # R4: a turn opens with its compulsory draw
 
 
 def test_each_game_is_the_seeded_game_with_the_bots_moved_round_the_table() -> None:
@@ -167,6 +176,9 @@ def test_progress_reports_every_block_and_ends_at_the_total() -> None:
         ({"workers": 2, "executor": ThreadPoolExecutor(1)}, InvalidValueError),
         ({"executor": "tcp://127.0.0.1:1"}, InvalidValueError),
         ({"seed": "7"}, InvalidValueError),
+        ({"max_turns": 0}, InvalidValueError),
+        ({"max_actions": "many"}, InvalidValueError),
+        ({"ruleset": "standard"}, InvalidValueError),
     ],
 )
 def test_bad_arguments_get_typed_errors(kwargs: dict[str, Any], error: type[Exception]) -> None:
@@ -178,6 +190,78 @@ def test_bad_arguments_get_typed_errors(kwargs: dict[str, Any], error: type[Exce
 def test_the_younger_rules_and_their_name_reach_the_summary() -> None:
     summary = simulate(["heuristic", "random"], 6, ruleset=Ruleset.preset("younger"))
     assert summary.ruleset == Ruleset.preset("younger").name
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Limits: games cut off are truncated, counted apart from results
+
+
+def test_games_cut_off_by_the_turn_limit_are_truncated_and_counted_apart_from_results() -> None:
+    """Each game either ends within 23 turns (a result, counted) or is cut off (truncated, counted apart)."""
+    summary = simulate(["heuristic", "expectimax"], 24, seed=2, max_turns=23)
+    lengths = []
+    for number in range(24):
+        order = [(s + number) % 2 for s in range(2)]
+        bots = [bot_named(("heuristic", "expectimax")[line]) for line in order]
+        counter = _TurnCounter()
+        play_game(bots, seed=2 + number, on_action=counter)
+        lengths.append(counter.turns)
+    finished = [turns for turns in lengths if turns <= 23]
+    assert 0 < len(finished) < 24  # the limit cuts some games off, and leaves others
+    assert summary.truncated == 24 - len(finished)
+    assert summary.games == len(finished)
+    assert summary.completed == ((0, 24),)
+    assert not summary.partial
+    assert summary.turns.total == summary.games
+    assert max(summary.turns.values) <= 23
+    assert summary.mean_turns == sum(finished) / len(finished)
+    assert sum(line.wins for line in summary.bots) == pytest.approx(summary.games)
+    assert all(line.scores.total == summary.games for line in summary.bots)
+    assert _json_of(summary)["truncated"] == summary.truncated
+
+
+@settings(max_examples=10)
+@given(size=st.integers(1, 13), limit=st.integers(5, 200))
+def test_the_summary_with_truncated_games_is_the_same_for_any_block_size(size: int, limit: int) -> None:
+    """A step limit truncates the same games whatever the blocks, so the summary is bit for bit the same."""
+    whole = simulate(["random", "heuristic"], 12, seed=5, max_actions=limit)
+    assert simulate(["random", "heuristic"], 12, seed=5, max_actions=limit, block_size=size) == whole
+    assert whole.games + whole.truncated == 12
+
+
+def test_a_step_limit_too_small_for_any_game_truncates_every_game() -> None:
+    summary = simulate(["random", "random"], 5, seed=1, max_actions=3)
+    assert (summary.games, summary.truncated, summary.mean_actions) == (0, 5, 0.0)
+    assert [line.win_rate for line in summary.bots] == [0.0, 0.0]
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Any game
+
+
+class _EveryStateBeginsATurn:
+    """Cheeky Monkey, except that every state counts as the start of a turn: turns come from the game."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(CHEEKY_MONKEY, name)
+
+    def begins_turn(self, state: GameState) -> bool:
+        return True
+
+
+def test_the_simulation_counts_turns_by_the_game_s_own_rule() -> None:
+    """With a game that says every state begins a turn, a game of n actions has n + 1 turns."""
+    summary = simulate(["heuristic", "random"], 6, seed=3, game=_EveryStateBeginsATurn())
+    assert summary.mean_turns == summary.mean_actions + 1
+    assert summary.games == 6
+
+
+def test_the_game_may_be_named_and_an_unknown_game_is_refused() -> None:
+    assert simulate(["random", "random"], 4, seed=7, game="cheeky-monkey") == simulate(["random", "random"], 4, seed=7)
+    with pytest.raises(InvalidValueError, match="no game named 'chess'"):
+        simulate(["random", "random"], 4, game="chess")
+    with pytest.raises(InvalidValueError, match="game must be a Game"):
+        simulate(["random", "random"], 4, game=object())  # type: ignore[arg-type]
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -35,6 +35,7 @@ from cheekymonkey.engine import (
     legal_actions,
     sample_chance,
 )
+from cheekymonkey.errors import InvalidValueError
 from cheekymonkey.events import Event, apply_with_events
 from cheekymonkey.game import Documents, Encoding, Game, GameBot, Outcome
 from cheekymonkey.narration import a, describe_event, format_sheet
@@ -148,9 +149,19 @@ class CheekyMonkey:
         """:meth:`Ruleset.preset_names <cheekymonkey.Ruleset.preset_names>`."""
         return Ruleset.preset_names()
 
+    def ruleset_name(self, ruleset: Ruleset) -> str:
+        """``ruleset.name``: the preset's name, or the name a custom rule set was given."""
+        return ruleset.name
+
     def seat_range(self, ruleset: Ruleset | None = None) -> tuple[int, int]:
-        """The rule set's ``min_players`` and ``max_players`` (R3)."""
-        rules = ruleset or Ruleset.standard()
+        """The rule set's ``min_players`` and ``max_players`` (R3).
+
+        Raises:
+            InvalidValueError: If ``ruleset`` is not a :class:`~cheekymonkey.Ruleset` (or None).
+        """
+        rules = Ruleset.standard() if ruleset is None else ruleset
+        if not isinstance(rules, Ruleset):
+            raise InvalidValueError(f"ruleset must be a Ruleset, got {rules!r}")
         return rules.min_players, rules.max_players
 
     def new_game(self, players: int, ruleset: Ruleset | None = None, *, first_player: int = 0) -> GameState:
@@ -202,9 +213,9 @@ class CheekyMonkey:
         return begins_turn(state)
 
     def outcome(self, state: GameState) -> Outcome:
-        """The score sheet's winners (R17, R18); the others ranked by their totals."""
+        """The score sheet's winners (R17, R18); the others ranked by their totals, which are the scores."""
         sheet = score(state)
-        return Outcome.of_winners(sheet.winners, sheet.totals)
+        return Outcome.of_winners(sheet.winners, sheet.totals, sheet.totals)
 
     def view(self, state: GameState, seat: int | None) -> TableView:
         """:func:`~cheekymonkey.view`."""
