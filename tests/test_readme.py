@@ -24,7 +24,7 @@ def test_readme_has_exactly_two_setup_commands_and_ci_runs_the_test_one() -> Non
 
 
 def test_readme_documents_a_quick_run_that_leaves_out_the_model_checks_and_z3_proofs() -> None:
-    """Item 14: the README's quick run is '-m "not slow"', and the model checks and z3 proofs carry that mark."""
+    """The README's quick run is '-m "not slow"', and the model checks and z3 proofs carry that mark."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert '`python -m pytest -m "not slow"`' in readme
     from tests import test_model_check, test_verify
