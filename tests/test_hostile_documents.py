@@ -8,7 +8,7 @@ unbounded message.
 from __future__ import annotations
 
 import json
-import time
+import tracemalloc
 from typing import Any
 
 import attrs
@@ -37,11 +37,14 @@ from cheekymonkey import (
     view,
 )
 from cheekymonkey.events import GameOver
+from cheekymonkey.records import GameRecord
 from cheekymonkey.schema import load_schema
 from cheekymonkey.serialization import (
     FORMAT,
     DocumentError,
     Limits,
+    _parsing,
+    documents,
     dump_record,
     dump_state,
     dumps,
@@ -290,22 +293,51 @@ def test_a_document_with_hundreds_of_problems_gets_a_short_message() -> None:
 # --- 6. limits -------------------------------------------------------------------------------------
 
 
-def test_a_document_over_the_size_limit_is_refused_before_parsing() -> None:
+class _Calls:
+    """How often a function was called (it still runs)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+
+def _count_calls(monkeypatch: pytest.MonkeyPatch, owner: object, name: str) -> _Calls:
+    """Count the calls of ``owner.name`` for the rest of the test, through monkeypatch."""
+    calls = _Calls()
+    original = getattr(owner, name)
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.count += 1
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, counted)
+    return calls
+
+
+def test_a_document_over_the_size_limit_is_refused_before_parsing(monkeypatch: pytest.MonkeyPatch) -> None:
     """Text longer than the limit is refused at once; the caller can raise the limit."""
     text = dump_state(new_game(2))
     with pytest.raises(DocumentError, match="limit"):
         load_state(text, limits=Limits(max_bytes=len(text) - 1))
     assert load_state(text, limits=Limits(max_bytes=len(text))) == new_game(2)
     huge = " " * (Limits().max_bytes + 1)
-    began = time.perf_counter()
-    with pytest.raises(DocumentError, match="limit"):
-        load_state(huge)
-    with pytest.raises(DocumentError, match="limit"):
-        load_state(huge.encode())
-    assert time.perf_counter() - began < 1.0
+    huge_bytes = huge.encode()
+    # The work done on a huge text, measured: no scan of its nesting, no JSON parse, no copy of it.
+    calls = _count_calls(monkeypatch, json, "loads")
+    scans = _count_calls(monkeypatch, _parsing, "_text_depth")
+    tracemalloc.start()
+    try:
+        with pytest.raises(DocumentError, match="limit"):
+            load_state(huge)
+        with pytest.raises(DocumentError, match="limit"):
+            load_state(huge_bytes)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert (calls.count, scans.count) == (0, 0)
+    assert peak < len(huge) // 100  # a copy or an encoding of the 16 MB text would be 16 MB
 
 
-def test_a_record_over_the_action_limit_is_refused_before_replaying() -> None:
+def test_a_record_over_the_action_limit_is_refused_before_replaying(monkeypatch: pytest.MonkeyPatch) -> None:
     """The record length is checked before the record is built or replayed."""
     record = play_game([RandomBot(), RandomBot()], seed=3).record
     text = dump_record(record)
@@ -314,12 +346,15 @@ def test_a_record_over_the_action_limit_is_refused_before_replaying() -> None:
         load_record(text, limits=Limits(max_actions=len(record.actions) - 1))
     assert caught.value.path == "$.actions"
     assert load_record(text, limits=Limits(max_actions=len(record.actions))) == record
-    # A long record of junk is refused by its length, without structuring or replaying a million actions.
+    # A long record of junk is refused by its length, without structuring or replaying a single action.
     junk = json.dumps({**to_document(record), "actions": [{"type": "draw"}] * (Limits().max_actions + 1)})
-    began = time.perf_counter()
+    structured = _count_calls(monkeypatch, documents, "_structure")
+    replayed = _count_calls(monkeypatch, GameRecord, "states")
     with pytest.raises(DocumentError, match="limit"):
         load_record(junk)
-    assert time.perf_counter() - began < 5.0
+    assert (structured.count, replayed.count) == (0, 0)
+    assert load_record(text) == record  # the same counters see the work a record within the limit takes
+    assert (structured.count, replayed.count) == (1, 1)
 
 
 @pytest.mark.parametrize("depth", [40, 5_000, 200_000])

@@ -590,8 +590,9 @@ def test_the_core_library_imports_without_cattrs_or_rich() -> None:
     )
     root = Path(__file__).resolve().parent.parent
     env = {**os.environ, "PYTHONPATH": str(root)}
+    # The timeout guards against a hang, not a speed figure: the import takes about a second when idle.
     result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, cwd=root, env=env, timeout=60, check=False
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=root, env=env, timeout=300, check=False
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "52"
