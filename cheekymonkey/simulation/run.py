@@ -43,7 +43,7 @@ def simulate(
 ) -> Summary:
     """Play ``games`` seeded games between bots and sum them up.
 
-    Each game is played on a :class:`~cheekymonkey.Table` (:mod:`cheekymonkey.simulation.blocks`). A game
+    Each game is played on a :class:`~cheekymonkey.Table` (:func:`~cheekymonkey.simulation.play_block`). A game
     that reaches ``max_actions`` or ``max_turns`` is cut off: it is *truncated*, counted in
     :attr:`Summary.truncated <cheekymonkey.simulation.Summary.truncated>` and not as a result.
 
@@ -68,7 +68,7 @@ def simulate(
         max_turns: Cut a game off when a turn past this many would begin (None: no limit).
         game: The game played: a :class:`~cheekymonkey.game.Game` or its name
             (:func:`~cheekymonkey.games.game_named`); Cheeky Monkey if omitted. Bots given by name are
-            ``game``'s (:meth:`~cheekymonkey.game.Game.bot_named`).
+            ``game``'s (:meth:`~cheekymonkey.Game.bot_named`).
 
     Returns:
         The summary. If the run is interrupted (``KeyboardInterrupt``, Ctrl-C), the blocks finished by
