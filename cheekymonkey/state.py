@@ -460,6 +460,12 @@ def new_game(players: int, *, ruleset: Ruleset | None = None, first_player: int 
     >>> state.phase, state.seat, state.bag_size
     (Phase.CHANCE, 0, 52)
     """
+    return _set_up(players, ruleset, first_player)
+
+
+def _set_up(players: object, ruleset: object, first_player: object) -> GameState:
+    # new_game's checks, on arguments typed object: compiled, a native int parameter would refuse a wrong
+    # type with a bare TypeError first, so the compiled build's twin of new_game comes here directly.
     if ruleset is None:
         ruleset = _STANDARD
     elif not isinstance(ruleset, Ruleset):
@@ -476,15 +482,8 @@ def new_game(players: int, *, ruleset: Ruleset | None = None, first_player: int 
 
 
 def _new_game_checked(players: object, *, ruleset: object = None, first_player: object = 0) -> GameState:
-    # new_game for callers from Python in the compiled build (cheekymonkey._compiled): the checks above,
-    # before a native int parameter could refuse a wrong type with a bare TypeError.
-    if isinstance(players, bool) or not isinstance(players, int):
-        raise InvalidGameError(f"players must be an integer, got {players!r}")
-    if isinstance(first_player, bool) or not isinstance(first_player, int):
-        raise InvalidGameError(f"first_player {first_player!r} is not one of seats 0 to {players - 1}")
-    if ruleset is not None and not isinstance(ruleset, Ruleset):
-        raise InvalidGameError(f"ruleset must be a Ruleset, got {ruleset!r}")
-    return new_game(players, ruleset=ruleset, first_player=first_player)
+    # new_game for callers from Python in the compiled build (cheekymonkey._compiled).
+    return _set_up(players, ruleset, first_player)
 
 
 entry_points(globals(), {"new_game": _new_game_checked})
