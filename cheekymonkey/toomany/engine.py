@@ -717,10 +717,10 @@ def apply_all(state: GameState, actions: Iterable[Action]) -> GameState:
     Raises:
         IllegalActionError: For the first action that is illegal where it falls (its ``state`` is where).
     """
-    return _apply_all(state, actions)
+    return _apply_all_checked(state, actions)
 
 
-def _apply_all(state: object, actions: Iterable[object]) -> GameState:
+def _apply_all_checked(state: object, actions: Iterable[object]) -> GameState:
     # apply_all on a state typed object: compiled, a GameState parameter would refuse anything else with a
     # bare TypeError, where the first action gets an IllegalActionError; the compiled twin comes here.
     for action in actions:
@@ -894,4 +894,4 @@ _getrandbits: Final = random.Random.getrandbits
 # --- the compiled build's entry points (cheekymonkey._compiled) ------------------------------------------
 # apply and apply_with_events take object already; apply_all's GameState parameter would refuse anything else
 # with a bare TypeError when compiled, so a caller from Python gets the twin that takes object.
-entry_points(globals(), {"apply_all": _apply_all})
+entry_points(globals(), {"apply_all": _apply_all_checked})
