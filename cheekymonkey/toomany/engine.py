@@ -21,6 +21,7 @@ from itertools import compress
 from typing import Final
 
 from cheekymonkey._compiled import COMPILED, entry_points
+from cheekymonkey._values import count_sum as _size
 from cheekymonkey.errors import IllegalActionError, NotAChanceNodeError
 from cheekymonkey.toomany.actions import (
     ACTION_KINDS,
@@ -173,11 +174,14 @@ def _play(
     seat = s.seat
     row = rows[seat]
     while True:
-        if card <= _HIGHEST:
-            if card > len(row):
+        # Compiled, a Card is an object and this int is native: comparing and indexing with it costs nothing.
+        # In pure Python it is the same object, under a second name.
+        number: int = card
+        if number <= _HIGHEST:
+            if number > len(row):
                 reason = _TOO_HIGH  # TM9
                 break
-            at = card - 1
+            at = number - 1
             slot = row[at]
             if slot is card:
                 reason = _DUPLICATE  # TM9: face-up numbers lie at their own positions only
@@ -333,8 +337,9 @@ def _end_turn(
         # TM6: the turn offers a choice when the discard top is a number not face up in the player's row (a
         # number too high for the row included: 001 allows it, where TM6's ruling would not).
         top = discard[-1]
+        number: int = top  # native when compiled, as in _play
         row = rows[seat]
-        if top <= _HIGHEST and (top > len(row) or row[top - 1] is not top):
+        if number <= _HIGHEST and (number > len(row) or row[number - 1] is not top):
             return _make(
                 s.ruleset, s.round, s.round_first, seat, _START, rows, None, discard, pile_size, pile, unseen, skips
             )
@@ -427,7 +432,8 @@ def _apply_reveal(s: GameState, action: Reveal, log: Log) -> GameState:
     # Chance's outcome, checked against its pool (TM19, TM20), then played. The engine's most frequent action:
     # one function, no call between the check and the play.
     card = action.card
-    index = card - 1
+    value: int = card  # native when compiled, as in _play
+    index = value - 1
     phase = s.phase
     if phase is _TURN_UP:
         unseen = s.unseen
@@ -867,7 +873,7 @@ def resolve_chance(state: GameState, rng: random.Random) -> GameState:
 
 
 def _pick(pool: tuple[int, ...], rng: random.Random) -> int:
-    size = sum(pool)
+    size = _size(pool)  # compiled, a loop on native ints; in pure Python, the builtin sum
     if rng.__class__ is _Random:
         # What randrange(size) computes for a plain Random, without its argument handling: the same pick from
         # the same stream, cheaper. A subclass may override randrange, so it is called for one.

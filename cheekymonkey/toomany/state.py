@@ -170,11 +170,13 @@ class GameState:
         # checked here instead, with InvalidStateError. _trusted is the engine's unchecked construction in the
         # compiled build (make_state), for a state that follows from a checked state by a legal action; it is
         # not for other callers.
-        values = (ruleset, round, round_first, seat, phase, rows, hand, discard, pile_size, pile, unseen, skips)
-        if not _trusted and not _storable(values):
-            # The compiled class would refuse these types with a bare TypeError before the checks run.
-            _check(SimpleNamespace(**dict(zip(FIELDS, values, strict=True))))
-            raise InvalidStateError(f"a field has the wrong type: {values!r}")  # pragma: no cover
+        if not _trusted:
+            # Not built for the engine's trusted states: a tuple a state, which compiled is the costliest step.
+            values = (ruleset, round, round_first, seat, phase, rows, hand, discard, pile_size, pile, unseen, skips)
+            if not _storable(values):
+                # The compiled class would refuse these types with a bare TypeError before the checks run.
+                _check(SimpleNamespace(**dict(zip(FIELDS, values, strict=True))))
+                raise InvalidStateError(f"a field has the wrong type: {values!r}")  # pragma: no cover
         # object.__setattr__: the class's own __setattr__ refuses every assignment (compiled: plain stores).
         object.__setattr__(self, "ruleset", ruleset)
         object.__setattr__(self, "round", round)
