@@ -19,7 +19,7 @@ needing the ``rl`` extra (``pip install 'cheekymonkey[rl]'``):
 ...     else:
 ...         mask = codec.action_mask(state)
 ...         legal = [i for i, ok in enumerate(mask) if ok and i != DRAW_INDEX] or [DRAW_INDEX]
-...         state = apply(state, codec.decode(rng.choice(legal)))
+...         state = apply(state, codec.decode_at(state, rng.choice(legal)))
 >>> sum(returns(state))
 1.0
 """
@@ -33,6 +33,7 @@ from cheekymonkey.rl.observations import (
     ObservationLayout,
     full_observation,
     observation_layout,
+    observation_text,
     observe,
     table_observation,
 )
@@ -51,6 +52,7 @@ __all__ = [
     "ObservationLayout",
     "full_observation",
     "observation_layout",
+    "observation_text",
     "observe",
     "returns",
     "returns_of",
