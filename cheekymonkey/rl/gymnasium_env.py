@@ -62,7 +62,7 @@ from cheekymonkey.rl.encoding import _as_index
 from cheekymonkey.rl.episodes import DEFAULT_MAX_STEPS, check_limits, check_margin, game_of, lead, ruleset_of
 from cheekymonkey.table import Seat, Table, Waiting
 
-__all__ = ["ENV_ID", "CheekyMonkeySoloEnv", "SoloEnv", "register"]
+__all__ = ["DEFAULT_OPPONENT", "ENV_ID", "CheekyMonkeySoloEnv", "SoloEnv", "register"]
 
 ENV_ID: Final = "cheekymonkey/Solo-v0"
 """The id the environment is registered under with Gymnasium: ``gymnasium.make(ENV_ID, players=3)``."""
