@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
 import textwrap
@@ -21,12 +22,14 @@ from cheekymonkey import (  # noqa: E402
     CHEEKY_MONKEY,
     Animal,
     CheekyMonkeyError,
+    HeuristicBot,
     IllegalActionError,
     InvalidGameError,
     InvalidValueError,
     Phase,
     RandomBot,
     Ruleset,
+    play_game,
 )
 from cheekymonkey.rl import ActionCodec, observe, returns  # noqa: E402
 from cheekymonkey.rl.episodes import lead  # noqa: E402
@@ -424,3 +427,26 @@ def _shaped_episode(solo: SoloEnv, seed: int) -> tuple[list[int], float, int]:
         total += float(reward)
         if terminated or truncated:
             return chosen, total, solo.seat
+
+
+def test_a_seed_plays_the_game_a_table_with_that_seed_plays() -> None:
+    """Both environments, given seed s and the heuristic bot's choices, play play_game's game of seed s."""
+    for seed in (3, 21):
+        reference = play_game([HeuristicBot(), HeuristicBot()], seed=seed)
+        rng = random.Random(0)  # unused: the heuristic bot is deterministic
+        aec = GameEnv(players=2)
+        aec.reset(seed=seed)
+        for agent in aec.agent_iter():
+            *_, terminated, truncated, _ = aec.last()
+            state = aec.game_state
+            aec.step(None if terminated or truncated else aec.encoding.encode(HeuristicBot().choose(state, rng), state))
+        assert aec.table.actions == reference.record.actions
+        solo = SoloEnv(players=2, seat=1, opponents=["heuristic"])
+        solo.reset(seed=seed)
+        done = False
+        while not done:
+            state = solo.game_state
+            *_, terminated, truncated, _ = solo.step(solo.encoding.encode(HeuristicBot().choose(state, rng), state))
+            done = terminated or truncated
+        assert solo.table.actions == reference.record.actions
+        assert solo.game_state == aec.game_state == reference.state

@@ -208,11 +208,18 @@ class SoloEnv(gymnasium.Env[Observation, np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observation, dict[str, Any]]:
-        """Deal a new game, pick the learner's seat, and play to the learner's first decision."""
+        """Deal a new game, pick the learner's seat, and play to the learner's first decision.
+
+        With ``seed``, the game is the one a :class:`~cheekymonkey.table.Table` seeded with ``seed`` plays
+        (the same draws, and the same bots' choices), and ``seed`` also seeds the environment's
+        ``np_random``, from which later episodes draw their seeds and the learner's seat.
+        """
         super().reset(seed=seed)
+        table_seed = seed
         for _ in range(_MAX_DEALS):
             self.seat = int(self.np_random.integers(self.players)) if self.fixed_seat is None else self.fixed_seat
-            self.table = self._new_table(int(self.np_random.integers(2**63)))
+            self.table = self._new_table(int(self.np_random.integers(2**63)) if table_seed is None else table_seed)
+            table_seed = None
             self.table.advance()
             if self.table.waiting is Waiting.PERSON:
                 break

@@ -130,12 +130,12 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships without types
         self._leads = [0.0] * players
         self.agents: list[str] = []
 
-    def _new_table(self) -> Table[Any, Any, Any, Any, Any]:
+    def _new_table(self, seed: int | None = None) -> Table[Any, Any, Any, Any, Any]:
         return Table(
             self.game,
             [Seat.person(agent) for agent in self.possible_agents],
             ruleset=self.ruleset,
-            seed=self._seeds.getrandbits(63),
+            seed=self._seeds.getrandbits(63) if seed is None else seed,
             max_turns=self.max_turns,
             max_steps=self.max_steps,
             events=False,
@@ -161,10 +161,15 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships without types
         return [lead(points, seat) for seat in range(len(points))]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Start a new game; ``seed`` seeds its random streams (without it the environment's stream goes on)."""
+        """Start a new game.
+
+        With ``seed``, the game is the one a :class:`~cheekymonkey.table.Table` seeded with ``seed`` plays (the
+        same draws), and later games without a seed draw theirs from a stream ``seed`` starts; without one
+        the environment's stream goes on.
+        """
         if seed is not None:
             self._seeds = random.Random(seed)
-        self.table = self._new_table()
+        self.table = self._new_table(seed)
         self.table.advance()
         self._leads = self._all_leads(self.table.history[0])
         self.agents = self.possible_agents[:]
