@@ -436,7 +436,7 @@ def test_a_seed_plays_the_game_a_table_with_that_seed_plays() -> None:
         rng = random.Random(0)  # unused: the heuristic bot is deterministic
         aec = GameEnv(players=2)
         aec.reset(seed=seed)
-        for agent in aec.agent_iter():
+        for _agent in aec.agent_iter():
             *_, terminated, truncated, _ = aec.last()
             state = aec.game_state
             aec.step(None if terminated or truncated else aec.encoding.encode(HeuristicBot().choose(state, rng), state))

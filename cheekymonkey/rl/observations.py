@@ -47,9 +47,9 @@ rotation, and one policy can play every seat. A spectator (seat None) sits nowhe
 is all 0 and its rows start at seat 0. The order of the tokens in front is left out: it never matters to
 the rules (the monkey open to a swap is always the last one, and ``swap_open`` says so).
 
-Each observation has a text of its own (:meth:`~cheekymonkey.rl.ObservationLayout.text`), written from the vector alone: it
-shows what the vector shows, no more and no less, so two observations have the same text exactly when
-they are the same vector, and the text serves as a key for tabular methods.
+Each observation has a text of its own (:meth:`~cheekymonkey.rl.ObservationLayout.text`), written from
+the vector alone: it shows what the vector shows, no more and no less, so two observations have the same
+text exactly when they are the same vector, and the text serves as a key for tabular methods.
 
 >>> from cheekymonkey import new_game
 >>> layout = observation_layout("table", 3)
