@@ -56,7 +56,7 @@ def test_random_sim_test_passes_with_serialization_for_every_preset_and_seat_cou
 @pytest.mark.parametrize(
     "params",
     [
-        {"players": 2, "rules": rules_parameter(CHEEKY_MONKEY, MINI)},
+        {"players": 2, "rules": CHEEKY_MONKEY.documents().dumps(MINI)},
         {"players": 3, "observation": "table", "max_steps": 60},
         {"players": 2, "max_turns": 4},
     ],
