@@ -156,7 +156,8 @@ class ObservationLayout:
         Raises:
             InvalidValueError: If the state does not fit the layout, or ``seat`` is not one of its seats.
         """
-        if state.players != self.players or state.ruleset != self.ruleset:
+        # The rule set is usually the very object the layout was made for: compare fields only if not.
+        if state.players != self.players or (state.ruleset is not self.ruleset and state.ruleset != self.ruleset):
             raise InvalidValueError(
                 f"a {state.players}-seat {state.ruleset.name} game does not fit a layout for {self.players} seats "
                 f"under the {self.ruleset.name} rules"
