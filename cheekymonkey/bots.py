@@ -556,11 +556,21 @@ def _mcts_bot() -> Bot:
     return MCTSBot()
 
 
+def _learned_bot() -> Bot:
+    # The learned network (cheekymonkey.rl.learned) needs numpy, the rl extra: imported when first asked for.
+    try:
+        from cheekymonkey.rl.learned import LearnedBot
+    except ImportError as error:
+        raise InvalidValueError(str(error)) from error
+    return LearnedBot(fallback=HeuristicBot())
+
+
 BOTS: Final[dict[str, Callable[[], Bot]]] = {
     "random": RandomBot,
     "heuristic": HeuristicBot,
     "expectimax": ExpectimaxBot,
     "mcts": _mcts_bot,
+    "learned": _learned_bot,
 }
 """The bots by name, as the command line knows them: each entry builds a fresh bot."""
 

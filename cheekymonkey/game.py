@@ -159,7 +159,7 @@ class Outcome:
 
 @attrs.frozen(slots=True)
 class ObservationField:
-    """One named part of an observation vector (see :attr:`Encoding.observation_fields`)."""
+    """One named part of an observation vector (see :attr:`cheekymonkey.game.Encoding.observation_fields`)."""
 
     name: str
     """The field's name."""

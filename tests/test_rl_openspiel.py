@@ -154,6 +154,10 @@ def test_any_rule_set_and_observation_kind_are_game_parameters() -> None:
     assert by_string.observation_tensor_size() == len(observe(new_game(2, ruleset=MINI), 0, "table"))
     assert by_string.new_initial_state().game_state == new_game(2, ruleset=MINI)
     assert load(rules="younger").ruleset == Ruleset.younger()
+    written = rules_parameter(CHEEKY_MONKEY, MINI)
+    assert written.startswith("json:")
+    assert not set(",=()") & set(written)  # OpenSpiel's game strings split at these
+    assert rules_parameter(CHEEKY_MONKEY, Ruleset.younger()) == "younger"
 
 
 def test_observation_tensors_and_strings_are_the_librarys_from_each_seat() -> None:
