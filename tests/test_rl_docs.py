@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import doctest
 import re
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -50,3 +52,12 @@ def test_the_gymnasium_ids_are_entry_points_installed_with_a_start_up_hook() -> 
     assert included["cheekymonkey/rl/_gymnasium_startup.py"] == "_cheekymonkey_gymnasium.py"
     hook = (ROOT / "cheekymonkey" / "rl" / "gymnasium-startup.pth").read_text(encoding="utf-8")
     assert hook.strip() == "import _cheekymonkey_gymnasium; _cheekymonkey_gymnasium.install()"
+
+
+def test_the_start_up_hook_costs_python_no_module_but_its_own() -> None:
+    """At start-up the installed hook is loaded and has imported neither the package nor typing nor importlib."""
+    names = ["_cheekymonkey_gymnasium", "cheekymonkey", "typing", "importlib.util", "importlib.metadata"]
+    code = f"import sys; print(sorted(set(sys.modules) & set({names!r})))"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "['_cheekymonkey_gymnasium']"

@@ -6,21 +6,21 @@ install (its entry points). So the wheel installs this file as a top-level modul
 Python starts. That adds one import hook, which waits for the first ``import gymnasium`` and then registers
 every environment in the package's ``cheekymonkey.gymnasium`` entry points (``pyproject.toml``), by its
 id and import path only: ``gymnasium.make("cheekymonkey/Solo-v0")`` then works in any program, and the
-adapter is imported only when an environment is made. Python's start-up pays for one small module; the
-package itself is not imported.
+adapter is imported only when an environment is made.
 
-This module imports nothing of the package and nothing beyond the standard library.
+Python's start-up pays for this module alone, which imports nothing but ``sys`` (the package is not
+imported); the rest is imported when Gymnasium is.
 """
 
 from __future__ import annotations
 
-import contextlib
-import importlib.abc
-import importlib.machinery
-import importlib.util
 import sys
-import types
-from collections.abc import Sequence
+
+TYPE_CHECKING = False  # not typing's: importing typing would cost every Python start-up about 10 ms
+if TYPE_CHECKING:
+    import importlib.machinery
+    import types
+    from collections.abc import Sequence
 
 GROUP = "cheekymonkey.gymnasium"
 """The entry-point group that lists the environments: id = ``module:attribute`` of the environment class."""
@@ -38,14 +38,20 @@ def register_all(gymnasium: types.ModuleType) -> list[str]:
     return registered
 
 
-class _Finder(importlib.abc.MetaPathFinder):
-    """Finds nothing itself: at the first import of ``gymnasium`` it wraps the real loader, then leaves."""
+class _Finder:
+    """A meta path finder that finds nothing itself.
+
+    At the first import of Gymnasium it wraps the real loader's ``exec_module`` with the registration, then
+    leaves ``sys.meta_path``.
+    """
 
     def find_spec(
         self, fullname: str, path: Sequence[str] | None, target: types.ModuleType | None = None
     ) -> importlib.machinery.ModuleSpec | None:
         if fullname != "gymnasium":
             return None
+        import importlib.util
+
         sys.meta_path.remove(self)
         spec = importlib.util.find_spec(fullname)
         if spec is not None and spec.loader is not None:
@@ -55,6 +61,8 @@ class _Finder(importlib.abc.MetaPathFinder):
 
             def exec_module(module: types.ModuleType) -> None:
                 load(module)
+                import contextlib
+
                 with contextlib.suppress(Exception):  # a broken hook must never break an import of Gymnasium
                     register_all(module)
 
