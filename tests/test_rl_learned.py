@@ -28,6 +28,7 @@ from cheekymonkey import (  # noqa: E402
 from cheekymonkey.bots import BOTS, bot_named  # noqa: E402
 from cheekymonkey.rl.learned import WEIGHTS, LearnedBot, Network, features, load_network  # noqa: E402
 from cheekymonkey.rl.observations import full_observation, observation_layout  # noqa: E402
+from cheekymonkey.simulation import simulate  # noqa: E402
 from cheekymonkey.table import Seat, Table  # noqa: E402
 
 SHIPPED = Path(__file__).resolve().parent.parent / "cheekymonkey" / "rl" / WEIGHTS
@@ -121,3 +122,11 @@ def test_the_bot_needs_numpy_and_no_deep_learning_framework() -> None:
     assert result.returncode != 0
     assert "InvalidValueError" in result.stderr
     assert "pip install 'cheekymonkey[rl]'" in result.stderr
+
+
+@pytest.mark.slow
+def test_a_seeded_tournament_against_the_heuristic_bot_gives_the_documented_result() -> None:
+    """300 seeded games (seeds 60000 on, seats rotating) give the learned bot the 182 wins the ladder page quotes."""
+    summary = simulate(["learned", "heuristic"], 300, seed=60000)
+    assert summary.bots[0].wins == 182
+    assert summary.bots[0].low > 0.5
