@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.resources
 import random
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
 import pytest
 
@@ -31,13 +31,14 @@ from cheekymonkey.rl.observations import full_observation, observation_layout  #
 from cheekymonkey.simulation import simulate  # noqa: E402
 from cheekymonkey.table import Seat, Table  # noqa: E402
 
-SHIPPED = Path(__file__).resolve().parent.parent / "cheekymonkey" / "rl" / WEIGHTS
+SHIPPED = importlib.resources.files("cheekymonkey.rl").joinpath(WEIGHTS)
+"""The weights as installed (from the source tree, or from a wheel)."""
 
 
 def test_the_shipped_weights_are_small_float16_and_for_two_seats_of_the_standard_game() -> None:
     """The weights file is a few hundred KB of float16 arrays for a 2-seat standard game."""
-    assert SHIPPED.stat().st_size < 400_000
-    with np.load(SHIPPED) as weights:
+    assert len(SHIPPED.read_bytes()) < 400_000
+    with SHIPPED.open("rb") as file, np.load(file) as weights:
         assert {key for key in weights.files if key[0] in "wb"} == {"w0", "b0", "w1", "b1", "w2", "b2"}
         assert all(weights[key].dtype == np.float16 for key in weights.files if key[0] in "wb")
     network = load_network()
@@ -95,7 +96,7 @@ def test_without_a_fallback_a_game_it_was_not_trained_for_is_refused() -> None:
         LearnedBot().choose(apply(new_game(3), Reveal(Animal.LION)), random.Random(0))
     with pytest.raises(InvalidValueError):
         Network({"players": np.array(2), "rules": np.array("standard")})
-    with np.load(SHIPPED) as weights:
+    with SHIPPED.open("rb") as file, np.load(file) as weights:
         arrays = {key: weights[key] for key in weights.files}
     arrays["w1"] = arrays["w1"][:, :-1]
     with pytest.raises(InvalidValueError, match="does not take"):
