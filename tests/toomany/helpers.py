@@ -10,7 +10,9 @@ test never starts from a state play could not reach. Chance is never sampled her
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+
+import attrs
 
 from cheekymonkey.toomany import (
     CARDS,
@@ -51,6 +53,22 @@ TM1_COUNTS = {
     Card.DO_NOT_DISTURB: 2,
 }
 """TM1's deck written out from the rules (not read from the engine)."""
+
+
+def unchecked_ruleset(counts: Mapping[str | int, int], row_size: int, *, max_players: int = 2) -> Ruleset:
+    """A rule set built without :class:`Ruleset`'s checks, for a deck the checks refuse as one that can stall.
+
+    Only for tests about something else than a game's end (the lazy deal's distribution), or about the stall
+    itself: play under such a deck is correct move by move, but some rounds can never end (TME5).
+    """
+    per_card = [0] * len(CARDS)
+    for key, count in counts.items():
+        per_card[Card.parse(key) - 1] = count
+    ruleset: Ruleset = object.__new__(Ruleset)
+    values = (tuple(per_card), row_size, 2, max_players, "unchecked")
+    for name, value in zip(attrs.fields_dict(Ruleset), values, strict=True):
+        object.__setattr__(ruleset, name, value)
+    return ruleset
 
 
 def slot(text: str) -> Slot:
