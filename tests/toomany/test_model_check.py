@@ -312,3 +312,48 @@ def test_a_round_can_stall_exactly_when_the_rule_set_refuses_the_deck(row_size: 
         else:
             Ruleset.custom(deck, row_size=row_size, max_players=2)
     assert (len(decks), refused) == {1: (29, 11), 2: (94, 55)}[row_size]
+
+
+def find_cycle(graph: Graph) -> list[int]:
+    """A cycle of states reachable from the start, as indices, its first state repeated at its end; [] if none."""
+    colour = [0] * len(graph.states)  # 0 not seen, 1 on the path, 2 done
+    for root in range(len(graph.states)):
+        if colour[root]:
+            continue
+        path = [root]
+        stack = [(root, 0)]
+        colour[root] = 1
+        while stack:
+            node, at = stack[-1]
+            if at == len(graph.successors[node]):
+                stack.pop()
+                path.pop()
+                colour[node] = 2
+                continue
+            stack[-1] = (node, at + 1)
+            target = graph.successors[node][at]
+            if colour[target] == 1:
+                return [*path[path.index(target) :], target]
+            if colour[target] == 0:
+                colour[target] = 1
+                path.append(target)
+                stack.append((target, 0))
+    return []
+
+
+def test_no_rule_bounds_a_games_length_and_the_engine_plays_on() -> None:
+    """TM26: the reachable states of a small game hold a cycle; played a thousand times round, the game goes on."""
+    case = QUICK[1]
+    graph = explore(new_game(case.players, ruleset=case.ruleset()))
+    cycle = find_cycle(graph)
+    assert len(cycle) > 2
+    actions = []
+    for source, target in itertools.pairwise(cycle):
+        state = graph.states[source]
+        actions.append(next(action for action in legal_actions(state) if apply(state, action) == graph.states[target]))
+    state = graph.states[cycle[0]]
+    for _ in range(1000):
+        for action in actions:
+            state = apply(state, action)
+    assert state == graph.states[cycle[0]]
+    assert not is_terminal(state)
