@@ -26,7 +26,7 @@ __all__ = ["FIELDS", "GameState"]
 
 
 class GameState:
-    """Everything the rules read at one moment of a game, as an immutable, hashable, picklable value.
+    """Everything the rules read at one moment of a game, as an immutable, hashable, picklable value (TME9).
 
     Nothing in it is hidden from any seat (TM19): a face-down card nobody has seen is ``None`` in its row,
     with no identity, and the cards nobody has seen are counted in :attr:`unseen`, the pool the engine deals
