@@ -2,11 +2,13 @@
 
 One rule for what they accept: an animal is an :class:`~cheekymonkey.Animal`, its number 0-7 or its
 name in any case (:meth:`~cheekymonkey.Animal.parse`), and a seat is a whole number 0 or more (whether
-the game has that seat is checked by :func:`~cheekymonkey.apply`, which names the seats it has).
+the game has that seat is checked by :func:`~cheekymonkey.apply`, which names the seats it has). An enum of
+another kind is a mistake, not a number: ``Claim(Animal.SEAL)`` and ``Place(Phase.DECIDE)`` are refused.
 """
 
 from __future__ import annotations
 
+from enum import Enum
 from typing import ClassVar, Final, TypeAlias
 
 import attrs
@@ -20,13 +22,19 @@ __all__ = ["Action", "Claim", "Draw", "Herd", "Place", "Reveal", "Stop", "Swap"]
 
 def _animal(value: object) -> Animal:
     # One rule for every animal field: an Animal, its number 0-7, or its name in any case (Animal.parse).
+    # The public constructors alone run this; the engine hands out the shared actions built below.
+    if isinstance(value, Animal):
+        return value
+    if isinstance(value, Enum):
+        # Phase.DECIDE is the number 1, but it is no Seal: an enum of another kind is a mistake.
+        raise InvalidValueError(f"{value!r} is not an Animal: give an Animal, its number 0 to 7, or its name")
     return Animal.parse(value)
 
 
 def _seat(value: object) -> int:
     # Any seat number is a value; whether the game has that seat is checked when the action is applied,
-    # where the error can name the game's seats (R3).
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+    # where the error can name the game's seats (R3). An enum (Animal.SEAL is the number 1) is not a seat.
+    if isinstance(value, (bool, Enum)) or not isinstance(value, int) or value < 0:
         raise InvalidValueError(f"{value!r} is not a seat number: a seat is an integer, 0 for the first seat")
     return value
 

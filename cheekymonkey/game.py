@@ -25,21 +25,28 @@ The protocol is generic in the game's own types, so code written against it keep
 from __future__ import annotations
 
 import random
+import textwrap
+import unicodedata
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from typing import Any, Final, Protocol, TypeVar, runtime_checkable
 
 import attrs
 
 from cheekymonkey.errors import InvalidValueError
 
 __all__ = [
+    "Cell",
+    "Column",
     "Documents",
     "Encoding",
     "Game",
     "GameBot",
     "Outcome",
     "RecordLike",
+    "TextTable",
+    "check_names",
+    "name_key",
     "ranks_by",
 ]
 
@@ -154,6 +161,180 @@ class Outcome:
         won = set(winners)
         returns = tuple(share if seat in won else 0.0 for seat in range(len(keys)))
         return cls(tuple(sorted(won)), ranks_by(keys, winners), returns)
+
+
+_RESERVED: Final = frozenset({"you"})
+
+
+def name_key(name: str) -> str:
+    """What two names must differ in to be told apart: case, width, spacing and invisible characters ignored.
+
+    >>> name_key("  ANN ") == name_key("ann") == name_key("\uff21\uff4e\uff4e")
+    True
+    """
+    folded = unicodedata.normalize("NFKC", name).casefold()
+    visible = "".join(ch for ch in folded if unicodedata.category(ch) != "Cf")
+    return " ".join(visible.split())
+
+
+def check_names(names: Sequence[str]) -> None:
+    """Refuse seat names people could not tell apart or would misread.
+
+    A name must have a visible character and no control characters; it must not read as "you" (every
+    reader's own seat is "you"); and no two names may look alike (:func:`name_key`).
+
+    Raises:
+        InvalidValueError: Naming the name and the problem.
+
+    >>> check_names(["Ann", "Bea"])
+    >>> check_names(["Ann", "ANN"])
+    Traceback (most recent call last):
+    ...
+    cheekymonkey.errors.InvalidValueError: the names 'Ann' and 'ANN' look alike: give each seat a name of its own
+    """
+    seen: dict[str, str] = {}
+    for name in names:
+        if not isinstance(name, str) or not name_key(name):
+            raise InvalidValueError(f"a seat's name must have a visible character, got {name!r}")
+        if any(unicodedata.category(ch) == "Cc" for ch in name):
+            raise InvalidValueError(f"the name {name!r} has a control character (a line break, a tab...)")
+        key = name_key(name)
+        if key in _RESERVED:
+            raise InvalidValueError(f"{name!r} cannot be a seat's name: every player reads their own seat as 'you'")
+        if key in seen:
+            raise InvalidValueError(
+                f"the names {seen[key]!r} and {name!r} look alike: give each seat a name of its own"
+            )
+        seen[key] = name
+
+
+@attrs.frozen(slots=True)
+class Cell:
+    """One cell of a :class:`TextTable`: its text, and a colour a front end may show it in.
+
+    >>> Cell("Lion", "red")
+    Cell(text='Lion', colour='red')
+    """
+
+    text: str
+    """What the cell says."""
+    colour: str | None = None
+    """A colour name (``"red"``, ``"blue"``, ``"grey62"``: the names a terminal library such as rich knows), or None."""
+
+
+@attrs.frozen(slots=True)
+class Column:
+    """One column of a :class:`TextTable`: its header, an abbreviation for narrow screens, its alignment."""
+
+    header: Cell
+    """The header, in full."""
+    short: str | None = None
+    """A shorter header used when the table must be narrowed (``"Ele"`` for ``"Elephant"``), or None."""
+    right: bool = False
+    """Whether the column is aligned right (numbers)."""
+
+
+def _clip(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: max(width - 1, 0)] + "\u2026"
+
+
+@attrs.frozen(slots=True)
+class TextTable:
+    """A small table a game draws for people (the board, the score sheet), for any front end to show.
+
+    A terminal draws it with colours (the command line uses rich), a log or a chat as plain text with
+    :meth:`text`; :meth:`fit` narrows it to a width first, the same way for both.
+
+    >>> table = TextTable(
+    ...     (Column(Cell("player")), Column(Cell("Elephant", "grey62"), "Ele", right=True)),
+    ...     ((Cell("Ann"), Cell("3")), (Cell("Bob"), Cell("0"))),
+    ...     title="Final scores",
+    ...     notes=("Winner: Ann.",),
+    ... )
+    >>> print(table.text())
+    Final scores
+    player  Elephant
+    Ann            3
+    Bob            0
+    Winner: Ann.
+    >>> print(table.text(width=12))
+    Final scores
+    player  Ele
+    Ann       3
+    Bob       0
+    Winner: Ann.
+    """
+
+    columns: tuple[Column, ...]
+    """The columns, left to right."""
+    rows: tuple[tuple[Cell, ...], ...]
+    """The rows, one cell per column each."""
+    title: str = ""
+    """A line above the table, or empty."""
+    notes: tuple[str, ...] = ()
+    """Lines below the table (a legend, the winners, the odds of a bust)."""
+
+    GAP = 2
+    """Spaces between two columns."""
+
+    def widths(self) -> list[int]:
+        """Each column's width: its widest cell or header."""
+        return [
+            max([len(column.header.text), *(len(row[index].text) for row in self.rows)])
+            for index, column in enumerate(self.columns)
+        ]
+
+    def width(self) -> int:
+        """How many characters the widest line of :meth:`text` has (the title and notes wrap to fit)."""
+        return sum(self.widths()) + self.GAP * (len(self.columns) - 1)
+
+    def fit(self, width: int = 80) -> TextTable:
+        """This table at most ``width`` characters wide, if it can be: short headers, then long texts clipped.
+
+        Columns aligned left (names) are clipped with an ellipsis, the widest first, to no fewer than 4
+        characters; numbers are never clipped.
+        """
+        table = self
+        if table.width() > width:
+            short = tuple(
+                attrs.evolve(c, header=attrs.evolve(c.header, text=c.short or c.header.text)) for c in table.columns
+            )
+            table = attrs.evolve(table, columns=short)
+        while table.width() > width:
+            widths = table.widths()
+            clippable = [i for i, c in enumerate(table.columns) if not c.right and widths[i] > 4]
+            if not clippable:
+                break
+            widest = max(clippable, key=lambda i: widths[i])
+            limit = max(4, widths[widest] - (table.width() - width))
+            column = table.columns[widest]
+            header = attrs.evolve(column.header, text=_clip(column.header.text, limit))
+            columns = (*table.columns[:widest], attrs.evolve(column, header=header), *table.columns[widest + 1 :])
+            rows = tuple(
+                (*row[:widest], attrs.evolve(row[widest], text=_clip(row[widest].text, limit)), *row[widest + 1 :])
+                for row in table.rows
+            )
+            table = attrs.evolve(table, columns=columns, rows=rows)
+        return table
+
+    def text(self, width: int = 80) -> str:
+        """The table as plain text, fitted to ``width`` columns (:meth:`fit`), the title and notes wrapped to it."""
+        table = self.fit(width)
+        widths = table.widths()
+
+        def line(cells: Sequence[str]) -> str:
+            parts = [
+                f"{text:>{w}}" if column.right else f"{text:<{w}}"
+                for text, w, column in zip(cells, widths, table.columns, strict=True)
+            ]
+            return (" " * self.GAP).join(parts).rstrip()
+
+        lines = textwrap.wrap(table.title, width) if table.title else []
+        lines.append(line([column.header.text for column in table.columns]))
+        lines += [line([cell.text for cell in row]) for row in table.rows]
+        for note in table.notes:
+            lines += textwrap.wrap(note, width) or [""]
+        return "\n".join(lines)
 
 
 class Encoding(Protocol[S_contra, A]):
@@ -335,6 +516,10 @@ class Game(Protocol[S, A, R, V_co, E]):
         """Whether the game has ended by its rules."""
         ...
 
+    def turn_of(self, state: S) -> int | None:
+        """The seat whose turn it is, at a chance node too (a draw in its turn), or None once the game has ended."""
+        ...
+
     def begins_turn(self, state: S) -> bool:
         """Whether ``state`` is the first state of a seat's turn (the state :meth:`new_game` makes is one).
 
@@ -389,14 +574,6 @@ class Game(Protocol[S, A, R, V_co, E]):
         """
         ...
 
-    def bot_title(self, name: str) -> str:
-        """The name of the bot kind ``name`` for people: ``"MCTS"`` for ``"mcts"``, ``"Heuristic"``.
-
-        Raises:
-            InvalidValueError: If the game has no bot of that name.
-        """
-        ...
-
     # -- text ------------------------------------------------------------------------------------------
 
     def action_text(self, action: A, state: S) -> str:
@@ -425,6 +602,37 @@ class Game(Protocol[S, A, R, V_co, E]):
 
     def result_text(self, state: S, names: Sequence[str]) -> str:
         """The final result of a finished game as plain text, at most 80 columns wide."""
+        ...
+
+    def board_table(self, state: S, names: Sequence[str], viewer: int | None = None) -> TextTable:
+        """The table as ``viewer`` (None: a spectator) sees it, as cells a front end may colour."""
+        ...
+
+    def result_table(self, state: S, names: Sequence[str]) -> TextTable:
+        """The final result of a finished game as cells a front end may colour; ``.text()`` fits 80 columns."""
+        ...
+
+    def action_help(self) -> str:
+        """How a player types actions (the notation :meth:`parse_actions` reads), as a few lines for a help screen."""
+        ...
+
+    def bot_title(self, name: str) -> str:
+        """A bot kind's name for people, as a seat's default name begins (``"Heuristic"``, ``"MCTS"``).
+
+        A kind the game does not know (a bot of the caller's own) gets its name capitalised.
+        """
+        ...
+
+    def mid_move(self, state: S) -> bool:
+        """Whether ``state`` is inside one move made of several actions (tokens stacked one at a time).
+
+        A front end that narrates holds the events of such a move until it is complete, then narrates them
+        through :meth:`merge_events`.
+        """
+        ...
+
+    def merge_events(self, events: Sequence[E]) -> tuple[E, ...]:
+        """The events as one narrates them together: parts of one move (tokens stacked one at a time) joined."""
         ...
 
     # -- records and documents -------------------------------------------------------------------------

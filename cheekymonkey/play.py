@@ -120,7 +120,7 @@ def play_game(
     _check_bots(bots)
     from cheekymonkey.games.cheeky_monkey import CHEEKY_MONKEY
 
-    seats = [Seat.of(bot, f"{bot_kind(bot).capitalize()} {seat}") for seat, bot in enumerate(bots)]
+    seats = [Seat.of(bot, f"{CHEEKY_MONKEY.bot_title(bot_kind(bot))} {seat}") for seat, bot in enumerate(bots)]
     table = Table(
         CHEEKY_MONKEY, seats, ruleset=ruleset, first_player=first_player, seed=seed, max_steps=max_actions, events=False
     )

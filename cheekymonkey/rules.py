@@ -32,6 +32,10 @@ class Animal(enum.IntEnum):
     def __repr__(self) -> str:
         return f"Animal.{self.name}"
 
+    def __bool__(self) -> bool:
+        # An animal is a value, never "nothing": Animal.ELEPHANT is the number 0, but `if top:` must not skip it.
+        return True
+
     def __str__(self) -> str:
         # A front end formatting a message shows the word, not the number: str(Animal.LION) == "Lion".
         return self.name.capitalize()

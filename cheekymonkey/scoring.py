@@ -116,6 +116,12 @@ class ScoreSheet(Frozen):
     def _values(self) -> tuple[object, ...]:
         return (self.seats, self.tile_holders, self.winners, self.decided_by)
 
+    def __str__(self) -> str:
+        # print(sheet) shows the sheet, as print(state) shows the table; repr(sheet) stays the full value.
+        from cheekymonkey.narration import format_sheet
+
+        return format_sheet(self, None, [f"Seat {line.seat}" for line in self.seats])
+
     @property
     def totals(self) -> tuple[int, ...]:
         """Every seat's total score, in seat order."""

@@ -34,10 +34,18 @@ from collections.abc import Callable, Mapping
 from typing import Any, Final, Literal, TypeAlias, cast, get_args, get_type_hints, overload
 
 import attrs
-import cattrs
-from cattrs.cols import homogenous_tuple_structure_factory
-from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
-from cattrs.v import format_exception
+
+try:
+    import cattrs
+    from cattrs.cols import homogenous_tuple_structure_factory
+    from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
+    from cattrs.v import format_exception
+except ImportError as error:  # pragma: no cover - tested in a process without cattrs
+    raise ImportError(
+        "cheekymonkey.serialization needs cattrs, from the json extra: pip install 'cheekymonkey[json]'"
+        " (or, in a clone of the repository: pip install '.[json]')",
+        name=error.name,
+    ) from error
 
 from cheekymonkey.actions import Action, Claim, Draw, Herd, Place, Reveal, Stop, Swap
 from cheekymonkey.errors import CheekyMonkeyError, ReplayError

@@ -31,6 +31,10 @@ class Phase(enum.IntEnum):
     def __repr__(self) -> str:
         return f"Phase.{self.name}"
 
+    def __bool__(self) -> bool:
+        # A phase is a value, never "nothing": Phase.CHANCE is the number 0, but `if phase:` must not skip it.
+        return True
+
     def __str__(self) -> str:
         # A word, the same as in JSON documents: str(Phase.DECIDE) == "decide".
         return self.name.lower()

@@ -21,8 +21,8 @@ from cheekymonkey import (
     play_game,
 )
 from cheekymonkey.cli import default_command, main
-from cheekymonkey.cli.narrate import describe_event
 from cheekymonkey.events import Drew, Swapped
+from cheekymonkey.narration import describe_event
 from cheekymonkey.serialization import dump_record, load_record
 from cheekymonkey.simulation import simulate, wilson_interval
 
@@ -205,7 +205,7 @@ def test_replay_narrates_a_saved_record_to_the_score_sheet(
     _feed(monkeypatch, "\n\nq\n")
     assert main(["replay", str(path), "--step"]) == 0
     stepped = capsys.readouterr().out
-    assert "-- Turn 3: Seat 0 --" in stepped
+    assert "-- Turn 3: Random 0 --" in stepped  # play_game records its seats' names
     assert "-- Turn 4:" not in stepped
     assert stepped.rstrip().endswith("Stopped.")
 
@@ -225,10 +225,10 @@ def test_replay_refuses_a_tampered_or_missing_record_with_status_2(
 
 
 def test_the_narration_speaks_to_you_in_the_second_person() -> None:
-    """Events of the human seat read 'You draw', and a swap with you reads 'your'."""
-    names = ["You", "Bot 1"]
-    assert describe_event(Drew(0, Animal.SEAL), names) == "You draw a Seal."
-    assert describe_event(Swapped(1, 0, Animal.LION), names) == "Bot 1 swaps the monkey for your Lion."
+    """Events of the viewer's seat read 'You draw', and a swap with the viewer reads 'your'."""
+    names = ["Ann", "Bot 1"]
+    assert describe_event(Drew(0, Animal.SEAL), names, viewer=0) == "You draw a Seal."
+    assert describe_event(Swapped(1, 0, Animal.LION), names, viewer=0) == "Bot 1 swaps the monkey for your Lion."
 
 
 def _run(args: list[str], stdin: str | None) -> subprocess.CompletedProcess[str]:

@@ -25,10 +25,10 @@ ROOT = Path(__file__).resolve().parent.parent
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
-def _env() -> dict[str, str]:
+def _env(columns: int = 160) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR", "TTY_COMPATIBLE")}
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")
-    env.update(TERM="xterm-256color", COLUMNS="160", LINES="50")
+    env.update(TERM="xterm-256color", COLUMNS=str(columns), LINES="50")
     return env
 
 
@@ -47,7 +47,7 @@ def run(args: list[str], stdin: str | None = None, cwd: Path = ROOT) -> subproce
     )
 
 
-def run_at_terminal(args: list[str], answers: str = "", cwd: Path = ROOT) -> tuple[int, str]:
+def run_at_terminal(args: list[str], answers: str = "", cwd: Path = ROOT, columns: int = 160) -> tuple[int, str]:
     """``python -m cheekymonkey ARGS`` with a pseudo-terminal for standard input and output, as a person runs it."""
     leader, follower = pty.openpty()
     process = subprocess.Popen(
@@ -56,7 +56,7 @@ def run_at_terminal(args: list[str], answers: str = "", cwd: Path = ROOT) -> tup
         stdout=follower,
         stderr=follower,
         cwd=cwd,
-        env=_env(),
+        env=_env(columns),
         close_fds=True,
     )
     os.close(follower)
@@ -172,9 +172,12 @@ def test_names_that_do_not_fit_the_seats_are_refused() -> None:
     too_many = run(["watch", "--players", "2", "--names", "A,B,C"])
     assert too_many.returncode == 2
     assert "3 names for 2 seats" in too_many.stderr  # an error, so on stderr (issue 10)
-    twice = run(["play", "--players", "2", "--names", "You,You", "--no-record"], "s\n")
+    twice = run(["play", "--players", "2", "--names", "Ann,ANN ", "--no-record"], "s\n")
     assert twice.returncode == 2
-    assert "repeat one" in twice.stderr
+    assert "look alike" in twice.stderr
+    you = run(["watch", "--players", "2", "--names", "Ann,you"])
+    assert you.returncode == 2
+    assert "'you' cannot be a seat's name" in you.stderr
     assert run(["watch", "--names", "A,,B"]).returncode == 2
 
 
@@ -189,16 +192,50 @@ def test_a_game_without_a_seed_records_the_seed_it_used_and_replays_with_it(tmp_
     assert load_record((tmp_path / "b.json").read_text(encoding="utf-8")).actions == record.actions
 
 
-def test_the_score_sheet_has_full_names_and_a_legend_for_the_star() -> None:
-    """Item 10: full animal names as headings, the star explained; no colour codes in a pipe."""
-    result = run(["watch", "--seed", "3", "--players", "2"])
-    assert result.returncode == 0
-    sheet = result.stdout[result.stdout.index("Final scores") :]
-    for name in ("Elephant", "Seal", "Hippo", "Giraffe", "Panda", "Kangaroo", "Lion", "Monkey", "bonus"):
+ANIMAL_NAMES = ("Elephant", "Seal", "Hippo", "Giraffe", "Panda", "Kangaroo", "Lion", "Monkey")
+
+
+def test_the_score_sheet_has_full_names_where_they_fit_and_a_legend_for_the_star() -> None:
+    """Full animal names as headings at a wide terminal, the star explained; no colour codes in a pipe."""
+    status, out = run_at_terminal(["watch", "--seed", "3", "--players", "2", "--delay", "0"])
+    assert status == 0
+    sheet = ANSI.sub("", out[out.index("Final scores") :])
+    for name in (*ANIMAL_NAMES, "bonus"):
         assert name in sheet
     assert "*" in sheet
     assert "* took that animal's bonus tile (R16)" in sheet
+    result = run(["watch", "--seed", "3", "--players", "2"])
+    assert result.returncode == 0
+    assert "* took that animal's bonus tile (R16)" in result.stdout
     assert "\x1b[" not in result.stdout
+
+
+@pytest.mark.parametrize("players", [2, 6])
+def test_the_score_sheet_fits_80_columns_with_abbreviations_chosen_not_cut(players: int) -> None:
+    """In a pipe (80 columns) the sheet is at most 80 wide: the animals are Ele, Sea, ..., never cut short."""
+    names = ",".join(f"Expectimax {seat}" for seat in range(players))
+    result = run(["watch", "--seed", "3", "--players", str(players), "--bots", "heuristic", "--names", names])
+    assert result.returncode == 0
+    sheet = result.stdout[result.stdout.index("Final scores") :]
+    assert max(len(line) for line in sheet.splitlines()) <= 80
+    header = next(line for line in sheet.splitlines() if "tokens" in line)
+    assert header.split() == ["player", *(name[:3] for name in ANIMAL_NAMES), "tokens", "bonus", "total"]
+    assert "\u2026" not in sheet
+    for seat in range(players):
+        assert f"Expectimax {seat}" in sheet
+
+
+def test_at_an_80_column_terminal_no_line_of_a_whole_game_is_wider() -> None:
+    """At a terminal 80 columns wide, every line of a 6-seat game, prompts and score sheet included, fits."""
+    names = "Ann," + ",".join(f"Expectimax {seat}" for seat in range(1, 6))
+    args = ["play", "--players", "6", "--seed", "5", "--names", names, "--delay", "0", "--no-record"]
+    status, out = run_at_terminal(args, "s\n" * 400, columns=80)
+    assert status == 0, out
+    # The answers were typed ahead, so the terminal echoed them early: a prompt's line goes on with the next
+    # line of output, where a person's Enter would have ended it.
+    text = ANSI.sub("", out).replace("?=help: ", "?=help:\n")
+    assert "Final scores" in text
+    assert max(len(line) for line in text.splitlines()) <= 80
 
 
 def test_a_variant_without_bonus_tiles_has_no_bonus_column_star_or_legend() -> None:
@@ -281,3 +318,23 @@ def test_a_bad_delay_is_refused(command: str) -> None:
     result = run([command, "--delay", "-1"])
     assert result.returncode == 2
     assert "give 0 to 10" in result.stderr
+
+
+def test_replay_steps_turn_by_turn_at_a_terminal_and_prints_whole_in_a_pipe(tmp_path: Path) -> None:
+    """As the README says, replay steps through a game at a terminal; a pipe, or --no-step, gets it whole."""
+    path = tmp_path / "game.json"
+    assert run(["watch", "--players", "2", "--seed", "6", "--record", str(path)]).returncode == 0
+    status, out = run_at_terminal(["replay", str(path)], "\nq\n")
+    assert status == 0
+    text = ANSI.sub("", out)
+    assert text.count("Enter for the next turn, q to stop: ") == 2
+    assert "-- Turn 2:" in text
+    assert "-- Turn 3:" not in text
+    assert text.rstrip().endswith("Stopped.")
+    piped = run(["replay", str(path)])
+    assert "Enter for the next turn" not in piped.stdout
+    assert "Final scores" in piped.stdout
+    status, whole = run_at_terminal(["replay", str(path), "--no-step"])
+    assert status == 0
+    assert "Enter for the next turn" not in whole
+    assert "Final scores" in whole

@@ -24,9 +24,9 @@ def test_readme_has_exactly_two_setup_commands_and_ci_runs_the_test_one() -> Non
 
 
 def test_readme_documents_a_quick_run_that_leaves_out_the_model_checks_and_z3_proofs() -> None:
-    """Item 14: the README's quick run is '-m "not slow"', and the model checks and z3 proofs carry that mark."""
+    """The README's quick run is '-m "not slow"', and the model checks and z3 proofs carry that mark."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert '`python -m pytest -m "not slow"`' in readme
+    assert '`python -m pytest -n auto -m "not slow"`' in readme
     from tests import test_model_check, test_verify
 
     for test in (
@@ -35,3 +35,13 @@ def test_readme_documents_a_quick_run_that_leaves_out_the_model_checks_and_z3_pr
         test_verify.test_z3_enumerates_the_golden_patterns_and_the_model_agrees_with_python,
     ):
         assert "slow" in [mark.name for mark in getattr(test, "pytestmark", [])], test.__name__
+
+
+def test_the_readme_runs_the_tests_in_parallel_and_says_how_long_they_take() -> None:
+    """The test command uses every core (pytest-xdist), and the README says how long it ran on 2 cores."""
+    blocks = _shell_blocks((ROOT / "README.md").read_text(encoding="utf-8"))
+    assert blocks[1].endswith("python -m pytest -n auto")
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert re.search(r"took \d+ minutes on (a|this) 2-core machine", readme), (
+        "the README must say how long the run takes"
+    )

@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn, Protocol
 
-__all__ = ["COMMANDS", "build_parser", "default_command", "main"]
+__all__ = ["COMMANDS", "EXTRAS", "build_parser", "default_command", "extra_for", "install_hint", "main"]
 
 # Each sub-command lives in its own module with ``add_arguments(parser)`` and ``run(args) -> int``.
 # With no sub-command, ``default_command()`` picks one: play at a terminal, watch otherwise.
@@ -31,6 +31,38 @@ same options, so they work either way.
 Every command needs the cli extra; verify also needs the verify extra (z3):
   pip install 'cheekymonkey[cli,verify]'   or, in a clone of the repository:   pip install '.[cli,verify]'
 """
+
+
+EXTRAS: dict[str, str] = {
+    "rich": "cli",
+    "cattrs": "cli",
+    "z3": "verify",
+    "uvicorn": "web",
+    "starlette": "web",
+    "distributed": "dask",
+    "dask": "dask",
+    "ray": "ray",
+    "matplotlib": "plot",
+}
+"""The extra that brings each optional package the commands import (the top-level module's name)."""
+
+
+def install_hint(extra: str) -> str:
+    """How to install an extra, both from the package index and from a clone of the repository."""
+    return f"pip install 'cheekymonkey[{extra}]' (or, in a clone of the repository: pip install '.[{extra}]')"
+
+
+def extra_for(error: ImportError, default: str = "cli") -> str:
+    """The extra that brings the package an :class:`ImportError` says is missing (``default`` if unknown)."""
+    name = (error.name or "").split(".")[0]
+    return EXTRAS.get(name, default)
+
+
+def missing_extra_line(command: str, error: ImportError, default: str = "cli") -> str:
+    """The one line a command prints when an optional package is missing: what, and the extra to install."""
+    extra = extra_for(error, default)
+    what = f"{error.name} is not installed" if error.name else str(error)
+    return f"cheekymonkey {command}: {what}; it comes with the {extra} extra: {install_hint(extra)}"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -115,16 +147,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if not arguments or arguments[0] not in (*names, "-h", "--help", "--version"):
         arguments.insert(0, default_command())
-    try:
-        parser, commands = _build()
-    except ImportError as error:
-        # The command needs the cli extra (rich, cattrs); the library itself needs only attrs.
-        from cheekymonkey.cli.options import install_hint
-
-        print(f"cheekymonkey: {error}; install the command line with: {install_hint('cli')}", file=sys.stderr)
-        return 2
+    # The parser needs nothing beyond the library itself (attrs), so --help works after a bare install; the
+    # commands import their optional packages when they run, and a missing one is named with its extra.
+    parser, commands = _build()
     args, extra = parser.parse_known_args(arguments)
     if extra:
         # Reported by the command's own parser, which knows its options and can suggest the one meant.
         commands[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
-    return _module(args.command).run(args)
+    from cheekymonkey.cli.options import OptionError
+
+    try:
+        return _module(args.command).run(args)
+    except OptionError as error:
+        # An option that only the game can check (a seat count, a bot, a variant): one line, status 2.
+        print(f"cheekymonkey {args.command}: {error}", file=sys.stderr)
+        return 2
+    except ImportError as error:
+        print(missing_extra_line(args.command, error), file=sys.stderr)
+        return 2

@@ -1,114 +1,104 @@
-"""Narration shared by the sub-commands: event lines, the table, the score sheet, and a console to print them."""
+"""What the commands show at a table, for any game: a console, the game's tables drawn with rich, and narration.
+
+The words and the tables come from the game (:class:`~cheekymonkey.game.Game`: ``event_text``,
+``board_table``, ``result_table``); this module only draws them, coloured at a terminal and plain in a pipe,
+at most as wide as the terminal (80 columns off a terminal).
+"""
 
 from __future__ import annotations
 
+import shutil
 import sys
 from collections.abc import Sequence
+from typing import Any
 
-from rich.console import Console
+from rich import box
+from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
-from cheekymonkey.bots import bust_probability
-from cheekymonkey.narration import (
-    LEGEND,
-    a,
-    count,
-    describe_event,
-    format_sheet,
-    object_name,
-    sheet_columns,
-    sheet_numbers,
-    tokens,
-    winners_line,
-)
-from cheekymonkey.rules import Animal, Ruleset
-from cheekymonkey.scoring import ScoreSheet
-from cheekymonkey.state import GameState, Phase
+from cheekymonkey.game import TextTable
+from cheekymonkey.games import AnyGame
+from cheekymonkey.table import Step
 
-__all__ = [
-    "ANIMAL_STYLES",
-    "a",
-    "count",
-    "describe_event",
-    "format_sheet",
-    "make_console",
-    "sheet_table",
-    "stdin_is_terminal",
-    "table_of",
-    "tokens",
-    "winners_line",
-]
+__all__ = ["WIDTH", "Narrator", "draw", "make_console", "stdin_is_terminal"]
+
+WIDTH = 80
+"""The width of the output off a terminal (a pipe, a log), and the most it assumes of a terminal it cannot measure."""
 
 
 def make_console() -> Console:
     """A console for the command's output: no markup or highlighting, so game text prints as written.
 
-    It writes to whatever ``sys.stdout`` is when it prints (tests capture it), with colour only on a terminal.
+    It writes to whatever ``sys.stdout`` is when it prints (tests capture it). At a terminal it has colour,
+    and wraps long lines between words at the terminal's width; off a terminal (a pipe, a log) a line is
+    written whole, and tables are drawn :data:`WIDTH` columns wide at most.
     """
     terminal = sys.stdout.isatty() if hasattr(sys.stdout, "isatty") else False
-    # Off a terminal rich assumes 80 columns, which squeezes the score sheet; pipes and logs can take more.
-    return Console(markup=False, highlight=False, emoji=False, soft_wrap=True, width=None if terminal else 120)
+    width = shutil.get_terminal_size((WIDTH, 24)).columns if terminal else WIDTH
+    return Console(markup=False, highlight=False, emoji=False, soft_wrap=not terminal, width=width)
 
 
-ANIMAL_STYLES: dict[Animal, str] = {
-    Animal.ELEPHANT: "grey62",
-    Animal.SEAL: "blue",
-    Animal.HIPPO: "magenta",
-    Animal.GIRAFFE: "yellow",
-    Animal.PANDA: "cyan",  # not white: it must show on light terminals too
-    Animal.KANGAROO: "dark_orange",
-    Animal.LION: "red",
-    Animal.MONKEY: "green",
-}
-"""One colour per animal for the score sheet and the table; rich shows it at a terminal and drops it in a pipe."""
+def draw(table: TextTable, width: int) -> Group:
+    """A game's :class:`~cheekymonkey.game.TextTable` drawn with rich, at most ``width`` columns wide, in colour.
 
-
-def _styled(text: str, animal: Animal | None) -> Text:
-    return Text(text, style=ANIMAL_STYLES[animal] if animal is not None else "")
-
-
-def table_of(state: GameState, names: Sequence[str]) -> Table:
-    """The table as a player sees it (R9): each stack's top and height, the front, the bag, the bust odds."""
-    table = Table(title=f"Bag: {count(state.bag_size, 'token')}", title_justify="left")
-    table.add_column("seat", justify="right")
-    table.add_column("player")
-    table.add_column("stack", justify="right")
-    table.add_column("top")
-    for seat, stack in enumerate(state.stacks):
-        marker = "> " if seat == state.seat and state.phase is not Phase.OVER else ""
-        top = stack[-1] if stack else None
-        table.add_row(str(seat), marker + names[seat], str(len(stack)), _styled(top.label if top else "-", top))
-    if state.phase is not Phase.OVER:
-        caption = f"In front of {object_name(names[state.seat])}: {tokens(state.front)}."
-        if state.phase is Phase.DECIDE and state.bag_size:
-            bust = bust_probability(state)
-            caption += f" Drawing again busts with probability {bust:.0%}."
-        table.caption = caption
-        table.caption_justify = "left"
-    return table
-
-
-def sheet_table(sheet: ScoreSheet, ruleset: Ruleset, names: Sequence[str]) -> Table:
-    """The score sheet as a rich table: tokens per animal, in its colour (a star for a bonus tile), then the scores.
-
-    Without bonus tiles (R19) there is no bonus column and no star; with them a legend explains the star.
+    The notes follow the table as lines of their own, wrapped to ``width`` (not to the table's width).
     """
-    animals, columns = sheet_columns(ruleset)
-    caption = winners_line(sheet, names)
-    if ruleset.bonus_tiles:
-        caption = f"{LEGEND}\n{caption}"
-    table = Table(title="Final scores", title_justify="left", caption=caption)
-    table.caption_justify = "left"
-    table.add_column("player")
-    for animal in animals:
-        table.add_column(_styled(animal.label, animal), justify="right")
-    for column in columns:
-        table.add_column(column, justify="right")
-    for line in sheet.seats:
-        cells = [_styled(f"{line.counts[a]}{'*' if sheet.tile_holders[a] == line.seat else ''}", a) for a in animals]
-        table.add_row(names[line.seat], *cells, *sheet_numbers(sheet, line.seat, columns))
-    return table
+    fitted = table.fit(width)
+    drawn = Table(
+        title=fitted.title or None,
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        show_edge=False,
+        pad_edge=False,
+        padding=(0, 1, 0, 0),
+    )
+    for column in fitted.columns:
+        drawn.add_column(
+            Text(column.header.text, style=column.header.colour or ""),
+            justify="right" if column.right else "left",
+            no_wrap=True,
+        )
+    for row in fitted.rows:
+        drawn.add_row(*(Text(cell.text, style=cell.colour or "") for cell in row))
+    return Group(drawn, *(Text(note) for note in fitted.notes))
+
+
+class Narrator:
+    """Prints what happens at a table, one line per event, as ``viewer`` reads it (None: a spectator).
+
+    The events of one move made of several actions (tokens stacked one at a time) are held until the move is
+    complete, then printed together (:meth:`~cheekymonkey.game.Game.merge_events`), so a move reads as one line.
+    """
+
+    def __init__(self, console: Console, game: AnyGame, names: Sequence[str], viewer: int | None = None) -> None:
+        self.console = console
+        self.game = game
+        self.names = list(names)
+        self.viewer = viewer
+        self._held: list[Any] = []
+
+    def step(self, step: Step[Any, Any, Any]) -> None:
+        """Narrate one step's events, or hold them while its move goes on."""
+        self._held.extend(step.events)
+        # The step that begins such a move (a stop) is told at once; the steps inside it wait for its end.
+        if not (self.game.mid_move(step.before) and self.game.mid_move(step.after)):
+            self.flush()
+
+    def flush(self) -> None:
+        """Print every event held."""
+        for event in self.game.merge_events(self._held):
+            self.console.print(self.game.event_text(event, self.names, self.viewer))
+        self._held.clear()
+
+    def board(self, state: Any) -> None:
+        """Draw the board as the viewer sees it."""
+        self.console.print(draw(self.game.board_table(state, self.names, self.viewer), self.console.width))
+
+    def result(self, state: Any) -> None:
+        """Draw the final result."""
+        self.console.print()
+        self.console.print(draw(self.game.result_table(state, self.names), self.console.width))
 
 
 def stdin_is_terminal() -> bool:

@@ -2,32 +2,49 @@
 
 ``play`` and ``watch`` (the default commands at a terminal and in a pipe) take exactly the same table
 options, :func:`add_table_options`, so ``cheekymonkey --record game.json`` works wherever it runs.
+
+Everything here speaks to the game through :class:`~cheekymonkey.game.Game` (:func:`game_from`): the seat
+counts, variants and bots a command accepts are the game's own. What argparse cannot check without the game
+(the seat count a variant allows, a bot's name) is checked by the command before anything is played, and
+refused with :class:`OptionError`: one line and status 2, as argparse does. Every output file is checked by
+:func:`output_path` while the options are read, so a bad path is refused before any work is done.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
+import os
 import secrets
 import sys
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
-from cheekymonkey.bots import BOTS
-from cheekymonkey.rules import Ruleset
-from cheekymonkey.serialization import MAX_INTEGER
+from cheekymonkey.errors import CheekyMonkeyError
+from cheekymonkey.game import check_names
+from cheekymonkey.games import DEFAULT_GAME, GAME_NAMES, AnyGame, game_named
 
 __all__ = [
     "DEFAULT_DELAY",
+    "MAX_SEED",
+    "OptionError",
     "add_bots_option",
     "add_game_options",
     "add_table_options",
     "bot_names_type",
     "bots_for_seats",
+    "check_bots",
+    "check_output_file",
     "delay_type",
-    "install_hint",
+    "game_from",
     "names_type",
+    "number_type",
+    "output_path",
     "pause",
-    "players_type",
+    "players_from",
+    "positive_int",
     "ruleset_from",
     "seat_names",
     "seed_from",
@@ -37,27 +54,53 @@ __all__ = [
 DEFAULT_DELAY = 0.4
 """Seconds between bots' moves at a terminal (``--delay``); there is no delay in a pipe."""
 
+DEFAULT_PLAYERS = 3
+"""Seats when ``--players`` is not given (the nearest the game allows)."""
 
-def players_type(text: str) -> int:
-    """Parse a seat count for argparse: an integer from 2 to 6."""
-    try:
-        players = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of players") from None
-    if not 2 <= players <= 6:
-        raise argparse.ArgumentTypeError(f"{players} players: the game takes 2 to 6 (R3)")
-    return players
+MAX_SEED = 2**53 - 1
+"""The largest seed in size: a record keeps its seed, and a JSON document holds whole numbers up to this exactly."""
 
 
-def delay_type(text: str) -> float:
-    """Parse ``--delay`` for argparse: seconds, 0 or more (at most 10)."""
-    try:
-        delay = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not 0 <= delay <= 10:
-        raise argparse.ArgumentTypeError(f"{text} seconds: give 0 to 10")
-    return delay
+class OptionError(CheekyMonkeyError, ValueError):
+    """An option that does not fit the game (a seat count, a variant, a bot, names); the command exits with 2."""
+
+
+def number_type(
+    kind: type[int] | type[float], low: float, high: float = math.inf, *, what: str = "a number", above: bool = False
+) -> Callable[[str], Any]:
+    """An argparse type for a number of ``kind`` from ``low`` (or above it, with ``above``) to ``high``, finite.
+
+    The one parser behind every numeric option (seats, games, seconds, a port...): a word, ``nan`` or
+    ``inf`` is refused with a message that says what to give.
+
+    >>> number_type(int, 0, 65535, what="a port")("80")
+    80
+    """
+    unit = "whole number" if kind is int else "number"
+
+    def parse(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text[:40]!r} is not {what} (a {unit})") from None
+        fits = (value > low if above else value >= low) and value <= high and math.isfinite(value)
+        if not fits:
+            if math.isinf(high):
+                span = f"more than {low:g}" if above else f"{low:g} or more"
+            else:
+                span = f"more than {low:g}, up to {high:g}" if above else f"{low:g} to {high:g}"
+            raise argparse.ArgumentTypeError(f"{text[:40]} is not {what}: give {span}")
+        return value
+
+    parse.__name__ = what.removeprefix("a ").removeprefix("an ").replace(" ", "_")
+    return parse
+
+
+positive_int = number_type(int, 1, what="a count")
+"""Parse a whole number of 1 or more for argparse."""
+
+delay_type = number_type(float, 0, 10, what="a number of seconds")
+"""Parse ``--delay`` for argparse: seconds, 0 to 10."""
 
 
 def names_type(text: str) -> tuple[str, ...]:
@@ -74,15 +117,73 @@ def seed_type(text: str) -> int:
         seed = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text[:40]!r} is not an integer") from None
-    if abs(seed) > MAX_INTEGER:
-        # A record keeps the seed, and documents hold integers up to MAX_INTEGER (issue 10: no unloadable record).
+    if abs(seed) > MAX_SEED:
+        # A record keeps the seed, and documents hold integers up to MAX_SEED: no unloadable record.
         raise argparse.ArgumentTypeError(f"{text[:40]} is too large: a seed is at most 2**53 - 1 in size")
     return seed
 
 
-def add_game_options(parser: argparse.ArgumentParser, *, players: int = 3) -> None:
-    """Add ``--players``, ``--seed`` and ``--variant``."""
-    parser.add_argument("--players", type=players_type, default=players, help=f"seats, 2 to 6 (default {players})")
+def bot_names_type(text: str) -> tuple[str, ...]:
+    """Parse ``--bots`` for argparse: bot names separated by commas, none of them empty (the game checks them)."""
+    names = tuple(name.strip().lower() for name in text.split(","))
+    if not any(names):
+        raise argparse.ArgumentTypeError("no bot names given")
+    if not all(names):
+        raise argparse.ArgumentTypeError(f"{text!r}: a bot name is empty; separate names with commas")
+    return names
+
+
+def check_output_file(path: Path) -> None:
+    """Check that a file can be written at ``path``: its folder exists and takes new files, it is no folder.
+
+    The one check behind every output file of every command (:func:`output_path`, and the record files
+    named by the commands themselves). Whether an existing file may be replaced is the command's own choice.
+
+    Raises:
+        OptionError: Saying why the file cannot be written.
+    """
+    text = str(path)
+    if not text.strip():
+        raise OptionError("an empty path: name a file")
+    if path.is_dir():
+        raise OptionError(f"{text!r} is a folder: name a file in it")
+    folder = path.parent
+    if not folder.exists():
+        raise OptionError(f"cannot write {text!r}: there is no folder {str(folder)!r}")
+    if not folder.is_dir():
+        raise OptionError(f"cannot write {text!r}: {str(folder)!r} is not a folder")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise OptionError(f"cannot write {text!r}: the folder {str(folder)!r} is not writable")
+    if path.exists() and not os.access(path, os.W_OK):
+        raise OptionError(f"cannot write {text!r}: the file is read-only")
+
+
+def output_path(text: str) -> Path:
+    """Parse an output file's path for argparse, checked (:func:`check_output_file`) before any work is done.
+
+    Every command's output file options use this type, and only they.
+    """
+    path = Path(text)
+    try:
+        check_output_file(path)
+    except OptionError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return path
+
+
+def add_game_options(parser: argparse.ArgumentParser) -> None:
+    """Add ``--game``, ``--players``, ``--seed`` and ``--variant``."""
+    default = game_named(DEFAULT_GAME)
+    low, high = default.seat_range()
+    parser.add_argument(
+        "--game", choices=GAME_NAMES, default=DEFAULT_GAME, help=f"the game to play (default {DEFAULT_GAME})"
+    )
+    parser.add_argument(
+        "--players",
+        type=positive_int,
+        default=None,
+        help=f"seats (default {DEFAULT_PLAYERS}; {default.title} takes {low} to {high})",
+    )
     parser.add_argument(
         "--seed",
         type=seed_type,
@@ -91,26 +192,26 @@ def add_game_options(parser: argparse.ArgumentParser, *, players: int = 3) -> No
     )
     parser.add_argument(
         "--variant",
-        choices=Ruleset.preset_names(),
-        default="standard",
-        help="rule set: standard, younger (R19), little-children or little-children-no-kangaroo (R20)",
+        default=None,
+        help=f"rule set: {', '.join(default.preset_names())} (default {default.preset_names()[0]})",
     )
 
 
-def add_bots_option(parser: argparse.ArgumentParser, *, who: str) -> None:
+def add_bots_option(parser: argparse.ArgumentParser, *, who: str, default: tuple[str, ...] = ("heuristic",)) -> None:
     """Add ``--bots``: bot kinds, comma-separated, repeated round the table; ``who`` says whom they play."""
+    bots = ", ".join(game_named(DEFAULT_GAME).bot_names())
     parser.add_argument(
         "--bots",
         type=bot_names_type,
-        default=("heuristic",),
-        help=f"{who}, comma-separated, repeated round the table: {', '.join(BOTS)} (default heuristic)",
+        default=default,
+        help=f"{who}, comma-separated, repeated round the table: {bots} (default {','.join(default)})",
     )
 
 
 def add_table_options(parser: argparse.ArgumentParser, *, bots_who: str, record_default: str) -> None:
     """Add the options of a game at the table, the same for ``play`` and ``watch``.
 
-    ``--players``, ``--seed``, ``--variant``, ``--bots``, ``--names``, ``--delay``, ``--record``,
+    ``--game``, ``--players``, ``--seed``, ``--variant``, ``--bots``, ``--names``, ``--delay``, ``--record``,
     ``--no-record`` and ``--overwrite``; ``bots_who`` says whom the bots are and ``record_default`` what
     happens without ``--record``.
     """
@@ -129,21 +230,67 @@ def add_table_options(parser: argparse.ArgumentParser, *, bots_who: str, record_
         help=f"seconds between bots' moves at a terminal, so you can follow them (default {DEFAULT_DELAY}; "
         "never in a pipe)",
     )
-    parser.add_argument("--record", type=Path, default=None, help=f"where to save the game record ({record_default})")
+    parser.add_argument(
+        "--record", type=output_path, default=None, help=f"where to save the game record ({record_default})"
+    )
     parser.add_argument("--no-record", action="store_true", help="do not save a record of the game")
     parser.add_argument(
         "--overwrite", action="store_true", help="replace the --record file if it exists (by default it is refused)"
     )
 
 
-def install_hint(extra: str) -> str:
-    """How to install an extra, both from the package index and from a clone of the repository."""
-    return f"pip install 'cheekymonkey[{extra}]' (or, in a clone of the repository: pip install '.[{extra}]')"
+def game_from(args: argparse.Namespace) -> AnyGame:
+    """The game named by ``--game`` (the default game for commands without the option)."""
+    return game_named(getattr(args, "game", None) or DEFAULT_GAME)
 
 
-def ruleset_from(args: argparse.Namespace) -> Ruleset:
-    """The preset named by ``--variant``."""
-    return Ruleset.preset(args.variant)
+def ruleset_from(game: AnyGame, args: argparse.Namespace) -> Any:
+    """The game's preset named by ``--variant`` (its standard rules without it).
+
+    Raises:
+        OptionError: If the game has no such preset.
+    """
+    name: str | None = args.variant
+    if name is not None and name not in game.preset_names():
+        raise OptionError(f"no variant {name!r} of {game.title}; the variants are {', '.join(game.preset_names())}")
+    return game.ruleset(name)
+
+
+def players_from(game: AnyGame, ruleset: Any, given: int | None) -> int:
+    """The seat count: ``given``, or the default (:data:`DEFAULT_PLAYERS`, or the nearest the rule set allows).
+
+    Raises:
+        OptionError: If the rule set cannot seat ``given`` players.
+    """
+    low, high = game.seat_range(ruleset)
+    if given is None:
+        return min(max(DEFAULT_PLAYERS, low), high)
+    if not low <= given <= high:
+        raise OptionError(f"{given} players: {game.title} ({_rules_name(ruleset)}) takes {low} to {high}")
+    return given
+
+
+def _rules_name(ruleset: Any) -> str:
+    """A rule set's name for messages: its ``name`` if it has one."""
+    name = getattr(ruleset, "name", None)
+    return f"{name} rules" if isinstance(name, str) else "these rules"
+
+
+def check_bots(game: AnyGame, names: Sequence[str]) -> None:
+    """Refuse bot names the game does not know.
+
+    Raises:
+        OptionError: Naming the bot and the game's bots.
+    """
+    known = game.bot_names()
+    for name in names:
+        if name not in known:
+            raise OptionError(f"no bot named {name!r}; the bots are {', '.join(known)}")
+
+
+def bots_for_seats(names: Sequence[str], seats: int) -> list[str]:
+    """One bot name per seat: a single name fills every seat; otherwise the names repeat in turn."""
+    return [names[i % len(names)] for i in range(seats)]
 
 
 def seed_from(args: argparse.Namespace) -> int:
@@ -152,38 +299,25 @@ def seed_from(args: argparse.Namespace) -> int:
     return secrets.randbelow(1_000_000_000) if given is None else given
 
 
-def seat_names(args: argparse.Namespace, defaults: list[str]) -> list[str]:
+def seat_names(args: argparse.Namespace, defaults: Sequence[str]) -> list[str]:
     """The seat names: ``--names`` in seat order, the defaults for seats it leaves out.
 
     Raises:
-        ValueError: If ``--names`` gives more names than there are seats, or the same name twice.
+        OptionError: If ``--names`` gives more names than there are seats, or names that
+            :func:`~cheekymonkey.game.check_names` refuses ("you", look-alikes).
     """
     given: tuple[str, ...] = args.names or ()
     if len(given) > len(defaults):
-        raise ValueError(f"{len(given)} names for {len(defaults)} seats: give at most one name per seat")
+        raise OptionError(f"{len(given)} names for {len(defaults)} seats: give at most one name per seat")
     names = [*given, *defaults[len(given) :]]
-    if len(set(names)) != len(names):
-        raise ValueError(f"the names {', '.join(names)} repeat one: give each seat its own name")
+    try:
+        check_names(names)
+    except CheekyMonkeyError as error:
+        raise OptionError(str(error)) from None
     return names
 
 
-def pause(args: argparse.Namespace) -> None:
-    """Wait ``--delay`` seconds if standard output is a terminal (a person is watching); never in a pipe."""
-    if args.delay > 0 and sys.stdout.isatty():
-        time.sleep(args.delay)
-
-
-def bot_names_type(text: str) -> tuple[str, ...]:
-    """Parse ``--bots`` for argparse: bot names separated by commas (random, heuristic, expectimax, mcts)."""
-    names = tuple(name.strip().lower() for name in text.split(",") if name.strip())
-    if not names:
-        raise argparse.ArgumentTypeError("no bot names given")
-    for name in names:
-        if name not in BOTS:
-            raise argparse.ArgumentTypeError(f"no bot named {name!r}; the bots are {', '.join(BOTS)}")
-    return names
-
-
-def bots_for_seats(names: tuple[str, ...], seats: int) -> list[str]:
-    """One bot name per seat: a single name fills every seat; otherwise the names repeat in turn."""
-    return [names[i % len(names)] for i in range(seats)]
+def pause(seconds: float) -> None:
+    """Wait ``seconds`` if standard output is a terminal (a person is watching); never in a pipe."""
+    if seconds > 0 and math.isfinite(seconds) and sys.stdout.isatty():
+        time.sleep(seconds)

@@ -14,9 +14,10 @@ import datetime
 import os
 import tempfile
 from pathlib import Path
+from typing import Any
 
-from cheekymonkey.records import GameRecord
-from cheekymonkey.serialization import dump_record
+from cheekymonkey.cli.options import OptionError, check_output_file
+from cheekymonkey.game import Documents
 
 __all__ = ["RecordFile", "RecordFileError", "default_record_path"]
 
@@ -43,16 +44,25 @@ class RecordFile:
     Args:
         path: Where to save.
         overwrite: Whether an existing file there may be replaced.
+        documents: The game's documents, which write its records (default: the default game's).
 
     Raises:
         RecordFileError: If the file exists (and ``overwrite`` is false), or cannot be written.
+        ImportError: If the documents need an extra that is not installed.
     """
 
-    def __init__(self, path: Path, *, overwrite: bool = False) -> None:
+    def __init__(self, path: Path, *, overwrite: bool = False, documents: Documents | None = None) -> None:
+        if documents is None:
+            from cheekymonkey.games import DEFAULT_GAME, game_named
+
+            documents = game_named(DEFAULT_GAME).documents()
+        self.documents = documents
         self.path = path
         self.saves = 0
-        if path.is_dir():
-            raise RecordFileError(f"cannot save the record to {str(path)!r}: it is a directory")
+        try:
+            check_output_file(path)  # the check every output file of every command gets
+        except OptionError as error:
+            raise RecordFileError(f"cannot save the record: {error}") from None
         if not overwrite:
             try:
                 # Claim the name at once (O_EXCL: only if no file has it), so a record is never overwritten.
@@ -84,13 +94,13 @@ class RecordFile:
             raise RecordFileError(f"cannot save the record to {str(self.path)!r}: {error.strerror}") from None
         return temporary
 
-    def save(self, record: GameRecord) -> None:
+    def save(self, record: Any) -> None:
         """Write ``record`` over the file, atomically: a temporary file beside it, then a rename.
 
         Raises:
             RecordFileError: If it cannot be written; the file then still holds the last record saved.
         """
-        temporary = self._write_temporary(dump_record(record, indent=2) + "\n")
+        temporary = self._write_temporary(self.documents.dumps(record, indent=2) + "\n")
         try:
             os.replace(temporary, self.path)
         except OSError as error:

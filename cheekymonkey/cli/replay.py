@@ -1,9 +1,11 @@
 """``cheekymonkey replay FILE``: step through a saved game record, narrated turn by turn.
 
-The record is checked as it is loaded (a record that does not replay is refused, naming the step).
-With ``--step`` it waits for Enter after each turn (``q`` then Enter stops early); at the end of
-standard input it plays the rest without waiting. Exit status: 0 after a replay, 2 if the file
-cannot be read or is not a valid record.
+The record is checked as it is loaded (a record that does not replay is refused, naming the step), then its
+actions are played again at a :class:`~cheekymonkey.Table` seated as the record says, and each step's events
+are narrated. At a terminal it steps: after each turn it shows the table and waits for Enter (``q`` then
+Enter stops early); ``--no-step`` prints the whole game at once, and ``--step`` waits even when the answers
+come from a pipe (at the end of standard input it plays the rest without waiting). In a pipe it prints the
+whole game. Exit status: 0 after a replay, 2 if the file cannot be read or is not a valid record.
 """
 
 from __future__ import annotations
@@ -11,13 +13,12 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
-from cheekymonkey.cli.narrate import count, describe_event, make_console, sheet_table, table_of
-from cheekymonkey.cli.options import names_type, seat_names
-from cheekymonkey.events import apply_with_events
-from cheekymonkey.scoring import score
-from cheekymonkey.serialization import DocumentError, load_record
-from cheekymonkey.state import Phase
+from cheekymonkey.cli.options import OptionError, game_from, names_type, seat_names
+from cheekymonkey.errors import CheekyMonkeyError
+from cheekymonkey.games import DEFAULT_GAME, GAME_NAMES
+from cheekymonkey.table import Seat, Table
 
 __all__ = ["add_arguments", "run"]
 
@@ -25,7 +26,15 @@ __all__ = ["add_arguments", "run"]
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add this command's options."""
     parser.add_argument("file", type=Path, help="a game record saved by 'cheekymonkey play' (or any record document)")
-    parser.add_argument("--step", action="store_true", help="wait for Enter after each turn")
+    parser.add_argument(
+        "--game", choices=GAME_NAMES, default=DEFAULT_GAME, help=f"the record's game (default {DEFAULT_GAME})"
+    )
+    parser.add_argument(
+        "--step",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="wait for Enter after each turn (default: at a terminal; --no-step prints the whole game at once)",
+    )
     parser.add_argument(
         "--names",
         type=names_type,
@@ -36,49 +45,48 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Narrate the record in ``args.file``; return the exit status."""
-    console = make_console()
-    error_console = make_console()
-    error_console.stderr = True
+    from cheekymonkey.cli.narrate import Narrator, make_console, stdin_is_terminal
+
+    game = game_from(args)
     try:
         text = args.file.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        error_console.print(f"cheekymonkey replay: cannot read {str(args.file)!r}: {error}")
-        return 2
+        raise OptionError(f"cannot read {str(args.file)!r}: {error}") from None
     try:
-        record = load_record(text)
-    except DocumentError as error:
-        error_console.print(f"cheekymonkey replay: {args.file}: {error}")
-        return 2
-    try:
-        names = seat_names(args, list(record.names) or [f"Seat {seat}" for seat in range(record.players)])
-    except ValueError as error:
-        error_console.print(f"cheekymonkey replay: {error}")
-        return 2
+        record = game.documents().loads(text, "record")
+    except CheekyMonkeyError as error:
+        raise OptionError(f"{args.file}: {error}") from None
+    names = seat_names(args, list(record.names) or [f"Seat {seat}" for seat in range(record.players)])
+    kinds = record.bots or ("human",) * record.players
+    console = make_console()
     seed = "none" if record.seed is None else record.seed
+    rules = getattr(record.ruleset, "name", "custom")
+    actions = len(record.actions)
     console.print(
-        f"Replaying a {record.players}-player game, {record.ruleset.name} rules, seed {seed}: "
-        f"{count(len(record.actions), 'action')}."
+        f"Replaying a {record.players}-player game of {game.title}, {rules} rules, seed {seed}: "
+        f"{actions} action{'' if actions == 1 else 's'}."
     )
     if record.bots:
         # Who played: the names and what sat in each seat, as the record keeps them.
-        console.print(
-            "Players: " + ", ".join(f"{n} ({kind})" for n, kind in zip(names, record.bots, strict=True)) + "."
-        )
+        console.print("Players: " + ", ".join(f"{n} ({kind})" for n, kind in zip(names, kinds, strict=True)) + ".")
     else:
         console.print("Players: " + ", ".join(names) + ".")
-    state = record.start()
-    waiting = args.step
-    turn = 0
+    # The seats as the record has them, without bots: a replay plays the record's actions, and nobody else.
+    seats = [Seat(name, kind) for name, kind in zip(names, kinds, strict=True)]
+    table: Table[Any, Any, Any, Any, Any] = Table(
+        game, seats, ruleset=record.ruleset, first_player=record.first_player, seed=record.seed
+    )
+    narrator = Narrator(console, game, names)
+    waiting = args.step if args.step is not None else stdin_is_terminal() and sys.stdout.isatty()
+    if game.begins_turn(table.state):
+        console.print(f"-- Turn 1: {_whose(names, game.turn_of(table.state))} --")
     for action in record.actions:
-        if state.phase is Phase.CHANCE and not state.front:
-            turn += 1
-            console.print(f"-- Turn {turn}: {names[state.seat]} --")
-        before = state
-        state, events = apply_with_events(state, action)
-        for event in events:
-            console.print(describe_event(event, names))
-        if waiting and state.seat != before.seat and state.phase is not Phase.OVER:
-            console.print(table_of(state, names))
+        step = table.play(action)
+        narrator.step(step)
+        if table.finished or not game.begins_turn(table.state):
+            continue
+        if waiting:
+            narrator.board(table.state)
             console.print("Enter for the next turn, q to stop: ", end="")
             answer = sys.stdin.readline()
             if not answer:
@@ -87,10 +95,15 @@ def run(args: argparse.Namespace) -> int:
             elif answer.strip().lower() in ("q", "quit"):
                 console.print("Stopped.")
                 return 0
-    if state.phase is Phase.OVER:
-        console.print()
-        console.print(sheet_table(score(state), record.ruleset, names))
+        console.print(f"-- Turn {table.turns}: {_whose(names, game.turn_of(table.state))} --")
+    narrator.flush()
+    if table.over:
+        narrator.result(table.state)
     else:
         console.print("The record ends before the game does.")
-        console.print(table_of(state, names))
+        narrator.board(table.state)
     return 0
+
+
+def _whose(names: list[str], seat: int | None) -> str:
+    return "nobody" if seat is None else names[seat]

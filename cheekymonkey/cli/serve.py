@@ -5,13 +5,14 @@ from __future__ import annotations
 import argparse
 import errno
 import logging
-import math
 import os
 import socket
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
+
+from cheekymonkey.cli.options import number_type
 
 __all__ = ["add_arguments", "default_store", "run"]
 
@@ -27,22 +28,12 @@ def default_store() -> str:
     return str(Path(state) / "cheekymonkey" / "rooms.sqlite3")
 
 
-def _number(kind: type[int] | type[float], low: float, high: float, what: str) -> Callable[[str], float]:
-    def parse(text: str) -> float:
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
-        if not math.isfinite(value) or not low <= value <= high:
-            top = "" if high == math.inf else f" to {high:g}"
-            raise argparse.ArgumentTypeError(f"{text}: give {low:g}{top}" if top else f"{text}: give {low:g} or more")
-        return value
-
-    return parse
+def _count(what: str, high: float = 10**9) -> Callable[[str], Any]:
+    return number_type(int, 1, high, what=what)
 
 
-def _count(what: str, high: float = 10**9) -> Callable[[str], float]:
-    return _number(int, 1, high, what)
+def _span(kind: type[int] | type[float], low: float, high: float, what: str) -> Callable[[str], Any]:
+    return number_type(kind, low, high, what=what)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -50,7 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     where = parser.add_argument_group("where to serve")
     where.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine)")
     where.add_argument(
-        "--port", type=_number(int, 0, 65535, "a port"), default=8000, help="port to listen on (default 8000; 0: any)"
+        "--port", type=_span(int, 0, 65535, "a port"), default=8000, help="port to listen on (default 8000; 0: any)"
     )
     where.add_argument(
         "--allowed-host",
@@ -91,8 +82,8 @@ _LIMITS: Final = [
     ("rooms", "--max-rooms", _count("a number of rooms"), 1000, "rooms open at once, in all"),
     ("rooms", "--rooms-per-client", _count("a number of rooms"), 20, "rooms one client may have open"),
     ("rooms", "--rooms-per-minute", _count("a number of rooms"), 10, "rooms one client may make in a minute"),
-    ("rooms", "--idle-minutes", _number(float, 0.01, 10**6, _MINUTES), 60.0, "a game nobody moves in ends after"),
-    ("rooms", "--finished-minutes", _number(float, 0.01, 10**6, _MINUTES), 15.0, "a finished game's room ends after"),
+    ("rooms", "--idle-minutes", _span(float, 0.01, 10**6, _MINUTES), 60.0, "a game nobody moves in ends after"),
+    ("rooms", "--finished-minutes", _span(float, 0.01, 10**6, _MINUTES), 15.0, "a finished game's room ends after"),
     ("rooms", "--max-moves", _count("a number of moves"), 2000, "actions per game, then it stops"),
     (
         "rooms",
@@ -102,17 +93,17 @@ _LIMITS: Final = [
         "the largest number custom rules may lead to, tokens and bonus values added up",
     ),
     ("rooms", "--bot-memory", _count("a number of entries"), 1000, "cache entries each bot keeps between moves"),
-    ("rooms", "--bot-delay", _number(float, 0, 10, _SECONDS), 0.8, "seconds a bot waits before each move"),
+    ("rooms", "--bot-delay", _span(float, 0, 10, _SECONDS), 0.8, "seconds a bot waits before each move"),
     ("connections", "--max-streams", _count("a number of streams"), 500, "event streams open at once, in all"),
     ("connections", "--streams-per-seat", _count("a number of streams"), 4, "event streams open on one seat"),
     (
         "connections",
         "--header-timeout",
-        _number(float, 0.1, 3600, _SECONDS),
+        _span(float, 0.1, 3600, _SECONDS),
         10.0,
         "seconds a client has to send a request's head, and then its body",
     ),
-    ("connections", "--idle-timeout", _number(int, 1, 3600, _SECONDS), 20, "seconds a connection may stay idle"),
+    ("connections", "--idle-timeout", _span(int, 1, 3600, _SECONDS), 20, "seconds a connection may stay idle"),
     ("connections", "--max-body", _count("a number of bytes", 1 << 20), 8192, "bytes in a request's body"),
 ]
 
@@ -122,6 +113,8 @@ def _listen(host: str, port: int) -> socket.socket:
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))
+    # Listening before the address is printed: a browser that connects at once is queued, not refused.
+    sock.listen(socket.SOMAXCONN)
     sock.set_inheritable(True)
     return sock
 

@@ -15,14 +15,20 @@ import json
 import sys
 import time
 from contextlib import ExitStack
-from pathlib import Path
 from typing import Any, TextIO
 
-from rich.table import Table
-
-from cheekymonkey.cli.narrate import make_console
-from cheekymonkey.cli.options import bot_names_type, bots_for_seats, players_type, ruleset_from
-from cheekymonkey.rules import Ruleset
+from cheekymonkey.cli.options import (
+    OptionError,
+    add_bots_option,
+    bots_for_seats,
+    check_bots,
+    game_from,
+    output_path,
+    players_from,
+    positive_int,
+    ruleset_from,
+    seed_type,
+)
 from cheekymonkey.simulation import (
     GameFailedError,
     RayExecutor,
@@ -36,39 +42,20 @@ from cheekymonkey.simulation import (
 __all__ = ["add_arguments", "run"]
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} must be 1 or more")
-    return value
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add this command's options."""
-    parser.add_argument(
-        "--bots",
-        type=bot_names_type,
-        default=("expectimax", "heuristic"),
-        help="bots, comma-separated, repeated round the table: random, heuristic, expectimax, mcts "
-        "(default expectimax,heuristic)",
-    )
-    parser.add_argument(
-        "--players", type=players_type, default=None, help="seats, 2 to 6 (default: one per bot, at least 2)"
-    )
-    parser.add_argument("--games", type=_positive, default=200, help="games to play (default 200)")
-    parser.add_argument("--seed", type=int, default=0, help="game i uses seed SEED + i (default 0)")
+    add_bots_option(parser, who="bots", default=("expectimax", "heuristic"))
+    parser.add_argument("--players", type=positive_int, default=None, help="seats (default: one per bot, at least 2)")
+    parser.add_argument("--games", type=positive_int, default=200, help="games to play (default 200)")
+    parser.add_argument("--seed", type=seed_type, default=0, help="game i uses seed SEED + i (default 0)")
     parser.add_argument(
         "--variant",
-        choices=Ruleset.preset_names(),
-        default="standard",
+        default=None,
         help="rule set: standard, younger (R19), little-children or little-children-no-kangaroo (R20)",
     )
     parser.add_argument(
         "--workers",
-        type=_positive,
+        type=positive_int,
         default=None,
         help="local processes to play in (default: this one); with --ray, the CPUs of a local Ray instance",
     )
@@ -85,11 +72,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="run on Ray: a local instance, or the cluster at ADDRESS (auto, ray://HOST:10001)",
     )
     parser.add_argument(
-        "--block-size", type=_positive, default=None, help="games per task (default: about 64 tasks of at most 500)"
+        "--block-size", type=positive_int, default=None, help="games per task (default: about 64 tasks of at most 500)"
     )
-    parser.add_argument("--json", metavar="FILE", type=Path, default=None, help="write the summary to FILE as JSON")
+    # Output files are checked as the options are read (output_path), before any game is played.
     parser.add_argument(
-        "--plot", metavar="FILE", type=Path, default=None, help="draw win rates and score distributions to FILE.png"
+        "--json", metavar="FILE", type=output_path, default=None, help="write the summary to FILE as JSON"
+    )
+    parser.add_argument(
+        "--plot",
+        metavar="FILE",
+        type=output_path,
+        default=None,
+        help="draw win rates and score distributions to FILE (.png, .svg or .pdf; needs the plot extra)",
     )
 
 
@@ -163,26 +157,27 @@ def run(args: argparse.Namespace) -> int:
     Returns 0, 2 for options that do not fit, 1 if a game or the backend failed, 130 if stopped by Ctrl-C
     (the finished blocks are printed and written, marked partial).
     """
-    console = make_console()
-    ruleset = ruleset_from(args)
+    from cheekymonkey.cli.narrate import make_console
+
+    game = game_from(args)
+    ruleset = ruleset_from(game, args)
     names: tuple[str, ...] = args.bots
-    players = args.players if args.players is not None else max(2, len(names))
-    if len(names) > players or not ruleset.min_players <= players <= ruleset.max_players:
-        # Errors go to stderr (issue 10), like every other refusal of the command line.
-        print(
-            f"cheekymonkey simulate: {len(names)} bots: the {ruleset.name} rules seat {ruleset.min_players} to"
-            f" {ruleset.max_players}"
-            + (f", and {players} seats take at most {players} bots" if len(names) > players else ""),
-            file=sys.stderr,
-        )
-        return 2
+    check_bots(game, names)
+    # One seat per bot by default (at least the fewest the rules seat); more than the rules seat is refused.
+    low, high = game.seat_range(ruleset)
+    if len(names) > high:
+        raise OptionError(f"{len(names)} bots: {game.title} seats {low} to {high}")
+    players = players_from(game, ruleset, args.players or max(len(names), low))
+    if len(names) > players:
+        raise OptionError(f"{len(names)} bots: {players} seats take at most {players} bots")
     if args.scheduler is not None and args.workers is not None:
-        print(
-            "cheekymonkey simulate: --workers is for local runs and --ray; a Dask cluster has its own", file=sys.stderr
-        )
-        return 2
+        raise OptionError("--workers is for local runs and --ray; a Dask cluster has its own")
+    if args.plot is not None:
+        import matplotlib  # noqa: F401 - the plot extra, checked before the games rather than after them
+    console = make_console()
     kinds = bots_for_seats(names, players)
-    console.print(f"{args.games} games of {', '.join(kinds)} ({ruleset.name} rules), seeds {args.seed} and up.")
+    rules = args.variant or game.preset_names()[0]
+    console.print(f"{args.games} games of {', '.join(kinds)} ({rules} rules), seeds {args.seed} and up.")
     line = _ProgressLine(sys.stderr)
     started = time.monotonic()
     try:
@@ -227,6 +222,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _print_table(console: Any, summary: Summary) -> None:
+    from rich.table import Table
+
     title = f"{summary.games} games"
     if summary.partial:
         title += f" (partial: stopped after {summary.games} of {summary.requested})"

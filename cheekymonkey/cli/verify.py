@@ -13,7 +13,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from cheekymonkey.cli.options import install_hint
+from cheekymonkey.cli import install_hint
+from cheekymonkey.cli.options import number_type
 from cheekymonkey.errors import CheekyMonkeyError
 from cheekymonkey.rules import MAX_PLAYERS, Ruleset
 
@@ -23,14 +24,7 @@ _DEFAULT_MOST_SEATS = 6
 """Without ``--players``, seat counts above this are skipped: they take z3 longer and add little."""
 
 
-def _seats(text: str) -> int:
-    try:
-        players = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of players") from None
-    if not 2 <= players <= MAX_PLAYERS:
-        raise argparse.ArgumentTypeError(f"{players} players: a game takes 2 to {MAX_PLAYERS}")
-    return players
+_seats = number_type(int, 2, MAX_PLAYERS, what="a number of players")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -36,8 +36,8 @@ from cheekymonkey.engine import (
 )
 from cheekymonkey.errors import InvalidValueError
 from cheekymonkey.events import Event, apply_with_events
-from cheekymonkey.game import Documents, Encoding, Game, GameBot, Outcome
-from cheekymonkey.narration import a, describe_event, format_sheet
+from cheekymonkey.game import Documents, Encoding, Game, GameBot, Outcome, TextTable
+from cheekymonkey.narration import a, board_table, bot_title, describe_event, merge_stacking, sheet_table
 from cheekymonkey.notation import action_text, parse_actions
 from cheekymonkey.records import GameRecord
 from cheekymonkey.rules import Ruleset
@@ -90,9 +90,6 @@ class _Encoding:
         from cheekymonkey.rl._text import board_text as full_text
 
         return full_text(state) if self.layout.kind == "full" else board_text(view(state, seat))
-
-
-_BOT_TITLES: Final = {"random": "Random", "heuristic": "Heuristic", "expectimax": "Expectimax", "mcts": "MCTS"}
 
 
 def _cache_entries(bot: object) -> int:
@@ -167,6 +164,18 @@ class _Documents:
         return kind
 
 
+_ACTION_HELP: Final = """\
+While deciding:
+  d, draw        draw another token (the odds of a bust are shown above)
+  s, stop        stop: put the tokens in front of you on your stack (you choose the order)
+  h, herd        secure a herd: all tokens in front show one animal; they go under your stack
+  c SEAT         claim the top token of SEAT's stack (just c if only one seat can be claimed from)
+  w SEAT         swap the monkey you just drew with SEAT's top token (just w if only one seat)
+While stacking (the last token you put down ends on top, where others can claim it):
+  e s h g p k l m, or a name   put that animal down next; several at once, bottom first: "s l" or "sl"
+"""
+
+
 @attrs.frozen(slots=True)
 class CheekyMonkey:
     """Reiner Knizia's *Cheeky Monkey* as a :class:`~cheekymonkey.game.Game`; use :data:`CHEEKY_MONKEY`."""
@@ -238,6 +247,10 @@ class CheekyMonkey:
         """:func:`~cheekymonkey.is_terminal`."""
         return is_terminal(state)
 
+    def turn_of(self, state: GameState) -> int | None:
+        """``state.seat``: the seat whose turn it is, drawing (chance) or deciding; None once the game is over."""
+        return None if state.phase is Phase.OVER else state.seat
+
     def begins_turn(self, state: GameState) -> bool:
         """A turn begins with its compulsory first draw (R4): a draw pending with nothing in front yet."""
         return state.phase is Phase.CHANCE and len(state.front) == 0
@@ -281,12 +294,6 @@ class CheekyMonkey:
         bot_named(name)  # the usual error for an unknown name
         return _BoundedBot(name, memory)
 
-    def bot_title(self, name: str) -> str:
-        """``"Random"``, ``"Heuristic"``, ``"Expectimax"``, ``"MCTS"`` (Monte Carlo tree search)."""
-        if name not in BOTS:
-            bot_named(name)  # raises the usual error for an unknown name
-        return _BOT_TITLES.get(name, name.capitalize())
-
     def action_text(self, action: Action, state: GameState) -> str:
         """:func:`~cheekymonkey.action_text`: ``"d"``, ``"c 2"``, ``"l"``."""
         return action_text(action, state)
@@ -322,8 +329,33 @@ class CheekyMonkey:
         return describe_event(event, names, viewer)
 
     def result_text(self, state: GameState, names: Sequence[str]) -> str:
-        """:func:`cheekymonkey.narration.format_sheet` of the final score."""
-        return format_sheet(score(state), state.ruleset, names)
+        """The final score sheet as plain text, 80 columns wide at most (:meth:`result_table`)."""
+        return self.result_table(state, names).text(80)
+
+    def board_table(self, state: GameState, names: Sequence[str], viewer: int | None = None) -> TextTable:
+        """:func:`cheekymonkey.narration.board_table`, with the odds of a bust while deciding."""
+        bust = bust_probability(state) if state.phase is Phase.DECIDE and state.bag_size else None
+        return board_table(state, names, viewer, bust)
+
+    def result_table(self, state: GameState, names: Sequence[str]) -> TextTable:
+        """:func:`cheekymonkey.narration.sheet_table` of the final score (:func:`~cheekymonkey.score`)."""
+        return sheet_table(score(state), state.ruleset, names)
+
+    def action_help(self) -> str:
+        """The notation of :func:`~cheekymonkey.parse_actions`: a letter per move, a seat, animals by letter."""
+        return _ACTION_HELP.rstrip("\n")
+
+    def bot_title(self, name: str) -> str:
+        """:func:`cheekymonkey.narration.bot_title`: ``"Heuristic"``, ``"MCTS"``."""
+        return bot_title(name)
+
+    def mid_move(self, state: GameState) -> bool:
+        """Whether tokens are being stacked one at a time (R9): the stop's stacking is one move."""
+        return state.phase is Phase.PLACING
+
+    def merge_events(self, events: Sequence[Event]) -> tuple[Event, ...]:
+        """:func:`cheekymonkey.narration.merge_stacking`: a stop's tokens stacked one at a time read as one line."""
+        return merge_stacking(events)
 
     def record(
         self,

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from cheekymonkey.game import Cell, Column, TextTable
 from cheekymonkey.toomany._state import GameState
 from cheekymonkey.toomany.cards import CARDS, Card, FaceDown, Slot
 from cheekymonkey.toomany.state import Phase, raccoon_choices
@@ -31,7 +32,7 @@ from cheekymonkey.toomany.state import Phase, raccoon_choices
 if TYPE_CHECKING:
     from cheekymonkey.toomany.views import TableView
 
-__all__ = ["board_text"]
+__all__ = ["board_table", "board_text"]
 
 
 def cell(slot: Slot) -> str:
@@ -112,3 +113,39 @@ def _turn(table: GameState | TableView, seat: int) -> str:
         targets = [str(other) for other in others if not table.skips[other]]
         what = f"give the Skip to seat {or_list(targets)}, or to nobody"
     return f"to move: seat {seat} ({phase}): {what}"
+
+
+def board_table(state: GameState, names: Sequence[str], viewer: int | None = None) -> TextTable:
+    """The table as ``viewer`` sees it, as cells: each seat's row by position, its Skip, then the hand and piles.
+
+    A face-up card shows its code, a card turned down and known shows in brackets, an unseen one ``?``
+    (as :func:`board_text` draws them); ``>`` marks the seat to move, "(you)" the viewer's.
+
+    >>> from cheekymonkey.toomany import Card, Reveal, apply_all, new_game
+    >>> state = apply_all(new_game(2), [Reveal(Card.THREE), Reveal(Card.GIRAFFE)])
+    >>> print(board_table(state, ["Ann", "Bob"], viewer=0).text())
+    Round 1
+    seat  player     1  2  3  4  5  6  Skip
+       0  Ann (you)  ?  ?  3  ?  ?  ?
+       1  > Bob      ?  ?  ?  ?  ?  ?
+    Draw pile: 42 cards. Discard pile, top last: giraffe.
+    """
+    over = state.phase is Phase.OVER
+    longest = max(len(row) for row in state.rows)
+    columns = [Column(Cell("seat"), right=True), Column(Cell("player"))]
+    columns += [Column(Cell(str(position)), right=True) for position in range(1, longest + 1)]
+    columns.append(Column(Cell("Skip")))
+    rows = []
+    for seat, row in enumerate(state.rows):
+        marker = "> " if seat == state.seat and not over else ""
+        label = f"{marker}{names[seat]}{' (you)' if seat == viewer else ''}"
+        cells = [Cell(cell(slot), "green" if isinstance(slot, Card) else None) for slot in row]
+        cells += [Cell("")] * (longest - len(row))
+        rows.append((Cell(str(seat)), Cell(label), *cells, Cell("waiting" if state.skips[seat] else "")))
+    notes = []
+    if state.hand is not None:
+        notes.append(f"In hand: {state.hand.label}.")
+    size = state.pile_size
+    discard = ", ".join(card.label for card in state.discard) or "empty"
+    notes.append(f"Draw pile: {size} card{'' if size == 1 else 's'}. Discard pile, top last: {discard}.")
+    return TextTable(tuple(columns), tuple(rows), title=f"Round {state.round}", notes=tuple(notes))

@@ -25,9 +25,9 @@ from typing import TYPE_CHECKING, Any, Final
 import attrs
 
 from cheekymonkey.errors import InvalidValueError
-from cheekymonkey.game import Documents, Encoding, Game, GameBot, Outcome
+from cheekymonkey.game import Documents, Encoding, Game, GameBot, Outcome, TextTable
 from cheekymonkey.toomany.actions import Action, Reveal
-from cheekymonkey.toomany.board import board_text
+from cheekymonkey.toomany.board import board_table, board_text
 from cheekymonkey.toomany.bots import BOTS, bot_named
 from cheekymonkey.toomany.engine import (
     apply,
@@ -40,7 +40,7 @@ from cheekymonkey.toomany.engine import (
     sample_chance,
 )
 from cheekymonkey.toomany.events import Event
-from cheekymonkey.toomany.narration import action_words, describe_event, result_text
+from cheekymonkey.toomany.narration import action_words, describe_event, result_table, result_text
 from cheekymonkey.toomany.notation import action_text, parse_actions
 from cheekymonkey.toomany.records import GameRecord
 from cheekymonkey.toomany.results import outcome
@@ -49,6 +49,23 @@ from cheekymonkey.toomany.state import GameState, Phase, new_game
 from cheekymonkey.toomany.views import TableView, view
 
 __all__ = ["TOO_MANY_MONKEYS", "TooManyMonkeys"]
+
+
+_ACTION_HELP: Final = """\
+At the start of a turn:
+  d, draw        draw the top card of the draw pile
+  t, take        take the top of the discard pile (a number card you can use)
+With a wild in hand:
+  w P            put the wild on your face-down position P (just P works too)
+With a number whose position holds your wild:
+  b, bonus       put the number there and take the wild back; n to decline
+After a raccoon:
+  r K            take the number K from the discard pile (just K works too); n for none
+After a Do Not Disturb:
+  x S P          turn down the card at seat S's position P; n for none
+After a Skip:
+  s S            give the Skip to seat S (just S works too); n to nobody
+"""
 
 
 @attrs.frozen(slots=True)
@@ -164,13 +181,32 @@ class TooManyMonkeys:
             raise InvalidValueError(f"memory must be a positive number of cache entries or None, got {memory!r}")
         return bot_named(name)
 
-    def bot_title(self, name: str) -> str:
-        """The bot's kind for people: ``"Random"``.
+    def board_table(self, state: GameState, names: Sequence[str], viewer: int | None = None) -> TextTable:
+        """:func:`cheekymonkey.toomany.board.board_table`: every row by position, the Skips, the hand, the piles."""
+        return board_table(state, names, viewer)
 
-        Raises:
-            InvalidValueError: If there is no bot of that name.
-        """
-        bot_named(name)  # raises the usual error for an unknown name
+    def result_table(self, state: GameState, names: Sequence[str]) -> TextTable:
+        """:func:`cheekymonkey.toomany.narration.result_table`: each seat's place and the row it had left."""
+        return result_table(state, names)
+
+    def action_help(self) -> str:
+        """The notation of :mod:`cheekymonkey.toomany.notation`, as a help screen."""
+        return _ACTION_HELP.rstrip("\n")
+
+    def turn_of(self, state: GameState) -> int | None:
+        """``state.seat``: the seat whose turn it is, at a chance node too; None once the game is over."""
+        return None if state.phase is Phase.OVER else state.seat
+
+    def mid_move(self, state: GameState) -> bool:
+        """Never: every decision of Too Many Monkeys is a move of its own."""
+        return False
+
+    def merge_events(self, events: Sequence[Event]) -> tuple[Event, ...]:
+        """The events as they are: no move is made of several actions."""
+        return tuple(events)
+
+    def bot_title(self, name: str) -> str:
+        """The bot's kind for people: ``"Random"`` (a kind of the caller's own, capitalised)."""
         return name.capitalize()
 
     def action_text(self, action: Action, state: GameState) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from cheekymonkey.game import Cell, Column, TextTable
 from cheekymonkey.toomany.actions import (
     Action,
     Decline,
@@ -46,7 +47,13 @@ from cheekymonkey.toomany.events import (
 from cheekymonkey.toomany.results import outcome
 from cheekymonkey.toomany.state import GameState, Phase
 
-__all__ = ["action_words", "card_words", "describe_event", "result_text"]
+__all__ = [
+    "action_words",
+    "card_words",
+    "describe_event",
+    "result_table",
+    "result_text",
+]
 
 _YOU = "You"
 
@@ -192,3 +199,18 @@ def result_text(state: GameState, names: Sequence[str]) -> str:
             size = len(state.rows[seat])
             lines.append(f"{result.ranks[seat]}. {names[seat]}: {size} card{'' if size == 1 else 's'} to go")
     return "\n".join(lines)
+
+
+def result_table(state: GameState, names: Sequence[str]) -> TextTable:
+    """The result of a finished game as cells: each seat's place and the cards its row still had to turn.
+
+    Raises:
+        GameNotOverError: If the game is not over.
+    """
+    result = outcome(state)
+    order = sorted(range(len(names)), key=lambda seat: (result.ranks[seat], seat))
+    columns = (Column(Cell("place"), right=True), Column(Cell("player")), Column(Cell("row"), right=True))
+    rows = tuple((Cell(str(result.ranks[seat])), Cell(names[seat]), Cell(str(len(state.rows[seat])))) for seat in order)
+    winner = names[result.winners[0]]
+    note = f"Winner: {winner}, who turned the last card face up in round {state.round}."
+    return TextTable(columns, rows, title="Result", notes=(note,))

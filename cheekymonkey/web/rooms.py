@@ -43,6 +43,7 @@ from cheekymonkey.web.store import MemoryStore, Store, StoredRoom, StoreError, t
 __all__ = [
     "MAX_NAME_LENGTH",
     "SAFE_INTEGER",
+    "SERVED_GAMES",
     "GameNotFinishedError",
     "LimitError",
     "Limits",
@@ -68,6 +69,11 @@ SAFE_INTEGER: Final = 2**53 - 1
 _LOG: Final = logging.getLogger("cheekymonkey.web")
 
 _BOT_LEASE: Final = 30.0  # seconds a process may play a room's bots before it must renew its claim
+
+
+SERVED_GAMES: Final[tuple[str, ...]] = tuple(name for name in GAME_NAMES if name != "too-many-monkeys")
+"""The games a server offers unless told otherwise: every game whose JSON documents exist (Too Many Monkeys'
+are being written; until they are, its rooms could not be kept or sent)."""
 
 
 class RoomError(CheekyMonkeyError):
@@ -584,7 +590,7 @@ class RoomManager:
         bot_delay: Seconds a bot waits before each move (0 in tests).
         allow_seeds: Whether :meth:`create` accepts a seed. A seeded room's draws are predictable, so
             this is for tests and demonstrations only.
-        games: The names of the games served (all of :data:`~cheekymonkey.games.GAME_NAMES` by default).
+        games: The names of the games served (by default :data:`SERVED_GAMES`).
         clock: Seconds since the epoch (``time.time``), for when rooms moved.
     """
 
@@ -595,14 +601,14 @@ class RoomManager:
         limits: Limits | None = None,
         bot_delay: float = 0.0,
         allow_seeds: bool = False,
-        games: Sequence[str] = GAME_NAMES,
+        games: Sequence[str] | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.store: Store = store if store is not None else MemoryStore()
         self.limits = limits if limits is not None else Limits()
         self.bot_delay = bot_delay
         self.allow_seeds = allow_seeds
-        self.games: tuple[AnyGame, ...] = tuple(game_named(name) for name in games)
+        self.games: tuple[AnyGame, ...] = tuple(game_named(name) for name in (games or SERVED_GAMES))
         self.clock = clock
         self.process = uuid.uuid4().hex
         """This process's name, for the lease on a room's bots when several processes share the store."""

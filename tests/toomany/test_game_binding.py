@@ -173,7 +173,7 @@ def test_documents_and_encodings_come_in_the_next_stage() -> None:
 
 
 def test_the_binding_answers_what_servers_ask() -> None:
-    """No facts beyond the view (TM19), a number bound above every count, bot titles, and checked memory bounds."""
+    """No facts beyond the view (TM19), a number bound above every count, bot titles and checked memory bounds."""
     state = new_game(3)
     assert TOO_MANY_MONKEYS.facts(state, 0) == {}
     ruleset = Ruleset.standard()
@@ -182,5 +182,23 @@ def test_the_binding_answers_what_servers_ask() -> None:
     assert isinstance(TOO_MANY_MONKEYS.bot_named("random", memory=10), RandomBot)
     with pytest.raises(InvalidValueError, match="memory"):
         TOO_MANY_MONKEYS.bot_named("random", memory=0)
-    with pytest.raises(InvalidValueError, match="no Too Many Monkeys bot"):
-        TOO_MANY_MONKEYS.bot_title("search")
+    assert TOO_MANY_MONKEYS.bot_title("mine") == "Mine"  # a bot of the caller's own
+
+
+def test_the_binding_draws_tables_for_front_ends() -> None:
+    """The board and result tables: a row per seat with every position, and the result fits 80 columns."""
+    table = Table(TOO_MANY_MONKEYS, [Seat.bot(TOO_MANY_MONKEYS, "random", n) for n in ("Ann", "Bob", "Cy")], seed=4)
+    table.advance()
+    state = table.state
+    board = TOO_MANY_MONKEYS.board_table(state, table.names, viewer=1)
+    assert [row[1].text for row in board.rows] == ["Ann", "Bob (you)", "Cy"]
+    for row, slots in zip(board.rows, state.rows, strict=True):
+        assert len([cell for cell in row[2:-1] if cell.text]) == len(slots)
+    result = TOO_MANY_MONKEYS.result_table(state, table.names)
+    outcome = table.outcome()
+    assert outcome is not None
+    assert result.rows[0][1].text == table.names[outcome.winners[0]]
+    assert all(len(line) <= 80 for line in result.text().splitlines())
+    assert TOO_MANY_MONKEYS.turn_of(state) is None
+    assert not TOO_MANY_MONKEYS.mid_move(state)
+    assert "w P" in TOO_MANY_MONKEYS.action_help()

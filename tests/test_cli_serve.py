@@ -1,0 +1,104 @@
+"""``cheekymonkey serve`` checks its options as it reads them, and binds its port before it prints the address."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from cheekymonkey.cli import build_parser, main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _serve_parser() -> argparse.ArgumentParser:
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    command: argparse.ArgumentParser = sub.choices["serve"]
+    return command
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--port", "99999"],
+        ["--port", "-1"],
+        ["--port", "http"],
+        ["--max-rooms", "0"],
+        ["--max-rooms", "-3"],
+        ["--bot-delay", "-2"],
+        ["--bot-delay", "nan"],
+        ["--bot-delay", "1e9"],
+        ["--idle-minutes", "inf"],
+    ],
+)
+def test_serve_refuses_options_that_cannot_work_as_it_reads_them(
+    args: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A port outside 0-65535, no rooms, a negative or endless delay: status 2 with the option named."""
+    with pytest.raises(SystemExit) as stopped:
+        main(["serve", *args])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert f"argument {args[0]}" in err
+    assert "Traceback" not in err
+
+
+def _memory_store() -> list[str]:
+    # A server that keeps its rooms in memory, where it has the option: nothing is shared between tests.
+    command = _serve_parser()
+    return ["--store", ":memory:"] if any("--store" in a.option_strings for a in command._actions) else []
+
+
+_MEMORY = _memory_store()
+
+
+def _serve(port: int) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "cheekymonkey", "serve", "--port", str(port), *_MEMORY],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+
+
+def test_serve_on_a_busy_port_says_so_in_one_line_and_prints_no_address() -> None:
+    """The port is bound before the address is printed: a busy one gives status 2 and one line, no link."""
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        server = _serve(busy.getsockname()[1])
+        out, err = server.communicate(timeout=120)
+    assert server.returncode == 2
+    assert "open http" not in out
+    assert err.count("\n") == 1
+    assert "cannot listen on 127.0.0.1" in err
+
+
+def test_serve_prints_the_address_it_listens_on_and_answers_there() -> None:
+    """With port 0 the server picks a free port, prints it once bound, and the page is there at once."""
+    server = _serve(0)
+    try:
+        assert server.stdout is not None
+        line = server.stdout.readline()
+        found = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        assert found is not None, line
+        assert int(found[1]) > 0
+        address = found[0]
+        deadline = time.monotonic() + 60
+        with urllib.request.urlopen(address, timeout=max(1.0, deadline - time.monotonic())) as page:
+            assert page.status == 200
+    finally:
+        server.terminate()
+        server.communicate(timeout=60)
