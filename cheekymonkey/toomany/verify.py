@@ -16,7 +16,7 @@ Four properties, each proved for every deal, not sampled:
 - **TME5, no round can stall**: proved with z3 over every table at a turn's start (every row, face up, face
   down known or unseen, with any cards hidden face down): some seat always has a position it can turn up
   with a card from the piles. Over symbolic decks, this holds for every deck that passes the rule set's
-  check (:func:`~cheekymonkey.toomany.rules.stall_numbers`); a deck that fails it has a stuck table.
+  check (``cheekymonkey.toomany.rules.stall_numbers``); a deck that fails it has a stuck table.
 
 It needs the ``verify`` extra (z3): ``pip install 'cheekymonkey[verify]'``. The engine never imports this
 module. Run ``python -m cheekymonkey.toomany.verify [short]`` for the report of a preset.
@@ -66,11 +66,13 @@ __all__ = [
     "TurnModel",
     "TurnPoint",
     "TurnStep",
+    "pile_check",
     "prove_no_stall",
     "prove_pile_check_suffices",
     "prove_piles_never_empty",
     "prove_stall_check_suffices",
     "row_codes",
+    "stall_check",
     "turn_bounds",
     "verify",
 ]
@@ -606,7 +608,7 @@ def stall_check(deck: Sequence[Any], players: int, row_size: int) -> Any:
 
     For every non-empty set N of positions, the copies of N's numbers and the wilds together outnumber
     ``players * |N|``: each of the 2^n - 1 sets written out, not the shortcut
-    :func:`~cheekymonkey.toomany.rules.stall_numbers` takes.
+    ``cheekymonkey.toomany.rules.stall_numbers`` takes.
     """
     wilds = deck[Card.WILD - 1]
     return z3.And(
