@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import itertools
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final
 
 import attrs
@@ -730,6 +730,22 @@ def verify(ruleset: Ruleset | None = None, players: Iterable[int] | None = None)
         findings.append(prove_piles_never_empty(rules, seats))
         findings.append(prove_no_stall(rules, seats))
     return Report(rules, bounds, tuple(findings))
+
+
+def command_line(preset: str, document: object, players: Sequence[int] | None, fail: Callable[[str], int]) -> int:
+    """``cheekymonkey verify --game too-many-monkeys``: print the report of a preset; 1 if refuted.
+
+    ``document`` is the ``--ruleset`` file, which this game cannot read yet (its JSON documents come with
+    another part of the work): given one, this fails. ``fail`` prints a one-line error and returns status 2.
+    """
+    if document is not None:
+        return fail("Too Many Monkeys rule sets cannot be read from a file yet: give --preset standard or short")
+    try:
+        report = verify(Ruleset.preset(preset), None if not players else sorted(set(players)))
+    except (InvalidRulesetError, InvalidGameError) as error:
+        return fail(str(error))
+    print(report.format())
+    return 0 if report.all_proved else 1
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -16,6 +16,7 @@ import sys
 
 import pytest
 
+from cheekymonkey.cli import main as cli
 from cheekymonkey.errors import InvalidGameError, InvalidRulesetError
 from cheekymonkey.toomany import (
     CARDS,
@@ -311,3 +312,29 @@ def test_chance_may_reveal_any_card_in_the_model() -> None:
     model = TurnModel(3)
     revealed = {step.action for step in model.steps(TurnPoint(Phase.DRAW, "N?N", None))}
     assert revealed == {Reveal(card) for card in CARDS}
+
+
+def test_cheekymonkey_verify_proves_a_too_many_monkeys_preset(capsys: pytest.CaptureFixture[str]) -> None:
+    """``cheekymonkey verify --game too-many-monkeys --preset short --players 2`` proves everything and exits 0."""
+    assert cli(["verify", "--game", "too-many-monkeys", "--preset", "short", "--players", "2"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Too Many Monkeys, the short rules:")
+    assert "[proved] no round can stall: some seat can always turn a position up, 2 seats (TME5)" in out
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--game", "too-many-monkeys", "--players", "7"], "7 players: the rules allow 2 to 6 (TM2)"),
+        (["--game", "too-many-monkeys", "--ruleset", "rules.json"], "cannot be read from a file yet"),
+        (["--preset", "short"], "no cheeky-monkey preset named 'short'"),
+    ],
+)
+def test_cheekymonkey_verify_refuses_what_it_cannot_prove_in_one_line(
+    arguments: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A seat count the rules do not allow, a rule set file, a preset of the other game: status 2, one line."""
+    assert cli(["verify", *arguments]) == 2
+    err = capsys.readouterr().err
+    assert message in err
+    assert err.count("\n") == 1
