@@ -154,7 +154,8 @@ def check(rules_text: str, seed_text: str, rulings_text: str, spec: Spec = CHEEK
             if heading not in sections:
                 problems.append(f"{where}: {seed} has no heading {heading!r}")
             elif not 1 <= paragraph <= len(sections[heading]):
-                problems.append(f"{where}: {seed}'s {heading!r} has {len(sections[heading])} paragraphs, not {paragraph}")
+                count = len(sections[heading])
+                problems.append(f"{where}: {seed}'s {heading!r} has {count} paragraphs, not {paragraph}")
             elif words not in sections[heading][paragraph - 1]:
                 problems.append(f"{where}: {words!r} is not in {seed}'s {heading!r} paragraph {paragraph}")
             if len(words.split()) > MAX_WORDS:
@@ -164,7 +165,8 @@ def check(rules_text: str, seed_text: str, rulings_text: str, spec: Spec = CHEEK
             if name != "intro" and name not in rulings:
                 problems.append(f"{where}: {spec.rulings} has no ruling {name}")
         else:
-            problems.append(f"{where}: {citation.text[:60]!r}... is not a source in the format of specs/{spec.path.name}")
+            shown = citation.text[:60]
+            problems.append(f"{where}: {shown!r}... is not a source in the format of specs/{spec.path.name}")
     return problems
 
 
