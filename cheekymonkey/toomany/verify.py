@@ -554,15 +554,36 @@ def prove_pile_check_suffices(players: int, row_size: int) -> Finding:
     >>> prove_pile_check_suffices(6, 6).proved
     True
     """
+
+    def empty_piles(deck: _Deck) -> list[Any]:
+        facts, piles = _pile_constraints(deck, players, row_size)
+        return [*facts, pile_check(deck.counts, players, row_size), piles == 0]
+
+    return _every_deck(
+        "pile-check-suffices",
+        f"every deck that passes the TM25 check leaves a card to draw, {players} seats, rows of {row_size}",
+        players,
+        row_size,
+        empty_piles,
+        lambda model: _pile_table(model, players, row_size),
+    )
+
+
+def _every_deck(
+    name: str,
+    statement: str,
+    players: int,
+    row_size: int,
+    broken: Callable[[_Deck], list[Any]],
+    table: Callable[[Any], str],
+) -> Finding:
+    """Prove over symbolic decks that no table satisfies ``broken``'s constraints; else show the one z3 found."""
     _check_seats(None, players)
     TurnModel(row_size)  # checks the row size
-    deck = _Deck(None)
-    facts, piles = _pile_constraints(deck, players, row_size)
-    model = _solve([*facts, pile_check(deck.counts, players, row_size), piles == 0])
-    statement = f"every deck that passes the TM25 check leaves a card to draw, {players} seats, rows of {row_size}"
+    model = _solve(broken(_Deck(None)))
     if model is None:
-        return Finding("pile-check-suffices", statement, True, "over every deck (symbolic counts)")
-    return Finding("pile-check-suffices", statement, False, counterexample=_pile_table(model, players, row_size))
+        return Finding(name, statement, True, "over every deck (symbolic counts)")
+    return Finding(name, statement, False, counterexample=table(model))
 
 
 # How a seat's row holds a position, in the stall model: the five ways a position holds a card.
@@ -665,15 +686,14 @@ def prove_stall_check_suffices(players: int, row_size: int) -> Finding:
     >>> prove_stall_check_suffices(3, 3).proved
     True
     """
-    _check_seats(None, players)
-    TurnModel(row_size)  # checks the row size
-    deck = _Deck(None)
-    facts = _stall_constraints(deck, players, row_size)
-    model = _solve([*facts, stall_check(deck.counts, players, row_size)])
-    statement = f"no deck that passes the TME5 check can stall a round, {players} seats, rows of {row_size}"
-    if model is None:
-        return Finding("stall-check-suffices", statement, True, "over every deck (symbolic counts)")
-    return Finding("stall-check-suffices", statement, False, counterexample=_stall_table(model, row_size))
+    return _every_deck(
+        "stall-check-suffices",
+        f"no deck that passes the TME5 check can stall a round, {players} seats, rows of {row_size}",
+        players,
+        row_size,
+        lambda deck: [*_stall_constraints(deck, players, row_size), stall_check(deck.counts, players, row_size)],
+        lambda model: _stall_table(model, row_size),
+    )
 
 
 # -- everything for a rule set ----------------------------------------------------------------------------

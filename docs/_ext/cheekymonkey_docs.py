@@ -34,8 +34,9 @@ import tempfile
 import tokenize
 import zlib
 from collections import defaultdict
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from docutils import nodes  # type: ignore[import-untyped]
 from sphinx.application import Sphinx
@@ -356,6 +357,42 @@ _CLAUSE_HEADING = re.compile(r"^((?:TME|TM|R|E)\d+(?:\.\d+)?)\s")
 _SOURCE = re.compile(r"^Source: (.*?)(?: \"[^\"]*\")?: ")
 
 
+class SpecLine(NamedTuple):
+    """A line of a spec, with where it stands: its number, whether it is fenced, its heading, its clause."""
+
+    number: int
+    """The line's number, from 1."""
+    text: str
+    """The line."""
+    fence: bool
+    """Whether it is inside a fenced block (or is a fence)."""
+    heading: str | None
+    """For a heading, its text after the ``#`` marks; None for any other line."""
+    clause: str | None
+    """The clause the line belongs to (for a clause heading, the clause it opens); None outside clauses."""
+
+
+def spec_lines(text: str) -> Iterator[SpecLine]:
+    r"""Each line of a spec with its place: a heading opens a clause, or closes the one before if it is none.
+
+    >>> text = "\n".join(["## Turn", "### TM7 Place", "Text", "```", "### x", "```"])
+    >>> [(line.heading, line.clause) for line in spec_lines(text)]
+    [('Turn', None), ('TM7 Place', 'TM7'), (None, 'TM7'), (None, 'TM7'), (None, 'TM7'), (None, 'TM7')]
+    """
+    clause: str | None = None
+    fence = False
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.lstrip().startswith(("```", "~~~")):
+            fence = not fence
+        heading = None if fence else _HEADING.match(line)
+        if heading:
+            opened = _CLAUSE_HEADING.match(heading.group(2) + " ")
+            clause = opened.group(1) if opened else None
+            yield SpecLine(number, line, False, heading.group(2), clause)
+        else:
+            yield SpecLine(number, line, fence, None, clause)
+
+
 def _toctree(*docs: str) -> str:
     return "\n\n```{toctree}\n:hidden:\n\n" + "\n".join(doc.rpartition("/")[2] for doc in docs) + "\n```\n"
 
@@ -378,21 +415,15 @@ class RulesPages:
 
     def _scan(self) -> None:
         assert self.text is not None
-        clause: str | None = None
-        fence = False
-        for line in self.text.splitlines():
-            if line.lstrip().startswith(("```", "~~~")):
-                fence = not fence
-            heading = None if fence else _HEADING.match(line)
-            if heading:
-                number = _CLAUSE_HEADING.match(heading.group(2) + " ")
-                clause = number.group(1) if number else None
+        for line in spec_lines(self.text):
+            clause = line.clause
+            if line.heading is not None:
                 if clause is not None:
-                    self.titles[clause] = heading.group(2)
+                    self.titles[clause] = line.heading
                 continue
             if clause is None:
                 continue
-            for match in _TEST_REF.finditer(line):
+            for match in _TEST_REF.finditer(line.text):
                 names = tuple(match.group(2).split("::")[1:])
                 key = (match.group(1), names)
                 if key not in self.tests:
@@ -421,7 +452,6 @@ class RulesPages:
                 by_clause[named].append(unit)
         out: list[str] = []
         clause: str | None = None
-        fence = False
 
         def close_clause() -> None:
             if clause is None:
@@ -433,22 +463,19 @@ class RulesPages:
             else:
                 out.extend(["*Code that names this clause:* none (no comment or docstring cites it).", ""])
 
-        for number, line in enumerate(self.text.splitlines(), start=1):
-            if line.lstrip().startswith(("```", "~~~")):
-                fence = not fence
-            heading = None if fence else _HEADING.match(line)
-            if heading:
+        for spec_line in spec_lines(self.text):
+            line = spec_line.text
+            if spec_line.heading is not None:
                 close_clause()
-                match = _CLAUSE_HEADING.match(heading.group(2) + " ")
-                clause = match.group(1) if match else None
+                clause = spec_line.clause
                 if clause is not None:
                     out.extend([f"({clause_label(clause)})=", line])
                 else:
                     out.append(line)
                 continue
-            if not fence and clause is not None:
+            if not spec_line.fence and clause is not None:
 
-                def link(match: re.Match[str], line_number: int = number) -> str:
+                def link(match: re.Match[str], line_number: int = spec_line.number) -> str:
                     names = tuple(match.group(2).split("::")[1:])
                     test = self.tests[(match.group(1), names)]
                     if test.lines is None:
@@ -477,17 +504,12 @@ class RulesPages:
                 link = f"{{ref}}`{self.titles[clause]} <{clause_label(clause)}>`"
                 out.append(f"| {link} | {'; '.join(sources) or 'none'} |")
 
-        fence = False
-        for line in self.text.splitlines():
-            if line.lstrip().startswith(("```", "~~~")):
-                fence = not fence
-            heading = None if fence else _HEADING.match(line)
-            if heading:
+        for line in spec_lines(self.text):
+            if line.heading is not None:
                 row()
-                number = _CLAUSE_HEADING.match(heading.group(2) + " ")
-                clause = number.group(1) if number else None
+                clause = line.clause
                 sources = []
-            elif clause is not None and not fence and (source := _SOURCE.match(line)):
+            elif clause is not None and not line.fence and (source := _SOURCE.match(line.text)):
                 sources.append(source.group(1).replace("|", "\\|"))
         row()
         return [*out, ""]

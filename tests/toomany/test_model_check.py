@@ -50,6 +50,7 @@ from cheekymonkey.toomany import (
 )
 from cheekymonkey.toomany.rules import stall_numbers
 from cheekymonkey.toomany.verify import TurnModel, TurnPoint, turn_bounds
+from tests.state_graphs import can_reach
 from tests.toomany.helpers import unchecked_ruleset
 from tests.toomany.invariants import cards_held, check_illegal_actions, check_state_invariants, check_transition
 
@@ -88,18 +89,7 @@ def explore(start: GameState, visit: Callable[[GameState], None] = lambda state:
 
 def can_reach_end(graph: Graph) -> list[bool]:
     """For each state, whether some path reaches a finished game (working backwards from the finished states)."""
-    predecessors: list[list[int]] = [[] for _ in graph.states]
-    for source, targets in enumerate(graph.successors):
-        for target in targets:
-            predecessors[target].append(source)
-    reached = [is_terminal(state) for state in graph.states]
-    queue = deque(index for index, done in enumerate(reached) if done)
-    while queue:
-        for source in predecessors[queue.popleft()]:
-            if not reached[source]:
-                reached[source] = True
-                queue.append(source)
-    return reached
+    return can_reach(graph.successors, [is_terminal(state) for state in graph.states])
 
 
 def begins_turn(state: GameState) -> bool:
