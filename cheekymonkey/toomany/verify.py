@@ -190,7 +190,7 @@ class TurnModel:
             raise InvalidRulesetError(f"row_size is {row_size!r}: a row has 1 to {MAX_NUMBER} cards (TM24)")
         self.row_size = row_size
         self.wilds_in_hand = 0
-        """How often a wild came into hand in the steps computed so far."""
+        """How many of the steps worked out so far put a wild in hand (each is worked out once)."""
         self.homeless_wilds: list[str] = []
         """The rows in which a wild came into hand with no face-down position to go to (TM11 broken)."""
         self._memo: dict[_Point, list[_Step]] = {}
@@ -332,7 +332,7 @@ class TurnBounds:
     by_face_down: tuple[tuple[int, int], ...]
     """For a turn that begins with 1, 2, ... face-down positions: the most it turns up, and the most actions."""
     wilds_in_hand: int
-    """How many times the search saw a wild come into hand; each time it had a place (TM11)."""
+    """How many of the model's steps put a wild in hand; in each it had a place to go (TM11)."""
     longest: tuple[TurnStep, ...]
     """A turn of :attr:`most_steps` actions, from :attr:`longest_start`."""
     longest_start: TurnPoint
@@ -720,8 +720,8 @@ class Report:
         lines = [f"Too Many Monkeys, the {self.ruleset.name} rules:"]
         lines.extend(
             f"  [proved] rows of {bounds.row_size}: a turn turns up at most {bounds.most_turned_up} card(s) "
-            f"and takes at most {bounds.most_steps} actions; every wild had a place ({bounds.wilds_in_hand} "
-            f"checked) (TM11, TME6)"
+            f"and takes at most {bounds.most_steps} actions; a wild had a place in all {bounds.wilds_in_hand} "
+            "steps that bring one into hand (TM11, TME6)"
             for bounds in self.bounds
         )
         for finding in self.findings:
