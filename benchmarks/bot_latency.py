@@ -32,6 +32,7 @@ import time
 from collections.abc import Callable
 
 from cheekymonkey import Action, GameState, Phase, legal_actions, play_game
+from cheekymonkey._compiled import COMPILED
 from cheekymonkey.bots import BOTS, bot_named
 
 
@@ -89,9 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     clock = time.process_time_ns if args.clock == "cpu" else time.perf_counter_ns
     modes = ("on", "frozen", "off") if args.gc == "all" else (args.gc,)
-    import cheekymonkey.engine
-
-    build = "pure" if cheekymonkey.engine.__file__.endswith((".py", ".pyc")) else "compiled"
+    build = "compiled" if COMPILED else "pure"
     print(
         f"{args.bot}, {args.seats} seats, {args.games} games, {build} build, Python {sys.version.split()[0]}, "
         f"{args.clock} clock, load {os.getloadavg()[0]:.2f}"

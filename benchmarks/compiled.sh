@@ -31,23 +31,33 @@ HATCH_BUILD_HOOK_ENABLE_MYPYC=1 "$python" -m pip wheel --quiet --no-deps --wheel
 ls "$work/dist"
 "$python" -m venv --system-site-packages "$work/venv"
 "$work/venv/bin/python" -m pip install --quiet --no-deps --force-reinstall "$work/dist"/*.whl
+# The scratch environment sees what the running Python has installed (the test and benchmark dependencies):
+# --system-site-packages covers a system Python (CI); a virtual environment's own packages are added by a
+# path file written after the wheel is installed, read after the scratch environment's own folder, so the
+# compiled wheel comes first. A path file only adds the folder: an editable install of the sources there
+# (its own .pth hook) stays inactive.
+"$python" -c 'import site, sys; print("\n".join(site.getsitepackages()) if sys.prefix != sys.base_prefix else "")' \
+    >"$("$work/venv/bin/python" -c 'import sysconfig; print(sysconfig.get_path("purelib"))')/zz_outer_site.pth"
 
 # Run from the scratch folder, so that the installed wheel is what `import cheekymonkey` finds.
 cd "$work"
-"$work/venv/bin/python" - <<'EOF'
+# Every module pyproject.toml lists for mypyc (the one list of them) must be an extension module here.
+"$work/venv/bin/python" - "$repo/pyproject.toml" <<'EOF'
+import importlib
 import sys
+import tomllib
 
-import cheekymonkey._gamestate
-import cheekymonkey.actions
-import cheekymonkey.bots
-import cheekymonkey.engine
-import cheekymonkey.scoring
-
-modules = (cheekymonkey._gamestate, cheekymonkey.actions, cheekymonkey.bots, cheekymonkey.engine, cheekymonkey.scoring)
-for module in modules:
+with open(sys.argv[1], "rb") as file:
+    listed = tomllib.load(file)["tool"]["hatch"]["build"]["targets"]["wheel"]["hooks"]["mypyc"]["include"]
+for path in listed:
+    module = importlib.import_module(path.removesuffix(".py").replace("/", "."))
     print(f"{module.__name__}: {module.__file__}")
     if str(module.__file__).endswith(".py"):
         sys.exit(f"{module.__name__} was not compiled")
+import cheekymonkey._compiled
+
+if not cheekymonkey._compiled.COMPILED:
+    sys.exit("cheekymonkey._compiled.COMPILED is False in the compiled build")
 EOF
 
 case "$mode" in

@@ -1,11 +1,12 @@
 """The speed benchmark: the yardstick's policy played through the public API, against the yardstick.
 
-The yardstick (``shared/bench/reference_playout.py`` beside the repository, or ``--reference PATH``)
-plays the standard game in one mutable function with no checks. This script plays the *same policy*
-through ``new_game``, ``legal_actions``, ``apply``, ``stop_in_order`` and ``sample_chance``, every rule
-and legality check in force, and times the two alternately in one process, round after round, so that both see the
-same machine load. It prints both rates, their ratio per round and the median ratio, and checks that
-the two mean total scores per game agree (they play one policy, so they must, up to sampling noise).
+The yardstick (``shared/bench/reference_playout.py`` beside the repository or beside a folder above it, or
+``--reference PATH``) plays the standard game in one mutable function with no checks. This script plays the
+*same policy* through ``new_game``, ``legal_actions``, ``apply``, ``stop_in_order`` and ``sample_chance``,
+every rule and legality check in force, and times the two alternately in one process, round after round, so
+that both see the same machine load. It prints both rates, their ratio per round and the median ratio, and
+checks that the two mean total scores per game agree (they play one policy, so they must, up to sampling
+noise).
 
 With the package installed (``pip install -e .``), see ``benchmarks/README.md``::
 
@@ -55,7 +56,23 @@ from cheekymonkey import (
 )
 from cheekymonkey.bots import bust_probability
 
-DEFAULT_REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "bench" / "reference_playout.py"
+
+def _find_yardstick() -> Path:
+    """The yardstick in ``shared/bench`` beside the repository or beside a folder above it.
+
+    CI clones the repository with ``shared`` beside the clone; a git worktree may sit one or more folders
+    deeper (``work/wt/<name>`` beside ``work/shared``), so every folder above the repository is tried, the
+    nearest first. If none has it, the path beside the repository (for the error message).
+    """
+    repository = Path(__file__).resolve().parents[1]
+    for folder in repository.parents:
+        candidate = folder / "shared" / "bench" / "reference_playout.py"
+        if candidate.is_file():
+            return candidate
+    return repository.parent / "shared" / "bench" / "reference_playout.py"
+
+
+DEFAULT_REFERENCE = _find_yardstick()
 DEFAULT_FAST = DEFAULT_REFERENCE.with_name("fast_playout.py")
 
 _OVER = Phase.OVER

@@ -18,10 +18,12 @@ True
 
 from cheekymonkey.actions import Action, Claim, Draw, Herd, Place, Reveal, Stop, Swap
 from cheekymonkey.board import board_text
-from cheekymonkey.bots import ExpectimaxBot, HeuristicBot, bust_probability
+from cheekymonkey.bots import Bot, ExpectimaxBot, HeuristicBot, RandomBot
 from cheekymonkey.engine import (
     apply,
     apply_all,
+    begins_turn,
+    bust_probability,
     chance_outcomes,
     claim_all,
     current_player,
@@ -58,16 +60,28 @@ from cheekymonkey.events import (
 )
 from cheekymonkey.game import Game, Outcome
 from cheekymonkey.games.cheeky_monkey import CHEEKY_MONKEY
+from cheekymonkey.narration import format_sheet
 from cheekymonkey.notation import ActionTextError, action_text, parse_action, parse_actions
-from cheekymonkey.play import Bot, PlayedGame, RandomBot, play_game
+from cheekymonkey.play import PlayedGame, play_game
 from cheekymonkey.records import GameRecord
 from cheekymonkey.rules import ANIMALS, Animal, Ruleset
 from cheekymonkey.scoring import Decision, ScoreSheet, SeatScore, score, score_counts, score_stacks
-from cheekymonkey.state import GameState, Phase, new_game
+from cheekymonkey.state import GameState, Phase, new_game, show_states_with
 from cheekymonkey.table import Seat, Step, Table, Waiting
 from cheekymonkey.views import TableView, view
 
 __version__ = "0.1.0"
+
+
+def _as_text(value: GameState | TableView | ScoreSheet) -> str:
+    if isinstance(value, ScoreSheet):
+        return format_sheet(value, None, [f"Seat {line.seat}" for line in value.seats])
+    return board_text(value)
+
+
+# print(state) and print(view) draw the table as text, and print(sheet) the score sheet: the core never
+# imports display code, so the package, which holds both, joins them here.
+show_states_with(_as_text)
 
 __all__ = [
     "ANIMALS",
@@ -125,6 +139,7 @@ __all__ = [
     "apply",
     "apply_all",
     "apply_with_events",
+    "begins_turn",
     "board_text",
     "bust_probability",
     "chance_outcomes",

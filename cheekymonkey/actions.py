@@ -13,7 +13,7 @@ from typing import ClassVar, Final, TypeAlias
 
 import attrs
 
-from cheekymonkey._gamestate import Frozen, attrs_view
+from cheekymonkey._values import Frozen, attrs_view
 from cheekymonkey.errors import InvalidValueError
 from cheekymonkey.rules import ANIMALS, MAX_PLAYERS, Animal
 

@@ -1,4 +1,4 @@
-"""The engine: ``apply``, ``legal_actions`` and the chance functions, all pure.
+"""The engine: ``apply``, ``legal_actions``, the chance functions and the bust odds, all pure.
 
 This module is the hot path. States are built with the unchecked constructor, tuples are shared
 between a state and the next, and each action is checked against its own rule only, so that a
@@ -13,8 +13,8 @@ from fractions import Fraction
 from itertools import compress
 from typing import Final
 
-from cheekymonkey._gamestate import count_sum as _size
-from cheekymonkey._gamestate import trusted_state as _make
+from cheekymonkey._compiled import COMPILED, entry_points
+from cheekymonkey._values import count_sum as _size
 from cheekymonkey.actions import (
     CLAIMS,
     DRAW,
@@ -34,11 +34,14 @@ from cheekymonkey.actions import (
 )
 from cheekymonkey.errors import IllegalActionError, NotAChanceNodeError
 from cheekymonkey.rules import ANIMALS, Animal
-from cheekymonkey.state import GameState, Phase, make_state
+from cheekymonkey.state import GameState, Phase, all_one_animal, make_state
+from cheekymonkey.state import trusted_state as _make
 
 __all__ = [
     "apply",
     "apply_all",
+    "begins_turn",
+    "bust_probability",
     "chance_outcomes",
     "claim_all",
     "current_player",
@@ -62,12 +65,9 @@ _EMPTY_BAG: Final = (0,) * len(ANIMALS)
 # The engine builds every state it derives through _make, unchecked: each follows from a checked state by a
 # legal action (see make_state). Compiled, _make is trusted_state, the native constructor without its
 # checks, called directly; in pure Python the name is rebound just below to make_state, which fills the
-# slots through their descriptors, cheaper there. Compiled calls are bound when the module is compiled, so
-# the rebinding does not reach them. A test holds the two to one result.
-#
-# Whether this module runs compiled by mypyc (the optional build): then it is an extension module.
-_COMPILED: Final = not __file__.endswith((".py", ".pyc"))
-if not _COMPILED:
+# slots directly, cheaper there. Compiled calls are bound when the module is compiled, so the rebinding
+# does not reach them (cheekymonkey._compiled). A test holds the two to one result.
+if not COMPILED:
     globals()["_make"] = make_state
 
 
@@ -196,7 +196,7 @@ def _apply_stop(state: GameState, action: Stop) -> GameState:
     if state.phase is not _DECIDE:
         raise _wrong_phase(state, action)
     front = state.front
-    if front.count(front[0]) == len(front):
+    if all_one_animal(front):
         # R9, E2: with one animal in front every order is the same, so the tokens go on at once.
         seat = state.seat
         return _end_turn(state, state.bag, _with_stack(state.stacks, seat, state.stacks[seat] + front))
@@ -214,7 +214,7 @@ def _apply_place(state: GameState, action: Place) -> GameState:
         raise _illegal(state, action, f"R9: no {animal.label} is in front of you to put on your stack") from None
     rest = front[:at] + front[at + 1 :]
     stack = state.stacks[state.seat] + (animal,)
-    if rest.count(rest[0]) == len(rest):
+    if all_one_animal(rest):
         # R9, E2: the rest are all one animal, so their order is no choice.
         return _end_turn(state, state.bag, _with_stack(state.stacks, state.seat, stack + rest))
     stacks = _with_stack(state.stacks, state.seat, stack)
@@ -225,35 +225,33 @@ def _apply_herd(state: GameState, action: Herd) -> GameState:
     if state.phase is not _DECIDE:
         raise _wrong_phase(state, action)
     front = state.front
-    if front.count(front[0]) != len(front):
+    if not all_one_animal(front):
         raise _illegal(state, action, "R10: a herd needs every token in front of you to show the same animal")
     # R10: the herd goes to the bottom of the stack, and the turn ends.
     seat = state.seat
     return _end_turn(state, state.bag, _with_stack(state.stacks, seat, front + state.stacks[seat]))
 
 
-def apply(state: object, action: object) -> GameState:
+def apply(state: GameState, action: Action) -> GameState:
     """Return the state after ``action``; ``state`` itself is never changed.
 
     Args:
-        state: The state to act on, a :class:`~cheekymonkey.GameState`; anything else is refused (E9).
-        action: A player's move, or a chance outcome (:class:`Reveal`) at a chance node: an
-            :data:`~cheekymonkey.Action`; anything else is refused (E9).
+        state: The state to act on; anything but a :class:`~cheekymonkey.GameState` is refused (E9).
+        action: A player's move, or a chance outcome (:class:`Reveal`) at a chance node; anything but an
+            :data:`~cheekymonkey.actions.Action` is refused (E9).
 
     Returns:
         The next state.
 
     Raises:
-        IllegalActionError: If the rules do not allow ``action`` now, or it is not an action at all;
-            its ``reason`` names the rule.
+        IllegalActionError: If the rules do not allow ``action`` now, or ``state`` or ``action`` is not
+            one at all; its ``reason`` names the rule.
 
     >>> from cheekymonkey import new_game, Reveal, Animal
     >>> state = apply(new_game(2), Reveal(Animal.SEAL))
     >>> state.front
     (Animal.SEAL,)
     """
-    # Both typed object: compiled, a declared type would be enforced on entry with a bare TypeError
-    # (the classes are native there), where E9 promises an IllegalActionError.
     kind = action.__class__
     if state.__class__ is GameState:
         # Dispatch on the exact class, most frequent first (a playout is about 35% Reveal, 20% Draw,
@@ -272,12 +270,22 @@ def apply(state: object, action: object) -> GameState:
             return _apply_swap(state, action)  # type: ignore[arg-type]
         if kind is Herd:
             return _apply_herd(state, action)  # type: ignore[arg-type]
-    if kind not in _ACTION_KINDS:
-        raise _illegal(state, action, f"E9: {action!r} is not an action")  # wrong input gets a typed error
-    raise _illegal(state, action, f"E9: {state!r} is not a GameState")
+    raise _not_applicable(state, action)
 
 
-_ACTION_KINDS: Final = frozenset({Draw, Reveal, Claim, Swap, Stop, Place, Herd})
+def _not_applicable(state: object, action: object) -> IllegalActionError:
+    # E9: a value that is not an action, or not a state, gets the typed error, carrying what was given.
+    if action.__class__ not in _ACTION_KINDS:
+        return _illegal(state, action, f"E9: {action!r} is not an action")
+    return _illegal(state, action, f"E9: {state!r} is not a GameState")
+
+
+def _not_a_state(state: object, action: object) -> IllegalActionError:
+    return _illegal(state, action, f"E9: {state!r} is not a GameState")
+
+
+_ACTION_TYPES: Final = (Draw, Reveal, Claim, Swap, Stop, Place, Herd)
+_ACTION_KINDS: Final = frozenset(_ACTION_TYPES)
 
 
 def legal_actions(state: GameState) -> tuple[Action, ...]:
@@ -296,7 +304,7 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     if phase is _DECIDE:
         front = state.front
         # Draw (unless the bag is empty, R8), Stop, and Herd if every token in front shows one animal (R10).
-        head = _HEADS[state.bag != _EMPTY_BAG][front.count(front[0]) == len(front)]
+        head = _HEADS[state.bag != _EMPTY_BAG][all_one_animal(front)]
         claimable = state.claimable
         if claimable is None:
             return head  # no claims (R7, R12), and so no swap either: a swap is open only with a monkey to claim
@@ -352,6 +360,18 @@ def current_player(state: GameState) -> int | None:
     if phase is _CHANCE or phase is _OVER:
         return None
     return state.seat
+
+
+def begins_turn(state: GameState) -> bool:
+    """Whether ``state`` is the first of a turn: its compulsory first draw is pending, nothing in front yet (R4).
+
+    A turn ends when the next one begins (or the game ends, R15); counting these states counts the turns.
+
+    >>> from cheekymonkey import Animal, Reveal, new_game
+    >>> begins_turn(new_game(2)), begins_turn(apply(new_game(2), Reveal(Animal.SEAL)))
+    (True, False)
+    """
+    return state.phase is _CHANCE and not state.front
 
 
 def chance_outcomes(state: GameState) -> tuple[tuple[Reveal, Fraction], ...]:
@@ -448,7 +468,7 @@ def apply_all(state: GameState, actions: Iterable[Action]) -> GameState:
     return state
 
 
-def claim_all(state: object) -> GameState:
+def claim_all(state: GameState) -> GameState:
     """Claim every token that can be claimed now, chains included, and return the state after (R7).
 
     The same state as applying the first :class:`Claim` of :func:`legal_actions` again and again until
@@ -466,10 +486,8 @@ def claim_all(state: object) -> GameState:
     >>> claim_all(s).front, claim_all(s).stacks
     ((Animal.SEAL, Animal.SEAL), ((Animal.LION,), ()))
     """
-    # state is typed object, as in apply: compiled, a GameState annotation would refuse anything else with
-    # a bare TypeError on entry, where this is an IllegalActionError (E9).
-    if not isinstance(state, GameState):
-        raise _illegal(state, "claim_all", f"E9: {state!r} is not a GameState")
+    if state.__class__ is not GameState:
+        raise _not_a_state(state, "claim_all")  # E9, for a caller that passed something else
     if state.phase is not _DECIDE:
         raise _wrong_phase(state, "claim_all")
     claimable = state.claimable
@@ -498,42 +516,105 @@ def claim_all(state: object) -> GameState:
     return _make(state.ruleset, me, _DECIDE, state.bag, tuple(changed), front, claimable, False)
 
 
-def stop_in_order(state: object, order: Iterable[Animal]) -> GameState:
+def stop_in_order(state: GameState, order: Iterable[Animal]) -> GameState:
     """Stop and put the tokens in front on the stack in ``order``, bottom first, all or nothing (R9).
 
     ``order`` lists every token in front, each once, the last one ending on top. It works from
     the deciding phase (it stops first) or from the middle of placing.
 
     Raises:
-        IllegalActionError: If the player cannot stop now, or ``order`` is not exactly the tokens in
-            front.
+        IllegalActionError: If the player cannot stop now, ``order`` is not exactly the tokens in
+            front, or ``state`` is not a state (E9).
 
     >>> from cheekymonkey import new_game, Reveal, Draw, Animal
     >>> s = apply_all(new_game(2), [Reveal(Animal.SEAL), Draw(), Reveal(Animal.LION)])
     >>> stop_in_order(s, [Animal.LION, Animal.SEAL]).stacks[0]
     (Animal.LION, Animal.SEAL)
     """
-    try:
-        order = tuple(order)
-    except TypeError:
-        # E9: wrong input gets a typed error, carrying what was given.
-        raise _illegal(state, order, f"R9: the order must be a sequence of animals, got {order!r}") from None
-    # state is typed object, as in apply: compiled, a GameState annotation would refuse anything else with a
-    # bare TypeError on entry, where this is an IllegalActionError (E9).
-    if not isinstance(state, GameState):
-        raise _illegal(state, order, f"E9: {state!r} is not a GameState")
-    for animal in order:
-        # An Animal member, not an int that equals one: the stack must hold the enum members.
-        if animal.__class__ is not Animal:
-            raise _illegal(state, order, "R9: the order must be a sequence of animals")
+    tokens = _stop_order(state, order)
     phase = state.phase
     if phase is not _DECIDE and phase is not _PLACING:
         raise _wrong_phase(state, STOP)
     front = state.front
-    if order != front and sorted(order) != sorted(front):
-        raise _illegal(state, order, f"R9: the order must list exactly the tokens in front, {front!r}")
+    if tokens != front and sorted(tokens) != sorted(front):
+        raise _illegal(state, tokens, f"R9: the order must list exactly the tokens in front, {front!r}")
     # R9: the tokens go on the stack in the order given, bottom first, and the turn ends. This is the
     # state that Stop and one Place per token reach, built once instead of once per step.
     seat = state.seat
     stacks = state.stacks
-    return _end_turn(state, state.bag, _with_stack(stacks, seat, stacks[seat] + order))
+    return _end_turn(state, state.bag, _with_stack(stacks, seat, stacks[seat] + tokens))
+
+
+def _stop_order(state: object, order: Iterable[Animal]) -> tuple[Animal, ...]:
+    """``order`` as a tuple of animals, once ``state`` is a state; else the typed error (E9, R9)."""
+    try:
+        tokens = tuple(order)
+    except TypeError:
+        # E9: wrong input gets a typed error, carrying what was given.
+        raise _illegal(state, order, f"R9: the order must be a sequence of animals, got {order!r}") from None
+    if state.__class__ is not GameState:
+        raise _not_a_state(state, tokens)
+    for animal in tokens:
+        # An Animal member, not an int that equals one: the stack must hold the enum members.
+        if animal.__class__ is not Animal:
+            raise _illegal(state, tokens, "R9: the order must be a sequence of animals")
+    return tokens
+
+
+def bust_probability(state: GameState) -> float:
+    """The chance that drawing now busts the player to move (R5, R6): the share of the bag that matches the front.
+
+    Args:
+        state: A state whose player is deciding (or any state: the front and bag are read as they are).
+
+    Returns:
+        A probability from 0 to 1; 0 if the bag is empty (no draw is possible then).
+
+    >>> from cheekymonkey import new_game, apply, Reveal, Animal
+    >>> bust_probability(apply(new_game(2), Reveal(Animal.ELEPHANT)))  # 2 elephants left of 51 tokens
+    0.0392156862745098
+    """
+    bag = state.bag
+    total = _size(bag)
+    if not total:
+        return 0.0
+    # R6: each animal in front busts once per token of it in the bag; a bit per animal marks those counted.
+    busting = 0
+    seen = 0
+    for token in state.front:
+        at: int = token  # compiled, indexing and shifting with an int is native; an Animal is an object there
+        bit = 1 << at
+        if not seen & bit:
+            seen |= bit
+            busting += bag[at]
+    return busting / total
+
+
+# --- the compiled build's entry points (cheekymonkey._compiled) ------------------------------------------
+# Compiled, a parameter typed GameState refuses anything else with a bare TypeError before the first line
+# runs; callers from Python get these twins instead, which check the types and raise as the functions do.
+
+
+def _apply_checked(state: object, action: object) -> GameState:
+    if isinstance(state, GameState) and isinstance(action, _ACTION_TYPES):
+        return apply(state, action)
+    raise _not_applicable(state, action)
+
+
+def _claim_all_checked(state: object) -> GameState:
+    if isinstance(state, GameState):
+        return claim_all(state)
+    raise _not_a_state(state, "claim_all")
+
+
+def _stop_in_order_checked(state: object, order: Iterable[Animal]) -> GameState:
+    if isinstance(state, GameState):
+        return stop_in_order(state, order)
+    _stop_order(state, order)  # raises the error stop_in_order raises
+    raise AssertionError("unreachable: the order check refuses anything but a state")  # pragma: no cover
+
+
+entry_points(
+    globals(),
+    {"apply": _apply_checked, "claim_all": _claim_all_checked, "stop_in_order": _stop_in_order_checked},
+)

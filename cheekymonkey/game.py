@@ -139,7 +139,7 @@ class Outcome:
     (:attr:`cheekymonkey.Table.truncated`), never a result.
 
     >>> Outcome(winners=(1,), ranks=(2, 1, 3), returns=(0.0, 1.0, 0.0))
-    Outcome(winners=(1,), ranks=(2, 1, 3), returns=(0.0, 1.0, 0.0))
+    Outcome(winners=(1,), ranks=(2, 1, 3), returns=(0.0, 1.0, 0.0), scores=None)
     """
 
     winners: tuple[int, ...]
@@ -148,19 +148,26 @@ class Outcome:
     """Each seat's place, 1 for the winners; seats that tie share a place."""
     returns: tuple[float, ...]
     """Each seat's return for learning: ``1/k`` for each of ``k`` winners, 0 for the others (they add up to 1)."""
+    scores: tuple[int, ...] | None = None
+    """Each seat's final score, for a game that counts points (Cheeky Monkey's totals); None for one that does not."""
 
     def __attrs_post_init__(self) -> None:
         n = len(self.ranks)
         if len(self.returns) != n or not self.winners or any(not 0 <= w < n for w in self.winners):
             raise InvalidValueError(f"an outcome needs one rank and one return per seat and a winner: {self!r}")
+        if self.scores is not None and len(self.scores) != n:
+            raise InvalidValueError(f"an outcome's scores, if any, are one per seat: {self!r}")
 
     @classmethod
-    def of_winners(cls, winners: Sequence[int], keys: Sequence[float]) -> Outcome:
-        """The outcome where ``winners`` share the win and the others are ranked by ``keys`` (higher is better)."""
+    def of_winners(cls, winners: Sequence[int], keys: Sequence[float], scores: Sequence[int] | None = None) -> Outcome:
+        """The outcome where ``winners`` share the win and the others are ranked by ``keys`` (higher is better).
+
+        ``scores``, for a game that counts points, are each seat's final score.
+        """
         share = 1.0 / len(winners)
         won = set(winners)
         returns = tuple(share if seat in won else 0.0 for seat in range(len(keys)))
-        return cls(tuple(sorted(won)), ranks_by(keys, winners), returns)
+        return cls(tuple(sorted(won)), ranks_by(keys, winners), returns, None if scores is None else tuple(scores))
 
 
 _RESERVED: Final = frozenset({"you"})
@@ -452,6 +459,10 @@ class Game(Protocol[S, A, R, V_co, E]):
 
     def preset_names(self) -> tuple[str, ...]:
         """The names :meth:`ruleset` knows, the standard game first."""
+        ...
+
+    def ruleset_name(self, ruleset: R) -> str:
+        """A rule set's name for people and summaries: its preset's name, or what it is called."""
         ...
 
     def seat_range(self, ruleset: R | None = None) -> tuple[int, int]:

@@ -36,7 +36,7 @@ from cheekymonkey.actions import DRAW, HERD, STOP, Action, Claim, Draw, Place, R
 from cheekymonkey.engine import legal_actions
 from cheekymonkey.errors import ActionTextError, IllegalActionError
 from cheekymonkey.rules import ANIMALS, Animal
-from cheekymonkey.state import GameState, Phase
+from cheekymonkey.state import GameState, Phase, all_one_animal
 
 __all__ = ["ActionTextError", "action_text", "parse_action", "parse_actions"]
 
@@ -141,7 +141,7 @@ def parse_actions(text: str, state: GameState) -> tuple[Action, ...]:
     actions: list[Action] = []
     left = list(state.front)
     for animal in chosen:
-        if len(set(left)) < 2:
+        if all_one_animal(tuple(left)):
             break  # R9: what is left goes on by itself, in the only order there is
         actions.append(Place(animal))
         left.remove(animal)

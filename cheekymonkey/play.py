@@ -1,60 +1,25 @@
-"""Drivers: play whole games with one bot per seat, chance resolved by a seeded sampler."""
+"""Drivers: play whole games with one bot per seat on a :class:`~cheekymonkey.Table`, chance from a seeded stream."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Protocol, runtime_checkable
 
 import attrs
 
-from cheekymonkey.actions import Action, Draw
-from cheekymonkey.engine import legal_actions
+from cheekymonkey.actions import Action
+from cheekymonkey.bots.base import Bot
+from cheekymonkey.bots.random import RandomBot
 from cheekymonkey.errors import GameTooLongError, InvalidGameError
+from cheekymonkey.games.cheeky_monkey import CHEEKY_MONKEY
 from cheekymonkey.records import GameRecord
-from cheekymonkey.rules import ANIMALS, Ruleset
+from cheekymonkey.rules import Ruleset
 from cheekymonkey.scoring import ScoreSheet, score
 from cheekymonkey.state import GameState
 from cheekymonkey.table import Seat, Table, bot_kind, rngs_for
 
-__all__ = ["Bot", "PlayedGame", "RandomBot", "play_game", "rngs_for"]  # rngs_for: from cheekymonkey.table
-
-
-@runtime_checkable
-class Bot(Protocol):
-    """Anything that picks an action for the player to move.
-
-    A bot must stop with positive probability in every state (R22), or games may never end.
-    """
-
-    def choose(self, state: GameState, rng: random.Random) -> Action:
-        """Return one of ``legal_actions(state)``; ``state`` is never a chance node."""
-        ...
-
-
-class RandomBot:
-    """Picks uniformly among the legal actions, but never a draw that must bust.
-
-    So it stops with positive probability, and never draws when every token left in the bag would bust
-    it, as R22 asks.
-    """
-
-    def choose(self, state: GameState, rng: random.Random) -> Action:
-        """Return a legal action chosen uniformly with ``rng``, leaving out a draw that must bust (R22)."""
-        actions = legal_actions(state)
-        if actions[0].__class__ is Draw:
-            bag = state.bag
-            front = state.front
-            for animal in ANIMALS:
-                if bag[animal] and animal not in front:
-                    break
-            else:
-                # R22: every token left in the bag matches one in front, so drawing is a certain bust.
-                actions = actions[1:]
-        return actions[rng.randrange(len(actions))]
-
-    def __repr__(self) -> str:
-        return "RandomBot()"
+# Bot and RandomBot live in cheekymonkey.bots, rngs_for in cheekymonkey.table; they are importable here too.
+__all__ = ["Bot", "PlayedGame", "RandomBot", "play_game", "rngs_for"]
 
 
 @attrs.frozen(slots=True)
@@ -118,8 +83,6 @@ def play_game(
     (0, 52)
     """
     _check_bots(bots)
-    from cheekymonkey.games.cheeky_monkey import CHEEKY_MONKEY
-
     seats = [Seat.of(bot, f"{CHEEKY_MONKEY.bot_title(bot_kind(bot))} {seat}") for seat, bot in enumerate(bots)]
     table = Table(
         CHEEKY_MONKEY, seats, ruleset=ruleset, first_player=first_player, seed=seed, max_steps=max_actions, events=False

@@ -172,6 +172,16 @@ class Ruleset:
         """How many tokens the game has (52 in the standard game)."""
         return sum(self.counts)
 
+    def allows_players(self, players: int) -> bool:
+        """Whether a game under this rule set may have ``players`` seats (R3: 2 to 6 in the standard game).
+
+        The one seat-count check: every place that takes a number of seats asks it.
+
+        >>> Ruleset.standard().allows_players(6), Ruleset.standard().allows_players(7)
+        (True, False)
+        """
+        return self.min_players <= players <= self.max_players
+
     @classmethod
     def standard(cls) -> Ruleset:
         """The standard game: 52 tokens of eight animals, bonus tiles, the swap, 2-6 players."""

@@ -8,13 +8,13 @@ from typing import ClassVar, Final, cast
 
 import attrs
 
-from cheekymonkey._gamestate import Frozen, attrs_view
-from cheekymonkey._gamestate import count_sum as _size
+from cheekymonkey._values import Frozen, attrs_view
+from cheekymonkey._values import count_sum as _size
 from cheekymonkey.errors import GameNotOverError, InvalidStateError
 from cheekymonkey.rules import ANIMALS, Animal, Ruleset
-from cheekymonkey.state import GameState, Phase
+from cheekymonkey.state import GameState, Phase, drawn
 
-__all__ = ["Decision", "ScoreSheet", "SeatScore", "score", "score_counts", "score_stacks"]
+__all__ = ["Decision", "ScoreSheet", "SeatScore", "score", "score_counts", "score_stacks", "sheet_problems"]
 
 
 class Decision(enum.Enum):
@@ -117,10 +117,9 @@ class ScoreSheet(Frozen):
         return (self.seats, self.tile_holders, self.winners, self.decided_by)
 
     def __str__(self) -> str:
-        # print(sheet) shows the sheet, as print(state) shows the table; repr(sheet) stays the full value.
-        from cheekymonkey.narration import format_sheet
-
-        return format_sheet(self, None, [f"Seat {line.seat}" for line in self.seats])
+        # print(sheet) shows the sheet, as print(state) shows the table, drawn by the text the package gave
+        # (cheekymonkey/__init__.py: the core never imports display code); repr(sheet) stays the full value.
+        return drawn(self)
 
     @property
     def totals(self) -> tuple[int, ...]:
@@ -261,7 +260,7 @@ def _rows(stacks: tuple[tuple[Animal, ...], ...]) -> list[tuple[int, ...]]:
 def _final_winners(state: GameState) -> tuple[int, ...]:
     """The winning seats of a finished game: ``score(state).winners`` without building the score sheet.
 
-    For a search that plays games out by the thousand (:class:`~cheekymonkey.search.MCTSBot`).
+    For a search that plays games out by the thousand (:class:`~cheekymonkey.bots.search.MCTSBot`).
 
     Raises:
         GameNotOverError: If the game has not ended.
@@ -311,3 +310,128 @@ def score(state: GameState) -> ScoreSheet:
     if state.phase is not Phase.OVER:
         raise GameNotOverError(f"the game is not over: it is in phase {state.phase.name}")
     return _score_rows(_rows(state.stacks), state.ruleset)
+
+
+# --- a score sheet's consistency -------------------------------------------------------------------------
+
+
+def sheet_problems(sheet: ScoreSheet, ruleset: Ruleset | None = None) -> tuple[tuple[str, str], ...]:
+    """What is wrong with a score sheet given from outside (a loaded document): nothing if scoring gives it.
+
+    With ``ruleset``, the sheet must be what :func:`score_counts` gives for its own counts under it.
+    Without one, the sheet must agree with itself (each line's tokens and total, the tile holders, the
+    winners and how they were decided) and follow from its counts under rules that fit its tiles (R16-R18).
+
+    Args:
+        sheet: The sheet, its fields of the right types (a loader checks those first).
+        ruleset: The rules it was scored under, if known.
+
+    Returns:
+        The problems of the first check that fails, each ``(where, reason)``: ``where`` is a path inside the
+        sheet (``".seats[1].total"``, ``".tile_holders.lion"``; ``""`` for the sheet as a whole). Empty if
+        the sheet is consistent.
+
+    >>> sheet = score_stacks([(Animal.SEAL, Animal.SEAL), (Animal.SEAL,)], Ruleset.standard())
+    >>> sheet_problems(sheet)
+    ()
+    >>> wrong = ScoreSheet(sheet.seats, sheet.tile_holders, (1,), sheet.decided_by)
+    >>> sheet_problems(wrong)
+    (('.winners', 'the winners must be among the top scorers [0], in order'),)
+    """
+    problems: list[tuple[str, str]] = []
+    for i, line in enumerate(sheet.seats):
+        where = f".seats[{i}]"
+        if line.seat != i:
+            problems.append((f"{where}.seat", f"line {i} is for seat {line.seat}"))
+        if line.tokens != sum(line.counts):
+            problems.append((f"{where}.tokens", f"{line.tokens} tokens, but the counts add up to {sum(line.counts)}"))
+        if line.total != line.tokens + line.bonus:
+            problems.append((f"{where}.total", f"total {line.total} is not tokens {line.tokens} + bonus {line.bonus}"))
+    if problems:
+        return tuple(problems)
+    if not sheet.seats:
+        return ((".seats", "a score sheet needs at least one seat"),)
+    if ruleset is not None:
+        if score_counts([line.counts for line in sheet.seats], ruleset) != sheet:
+            return (("", "the score sheet does not follow from its counts under the rule set"),)
+        return ()
+    # Without the rule set, check what the sheet says of itself (R16-R18).
+    for animal, holder in zip(ANIMALS, sheet.tile_holders, strict=True):
+        name = animal.name.lower()
+        if holder is not None:
+            if holder >= len(sheet.seats):
+                problems.append((f".tile_holders.{name}", f"seat {holder} is not on the sheet"))
+                continue
+            held = sheet.seats[holder].counts[animal]
+            if any(line.counts[animal] >= held for line in sheet.seats if line.seat != holder):
+                problems.append((f".tile_holders.{name}", f"seat {holder} does not hold the most {name} (R16)"))
+    for i, line in enumerate(sheet.seats):
+        tiles = tuple(a for a in ANIMALS if sheet.tile_holders[a] == i)
+        if line.tiles != tiles:
+            problems.append((f".seats[{i}].tiles", "the tiles do not match the tile holders"))
+        if (line.best_tile is None) != (not tiles):
+            problems.append((f".seats[{i}].best_tile", "a best tile needs a tile, and a tile a best tile"))
+    top = max(line.total for line in sheet.seats)
+    tied = {line.seat for line in sheet.seats if line.total == top}
+    if not sheet.winners or not set(sheet.winners) <= tied or list(sheet.winners) != sorted(set(sheet.winners)):
+        problems.append((".winners", f"the winners must be among the top scorers {sorted(tied)}, in order"))
+    elif (sheet.decided_by is Decision.SCORE) != (len(tied) == 1) or (
+        sheet.decided_by is Decision.SHARED and len(sheet.winners) < 2
+    ):
+        problems.append((".decided_by", f"{sheet.decided_by.value!r} does not fit {len(tied)} top scorers"))
+    if problems:
+        return tuple(problems)
+    return _unfollowed(sheet)
+
+
+def _tile_values(line: SeatScore) -> list[int] | tuple[str, str]:
+    """Values for a seat's tiles that give its bonus and its best tile; or, if none can, what is wrong.
+
+    The first tile is worth the best, the others share the rest, each worth 1 to the best.
+    """
+    tiles, bonus, best = len(line.tiles), line.bonus, line.best_tile
+    if best is None or best < 1:
+        return ("best_tile", f"a seat with tiles needs a best tile of 1 or more, not {best}")
+    rest, others = bonus - best, tiles - 1
+    if not others <= rest <= others * best:
+        return ("bonus", f"a bonus of {bonus} is not {tiles} tiles each worth 1 to {best}, one of them {best}")
+    values = [best]
+    for left in range(others, 0, -1):
+        value = min(best, rest - (left - 1))
+        values.append(value)
+        rest -= value
+    return values
+
+
+def _unfollowed(sheet: ScoreSheet) -> tuple[tuple[str, str], ...]:
+    """Whether scoring the sheet's own counts gives the sheet, under rules that fit its tiles (R16-R18).
+
+    A sheet carries no rule set, so this builds one from the sheet: every animal in play, tiles on if
+    anybody took one, and tile values that give each seat its bonus and best tile. Any such rule set
+    scores the counts alike, so the sheet must equal what :func:`score_counts` gives under it. Returns the
+    first difference, or nothing.
+    """
+    values = [1] * len(ANIMALS)
+    for i, line in enumerate(sheet.seats):
+        if line.tiles:
+            fitted = _tile_values(line)
+            if isinstance(fitted, tuple):
+                field, reason = fitted
+                return ((f".seats[{i}].{field}", reason),)
+            for animal, value in zip(line.tiles, fitted, strict=True):
+                values[animal] = value
+    tiles_on = any(holder is not None for holder in sheet.tile_holders)
+    rules = Ruleset((1,) * len(ANIMALS), tuple(values), bonus_tiles=tiles_on, swap=False, name="sheet")
+    expected = score_counts([line.counts for line in sheet.seats], rules)
+    if expected == sheet:
+        return ()
+    for i, (want, got) in enumerate(zip(expected.seats, sheet.seats, strict=True)):
+        for field in ("tiles", "bonus", "total", "best_tile"):
+            if getattr(want, field) != getattr(got, field):
+                reason = f"R16-R18: scoring the counts gives {getattr(want, field)!r}, not {getattr(got, field)!r}"
+                return ((f".seats[{i}].{field}", reason),)
+    for field in ("tile_holders", "winners", "decided_by"):
+        want_value, got_value = getattr(expected, field), getattr(sheet, field)
+        if want_value != got_value:
+            return ((f".{field}", f"R16-R18: scoring the counts gives {want_value!r}, not {got_value!r}"),)
+    raise AssertionError("unreachable: the sheets differ in some field")  # pragma: no cover

@@ -456,7 +456,11 @@ class Table(Generic[S, A, R, V, E]):
         Raises:
             IllegalActionError: If a bot chooses an illegal action; the table is unchanged.
         """
-        waiting = self.waiting
+        return self._step(self.waiting)
+
+    def _step(self, waiting: Waiting) -> Step[S, A, E] | None:
+        # One step for what the table waits for (the caller has just asked it: a simulation's game is a few
+        # hundred steps, and asking twice a step was a tenth of its time).
         if waiting is Waiting.CHANCE:
             return self.play(self.game.sample_chance(self.state, self._chance_rng))
         if waiting is Waiting.BOT:
@@ -471,7 +475,7 @@ class Table(Generic[S, A, R, V, E]):
         while True:
             waiting = self.waiting
             if waiting is Waiting.CHANCE or (bots and waiting is Waiting.BOT):
-                step = self.step()
+                step = self._step(waiting)
                 assert step is not None
                 yield step
             else:

@@ -5,12 +5,11 @@ from __future__ import annotations
 import attrs
 
 from cheekymonkey.actions import Action
-from cheekymonkey.board import board_text
 from cheekymonkey.engine import legal_actions
 from cheekymonkey.errors import InvalidStateError, InvalidValueError
 from cheekymonkey.rules import ANIMALS, Animal, Ruleset
 from cheekymonkey.scoring import ScoreSheet, score
-from cheekymonkey.state import GameState, Phase, check_turn, make_state
+from cheekymonkey.state import GameState, Phase, check_turn, drawn, make_state
 
 __all__ = ["TableView", "view"]
 
@@ -74,7 +73,7 @@ class TableView:
         players = len(self.stack_heights)
         if len(self.stack_tops) != players:
             raise _fail(f"{len(self.stack_tops)} stack tops for {players} stack heights")
-        if not self.ruleset.min_players <= players <= self.ruleset.max_players:
+        if not self.ruleset.allows_players(players):
             raise _fail(
                 f"{players} seats, but the rule set allows {self.ruleset.min_players} to {self.ruleset.max_players}"
             )
@@ -127,7 +126,8 @@ class TableView:
                 raise _fail(f"the legal actions {self.legal!r} are not those the rules give here, {expected!r}")
 
     def __str__(self) -> str:
-        return board_text(self)
+        # print(view) draws the table as text, as print(state) does (cheekymonkey.board).
+        return drawn(self)
 
     @property
     def players(self) -> int:

@@ -20,8 +20,10 @@ class BuggyBot:
     def __init__(self, at: int = 30) -> None:
         self.at = at
         self.inner = HeuristicBot()
+        self.moves = 0  # how often it was asked to move, the failing move included
 
     def choose(self, state: GameState, rng: random.Random) -> Action:
+        self.moves += 1
         if state.bag_size <= self.at:
             raise ZeroDivisionError(f"a bug with {state.bag_size} tokens in the bag")
         return self.inner.choose(state, rng)

@@ -33,11 +33,11 @@ from cheekymonkey.bots import (
     BOTS,
     ExpectimaxBot,
     HeuristicBot,
-    _Evaluator,
     bot_named,
     bust_probability,
     position_value,
 )
+from cheekymonkey.bots.evaluation import _Evaluator
 from cheekymonkey.search import MCTSBot
 
 RNG = random.Random(0)

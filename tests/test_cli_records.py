@@ -1,4 +1,4 @@
-"""``play --record`` never loses a game (issue 10, findings 9-11), and every exit status is the documented one.
+"""``play --record`` never loses a game, and every exit status is the documented one.
 
 The overwrite, bad-path and kill tests run the real command in a real process, as a user would.
 """
@@ -45,7 +45,7 @@ def _play(args: list[str], answers: str, cwd: Path) -> subprocess.CompletedProce
 
 
 def test_play_refuses_to_overwrite_an_existing_record_and_plays_nothing(tmp_path: Path) -> None:
-    """Finding 9: a second game with the same --record leaves the first record as it was, status 2, on stderr."""
+    """A second game with the same --record leaves the first record as it was, status 2, on stderr."""
     first = _play(["--seed", "4", "--record", "game.json"], "s\n" * 400, tmp_path)
     assert first.returncode == 0, first.stderr
     saved = (tmp_path / "game.json").read_bytes()
@@ -60,7 +60,7 @@ def test_play_refuses_to_overwrite_an_existing_record_and_plays_nothing(tmp_path
 
 
 def test_play_overwrites_a_record_when_told(tmp_path: Path) -> None:
-    """Finding 9: --overwrite replaces the file with the new game's record."""
+    """--overwrite replaces the file with the new game's record."""
     (tmp_path / "game.json").write_text("an old record", encoding="utf-8")
     result = _play(["--seed", "5", "--record", "game.json", "--overwrite"], "q\n", tmp_path)
     assert result.returncode == 0, result.stderr
@@ -68,7 +68,7 @@ def test_play_overwrites_a_record_when_told(tmp_path: Path) -> None:
 
 
 def test_the_default_record_name_never_takes_an_existing_file(tmp_path: Path) -> None:
-    """Finding 9: two games in the same second get two files."""
+    """Two games in the same second get two files."""
     first = default_record_path(tmp_path)
     first.write_text("taken", encoding="utf-8")
     second = default_record_path(tmp_path)
@@ -88,7 +88,7 @@ def test_the_default_record_name_never_takes_an_existing_file(tmp_path: Path) ->
     ],
 )
 def test_a_record_path_that_cannot_be_written_is_refused_before_the_first_move(tmp_path: Path, where: str) -> None:
-    """Finding 10: the path is checked first: status 2, the reason on stderr, and no game played."""
+    """The path is checked first: status 2, the reason on stderr, and no game played."""
     (tmp_path / "a-file").write_text("not a directory", encoding="utf-8")
     result = _play(["--seed", "1", "--record", where], "s\n" * 400, tmp_path)
     assert result.returncode == 2
@@ -99,7 +99,7 @@ def test_a_record_path_that_cannot_be_written_is_refused_before_the_first_move(t
 
 
 def test_a_save_that_fails_keeps_the_previous_record_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Finding 10: a crash between writing and renaming leaves the old record and no stray file."""
+    """A crash between writing and renaming leaves the old record and no stray file."""
     path = tmp_path / "game.json"
     file = RecordFile(path)
     old = GameRecord(Ruleset.standard(), 2, 0, (), 1)
@@ -119,7 +119,7 @@ def test_a_save_that_fails_keeps_the_previous_record_whole(tmp_path: Path, monke
 def test_a_save_that_fails_during_the_game_is_reported_on_stderr_with_status_3(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    """Findings 10, 11: the game goes on when the directory disappears; the error goes to stderr; status 3."""
+    """The game goes on when the directory disappears; the error goes to stderr; status 3."""
     directory = tmp_path / "records"
     directory.mkdir()
     path = directory / "game.json"
@@ -147,7 +147,7 @@ def test_a_save_that_fails_during_the_game_is_reported_on_stderr_with_status_3(
 
 @pytest.mark.slow
 def test_a_game_killed_with_sigkill_keeps_every_move_before_the_one_in_progress(tmp_path: Path) -> None:
-    """Finding 10: kill -9 at a prompt; the record on disk replays to the very state that prompt asked about."""
+    """A kill -9 at a prompt: the record on disk replays to the very state that prompt asked about."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
     process = subprocess.Popen(
         [sys.executable, "-m", "cheekymonkey", "play", "--seed", "7", "--players", "3", "--record", "game.json"],
@@ -201,7 +201,7 @@ def test_a_game_killed_with_sigkill_keeps_every_move_before_the_one_in_progress(
 
 
 def test_every_play_exit_status_is_documented_in_the_cli_reference(tmp_path: Path) -> None:
-    """Finding 11: the reference page and the play module name each status play returns."""
+    """The reference page and the play module name each status play returns."""
     reference = (ROOT / "docs" / "reference" / "cli.md").read_text(encoding="utf-8")
     for status, words in [
         ("0", "finished"),
@@ -215,7 +215,7 @@ def test_every_play_exit_status_is_documented_in_the_cli_reference(tmp_path: Pat
 
 
 def test_a_bad_option_exits_2_with_the_error_on_stderr(tmp_path: Path) -> None:
-    """Finding 11: a usage error says why on stderr, with status 2, and plays nothing."""
+    """A usage error says why on stderr, with status 2, and plays nothing."""
     result = _play(["--players", "many"], "", tmp_path)
     assert result.returncode == 2
     assert "error: argument --players" in result.stderr
@@ -223,7 +223,7 @@ def test_a_bad_option_exits_2_with_the_error_on_stderr(tmp_path: Path) -> None:
 
 
 def test_a_seed_no_record_could_hold_is_refused_before_the_game(tmp_path: Path) -> None:
-    """Finding 10: a seed beyond 2**53 - 1 would make a record that cannot be loaded, so it is refused first."""
+    """A seed beyond 2**53 - 1 would make a record that cannot be loaded, so it is refused first."""
     result = _play(["--seed", str(2**60), "--record", "game.json"], "q\n", tmp_path)
     assert result.returncode == 2
     assert "too large" in result.stderr
@@ -233,7 +233,7 @@ def test_a_seed_no_record_could_hold_is_refused_before_the_game(tmp_path: Path) 
 
 
 def test_a_game_whose_input_ends_exits_1_and_keeps_its_record(tmp_path: Path) -> None:
-    """Finding 11: status 1 when the input ends early; the record holds the game so far."""
+    """Status 1 when the input ends early; the record holds the game so far."""
     result = _play(["--seed", "3", "--record", "game.json"], "d\n", tmp_path)
     assert result.returncode == 1
     assert "no more input" in result.stderr

@@ -83,7 +83,7 @@ def run_at_terminal(args: list[str], answers: str = "", cwd: Path = ROOT, column
 
 
 def test_version_prints_the_package_version() -> None:
-    """Item 7: cheekymonkey --version prints the version and exits 0."""
+    """The --version option prints the version and exits 0."""
     result = run(["--version"])
     assert result.returncode == 0
     assert result.stdout.strip() == f"cheekymonkey {__version__}"
@@ -95,7 +95,7 @@ def test_version_prints_the_package_version() -> None:
 
 
 def test_an_unknown_command_is_refused_listing_the_commands() -> None:
-    """Item 8: a mistyped command gets the list of commands (and a guess), status 2, no game."""
+    """A mistyped command gets the list of commands (and a guess), status 2, no game."""
     result = run(["nope"])
     assert result.returncode == 2
     assert "unknown command 'nope'; the commands are play, watch, simulate, replay, verify" in result.stderr
@@ -104,7 +104,7 @@ def test_an_unknown_command_is_refused_listing_the_commands() -> None:
 
 
 def test_an_unknown_option_is_reported_by_its_command_with_the_closest_option() -> None:
-    """Item 8: a mistyped option names the command whose options were meant, and the one probably meant."""
+    """A mistyped option names the command whose options were meant, and the one probably meant."""
     result = run(["--seed", "3", "--delya", "1"])
     assert result.returncode == 2
     assert "cheekymonkey watch: error: unrecognized arguments: --delya 1 (did you mean --delay?" in result.stderr
@@ -116,7 +116,7 @@ def _options(help_text: str) -> set[str]:
 
 
 def test_play_and_watch_accept_exactly_the_same_options() -> None:
-    """Item 8: the two default commands (terminal and pipe) take the same options, so one line works either way."""
+    """The two default commands (terminal and pipe) take the same options, so one line works either way."""
     play = _options(run(["play", "--help"]).stdout)
     watch = _options(run(["watch", "--help"]).stdout)
     assert play == watch
@@ -125,7 +125,7 @@ def test_play_and_watch_accept_exactly_the_same_options() -> None:
 
 
 def test_the_same_options_work_in_a_pipe_and_at_a_terminal(tmp_path: Path) -> None:
-    """Item 8: '--record FILE' and the rest work whether the default command is watch (pipe) or play (terminal)."""
+    """'--record FILE' and the rest work whether the default command is watch (pipe) or play (terminal)."""
     options = ["--seed", "5", "--players", "2", "--bots", "random", "--variant", "younger", "--delay", "0"]
     piped = run([*options, "--record", str(tmp_path / "watched.json"), "--names", "Ann,Bob"])
     assert piped.returncode == 0, piped.stderr
@@ -140,7 +140,7 @@ def test_the_same_options_work_in_a_pipe_and_at_a_terminal(tmp_path: Path) -> No
 
 
 def test_replay_shows_the_names_and_bot_kinds_the_record_keeps(tmp_path: Path) -> None:
-    """Item 11: a record keeps names and kinds; replay introduces the players and narrates with their names."""
+    """A record keeps names and kinds; replay introduces the players and narrates with their names."""
     path = tmp_path / "game.json"
     watched = run(
         [
@@ -168,10 +168,10 @@ def test_replay_shows_the_names_and_bot_kinds_the_record_keeps(tmp_path: Path) -
 
 
 def test_names_that_do_not_fit_the_seats_are_refused() -> None:
-    """Item 11: more names than seats, or the same name twice, is refused with status 2 before any game."""
+    """More names than seats, or the same name twice, is refused with status 2 before any game."""
     too_many = run(["watch", "--players", "2", "--names", "A,B,C"])
     assert too_many.returncode == 2
-    assert "3 names for 2 seats" in too_many.stderr  # an error, so on stderr (issue 10)
+    assert "3 names for 2 seats" in too_many.stderr  # an error, so on stderr
     twice = run(["play", "--players", "2", "--names", "Ann,ANN ", "--no-record"], "s\n")
     assert twice.returncode == 2
     assert "look alike" in twice.stderr
@@ -182,7 +182,7 @@ def test_names_that_do_not_fit_the_seats_are_refused() -> None:
 
 
 def test_a_game_without_a_seed_records_the_seed_it_used_and_replays_with_it(tmp_path: Path) -> None:
-    """Item 11: without --seed a random seed is chosen, shown and recorded; --seed with it plays the same game."""
+    """Without --seed a random seed is chosen, shown and recorded; --seed with it plays the same game."""
     first = run(["watch", "--players", "2", "--record", str(tmp_path / "a.json")])
     record = load_record((tmp_path / "a.json").read_text(encoding="utf-8"))
     assert record.seed is not None
@@ -239,7 +239,7 @@ def test_at_an_80_column_terminal_no_line_of_a_whole_game_is_wider() -> None:
 
 
 def test_a_variant_without_bonus_tiles_has_no_bonus_column_star_or_legend() -> None:
-    """Item 10, R19: the younger-players sheet shows the animals and the total only."""
+    """R19: the younger-players sheet shows the animals and the total only."""
     result = run(["watch", "--seed", "3", "--variant", "younger"])
     sheet = result.stdout[result.stdout.index("Final scores") :]
     assert "bonus" not in sheet
@@ -248,7 +248,7 @@ def test_a_variant_without_bonus_tiles_has_no_bonus_column_star_or_legend() -> N
 
 
 def test_at_a_terminal_each_animal_has_its_colour() -> None:
-    """Item 10: at a terminal the sheet's animal columns are coloured, each animal in its own colour."""
+    """At a terminal the sheet's animal columns are coloured, each animal in its own colour."""
     status, out = run_at_terminal(["watch", "--seed", "3", "--players", "2", "--delay", "0"])
     assert status == 0, out
     sheet = out[out.index("Final scores") :]
@@ -266,7 +266,7 @@ def _bot_moves(path: Path) -> int:
 
 
 def test_at_a_terminal_bots_moves_are_paced_by_delay(tmp_path: Path) -> None:
-    """Item 12: at a terminal every bot move waits --delay seconds, so the whole game takes at least that long."""
+    """At a terminal every bot move waits --delay seconds, so the whole game takes at least that long."""
     path = tmp_path / "paced.json"
     args = ["watch", "--seed", "2", "--players", "2", "--variant", "little-children", "--record", str(path)]
     started = time.monotonic()
@@ -277,7 +277,7 @@ def test_at_a_terminal_bots_moves_are_paced_by_delay(tmp_path: Path) -> None:
 
 
 def test_in_a_pipe_there_is_no_delay() -> None:
-    """Item 12: in a pipe the bots do not wait, even with a long --delay."""
+    """In a pipe the bots do not wait, even with a long --delay."""
     started = time.monotonic()
     result = run(["watch", "--seed", "2", "--players", "2", "--delay", "10"])
     assert result.returncode == 0
@@ -285,7 +285,7 @@ def test_in_a_pipe_there_is_no_delay() -> None:
 
 
 def test_play_at_a_terminal_is_the_default_and_says_you() -> None:
-    """Item 8: at a terminal the default command is play, against bots, with the table drawn for you."""
+    """At a terminal the default command is play, against bots, with the table drawn for you."""
     status, out = run_at_terminal(["--seed", "4", "--players", "2", "--no-record", "--delay", "0"], "q\n")
     assert status == 0, out
     assert "you against Heuristic 1 (seed 4)." in out
@@ -294,7 +294,7 @@ def test_play_at_a_terminal_is_the_default_and_says_you() -> None:
 
 
 def test_verify_without_z3_says_which_extra_to_install_from_an_index_or_a_clone() -> None:
-    """Item 13: with z3 missing, verify exits 2 and names the verify extra, with a command that works in a clone."""
+    """With z3 missing, verify exits 2 and names the verify extra, with a command that works in a clone."""
     code = "import sys; sys.modules['z3'] = None; from cheekymonkey.cli import main; raise SystemExit(main(['verify']))"
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=_env(), timeout=60, check=False
@@ -306,7 +306,7 @@ def test_verify_without_z3_says_which_extra_to_install_from_an_index_or_a_clone(
 
 
 def test_the_help_says_which_extra_each_command_needs() -> None:
-    """Item 13: --help names the cli extra for every command and the verify extra for verify, both ways to install."""
+    """--help names the cli extra for every command and the verify extra for verify, both ways to install."""
     out = run(["--help"]).stdout
     assert "Every command needs the cli extra; verify also needs the verify extra (z3)" in out
     assert "pip install '.[cli,verify]'" in out

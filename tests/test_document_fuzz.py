@@ -1,4 +1,4 @@
-"""A fuzzer over documents of every kind, with hostile sizes, depths, numbers, strings and keys (issue 10).
+"""A fuzzer over documents of every kind, with hostile sizes, depths, numbers, strings and keys.
 
 Each example starts from a valid document of some kind (or from nothing), changes it the way a hostile
 client would, and loads the text. The loader must either refuse it with :class:`DocumentError` (and a
@@ -210,7 +210,7 @@ def _check_consistent(value: Document) -> None:
 @settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large], deadline=None)
 @given(hostile_documents())
 def test_a_hostile_document_loads_to_a_consistent_value_or_raises_a_short_document_error(text: str) -> None:
-    """Issue 10: no exception but DocumentError, no long message, and nothing inconsistent loads."""
+    """No exception but DocumentError, no long message, and nothing inconsistent loads."""
     value = _load(text)
     if isinstance(value, DocumentError):
         event("refused")
@@ -231,7 +231,7 @@ def test_a_hostile_document_loads_to_a_consistent_value_or_raises_a_short_docume
 def test_a_document_with_a_hostile_header_is_refused_unless_the_header_is_right(
     document: dict[str, Any], field: str, value: object
 ) -> None:
-    """Issue 10: the header's format and kind take only their own values; the schema refuses the same."""
+    """The header's format and kind take only their own values; the schema refuses the same."""
     changed = {**document, field: value}
     loaded = _load(_dumps(changed))
     if not isinstance(loaded, DocumentError):

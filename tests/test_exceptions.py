@@ -1,4 +1,4 @@
-"""Every public exception survives pickling and copying with its attributes (issue 10, finding 8).
+"""Every public exception survives pickling and copying with its attributes.
 
 A worker of a process pool that raises one of them must hand it back to the caller as itself, not as a
 ``BrokenProcessPool``: so the test raises each one in a real :class:`ProcessPoolExecutor` worker.
@@ -82,7 +82,7 @@ def test_every_public_exception_has_an_example_here() -> None:
 
 @pytest.mark.parametrize("error", list(EXAMPLES.values()), ids=[cls.__name__ for cls in EXAMPLES])
 def test_an_exception_survives_pickle_and_copy_with_its_attributes(error: BaseException) -> None:
-    """Finding 8: pickle (every protocol), copy and deepcopy give back an equal exception."""
+    """Pickle (every protocol), copy and deepcopy give back an equal exception."""
     for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
         assert_same_error(error, pickle.loads(pickle.dumps(error, protocol)))
     assert_same_error(error, copy.copy(error))
@@ -94,7 +94,7 @@ def _raise(name: str) -> None:
 
 
 def test_an_exception_raised_in_a_process_pool_worker_reaches_the_caller_whole() -> None:
-    """Finding 8: each exception raised in a real worker process comes back as itself, attributes and all."""
+    """Each exception raised in a real worker process comes back as itself, attributes and all."""
     with ProcessPoolExecutor(max_workers=1) as pool:
         futures = {cls: pool.submit(_raise, cls.__name__) for cls in EXAMPLES}
         for cls, future in futures.items():

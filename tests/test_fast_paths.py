@@ -35,11 +35,11 @@ from cheekymonkey import (
     score,
     stop_in_order,
 )
-from cheekymonkey._gamestate import count_sum, trusted_state
+from cheekymonkey._values import count_sum
 from cheekymonkey.actions import DRAW, PLACES, STOP
-from cheekymonkey.bots import bust_probability
+from cheekymonkey.engine import bust_probability
 from cheekymonkey.scoring import _final_winners
-from cheekymonkey.state import make_state
+from cheekymonkey.state import make_state, trusted_state
 from tests.strategies import games, play_randomly, reachable_states
 
 
@@ -220,7 +220,7 @@ def test_claim_all_refuses_a_player_who_is_not_deciding() -> None:
     assert (stopping.value.state, stopping.value.action) == (placing, "claim_all")
     assert stopping.value.reason == "R9: you are stopping: put the tokens in front on your stack with Place"
     with pytest.raises(IllegalActionError) as not_a_state:
-        claim_all("state")
+        claim_all("state")  # type: ignore[arg-type]  # a wrong type on purpose: E9 at run time
     assert not_a_state.value.state == "state"  # what was given, kept
     assert not_a_state.value.action == "claim_all"
     assert not_a_state.value.reason == "E9: 'state' is not a GameState"

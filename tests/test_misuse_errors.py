@@ -1,4 +1,4 @@
-"""What the mutation run found unchecked (issue 10, findings 13-14): the fields of misuse errors, and Ruleset edges.
+"""Misuse errors checked whole, field by field, and the edges of Ruleset (what the mutation run found unchecked).
 
 Each misuse error is checked whole: its ``state``, its ``action``, its ``reason`` word for word, and its
 message, so a mutant that empties a field, swaps two of them or rewords the reason is caught.
@@ -16,11 +16,15 @@ from cheekymonkey import (
     Animal,
     Claim,
     Draw,
+    ExpectimaxBot,
     GameState,
     Herd,
+    HeuristicBot,
     IllegalActionError,
+    InvalidGameError,
     InvalidRulesetError,
     InvalidStateError,
+    InvalidValueError,
     NotAChanceNodeError,
     Phase,
     Place,
@@ -38,6 +42,7 @@ from cheekymonkey import (
     sample_chance,
     score_counts,
     stop_in_order,
+    view,
 )
 
 E, S, L, M = Animal.ELEPHANT, Animal.SEAL, Animal.LION, Animal.MONKEY
@@ -102,7 +107,7 @@ def _caught(call: Any) -> IllegalActionError:
 def test_a_misuse_error_carries_the_state_the_action_and_the_reason(
     call: Any, state: object, action: object, reason: str
 ) -> None:
-    """Finding 13: .state, .action and .reason are exactly what was given and why, and the message shows them."""
+    """The error's .state, .action and .reason are exactly what was given and why, and the message shows them."""
     error = _caught(call)
     assert error.state == state
     assert type(error.state) is type(state)
@@ -114,7 +119,7 @@ def test_a_misuse_error_carries_the_state_the_action_and_the_reason(
 
 
 def test_a_misuse_error_keeps_the_very_state_given() -> None:
-    """Finding 13: the state in the error is the caller's own object, unchanged."""
+    """The state in the error is the caller's own object, unchanged."""
     error = _caught(lambda: stop_in_order(DECIDING, [L, S]))
     assert error.state is DECIDING
     assert error.action == (L, S)
@@ -125,27 +130,27 @@ def test_a_misuse_error_keeps_the_very_state_given() -> None:
 
 @pytest.mark.parametrize("name", Ruleset.preset_names())
 def test_every_preset_is_named_after_itself(name: str) -> None:
-    """Finding 14: Ruleset.preset(n).name == n for every preset name."""
+    """Ruleset.preset(n).name == n for every preset name."""
     assert Ruleset.preset(name).name == name
 
 
 @pytest.mark.parametrize("animal", ANIMALS, ids=[a.name for a in ANIMALS])
 def test_an_animal_with_a_single_token_still_needs_a_bonus_value_of_1_or_more(animal: Animal) -> None:
-    """Finding 14: the boundary at a count of 1: a value of 0 for an animal in play is refused, 1 is accepted."""
+    """The boundary at a count of 1: a value of 0 for an animal in play is refused, 1 is accepted."""
     with pytest.raises(InvalidRulesetError, match=f"{animal.label} is in play, so its bonus value must be 1 or more"):
         Ruleset.custom({animal: 1}, bonus_values={animal: 0})
     assert Ruleset.custom({animal: 1}, bonus_values={animal: 1}).bonus_values[animal] == 1
 
 
 def test_a_single_monkey_turns_the_swap_on_by_default() -> None:
-    """Finding 14: with one monkey in play the swap is on unless turned off; without monkeys it is off."""
+    """With one monkey in play the swap is on unless turned off; without monkeys it is off."""
     assert Ruleset.custom({M: 1}).swap is True
     assert Ruleset.custom({M: 1}, swap=False).swap is False
     assert Ruleset.custom({S: 1}).swap is False
 
 
 def test_custom_has_the_documented_defaults() -> None:
-    """Finding 14: custom's defaults: 2 to 6 players, bonus tiles on, the name "custom"."""
+    """Custom's defaults: 2 to 6 players, bonus tiles on, the name "custom"."""
     ruleset = Ruleset.custom({S: 2, L: 3})
     assert ruleset.min_players == 2
     assert ruleset.max_players == 6
@@ -158,7 +163,7 @@ def test_custom_has_the_documented_defaults() -> None:
 
 
 def test_the_preset_names_are_the_four_presets_in_order() -> None:
-    """Finding 14: preset_names lists every preset, in the order the CLI shows them."""
+    """Preset_names lists every preset, in the order the CLI shows them."""
     assert Ruleset.preset_names() == ("standard", "younger", "little-children", "little-children-no-kangaroo")
 
 
@@ -186,7 +191,7 @@ def test_the_preset_names_are_the_four_presets_in_order() -> None:
     ],
 )
 def test_a_ruleset_error_says_exactly_what_is_wrong(build: Any, reason: str) -> None:
-    """Finding 15: the whole reason, word for word (a match= on part of it lets a reworded message through)."""
+    """The whole reason, word for word (a match= on part of it lets a reworded message through)."""
     with pytest.raises(InvalidRulesetError) as caught:
         build()
     assert caught.value.reason == reason
@@ -264,7 +269,7 @@ def _turn_state(
     ],
 )
 def test_each_broken_turn_is_refused_with_its_whole_reason(turn: Any, reason: str) -> None:
-    """Finding 15: every check of the turn raises InvalidStateError with exactly its reason."""
+    """Every check of the turn raises InvalidStateError with exactly its reason."""
     phase, front, claimable, swap_open, bag = turn
     with pytest.raises(InvalidStateError) as caught:
         _turn_state(phase, front, claimable, swap_open, bag=bag)
@@ -307,14 +312,14 @@ def _swapped() -> Any:
     ],
 )
 def test_each_illegal_action_gives_its_whole_reason(state: Any, action: Any, reason: str) -> None:
-    """Finding 13: the reason of each refusal, word for word."""
+    """The reason of each refusal, word for word."""
     error = _caught(lambda: apply(state(), action))
     assert error.reason == reason
     assert error.action == action
 
 
 def test_the_chance_functions_name_the_phase_when_no_draw_is_pending() -> None:
-    """Finding 13: chance_outcomes and sample_chance refuse a decision with a message naming its phase."""
+    """Chance_outcomes and sample_chance refuse a decision with a message naming its phase."""
     for call in (lambda: chance_outcomes(DECIDING), lambda: sample_chance(DECIDING, random.Random(1))):
         with pytest.raises(NotAChanceNodeError) as caught:
             call()
@@ -322,7 +327,7 @@ def test_the_chance_functions_name_the_phase_when_no_draw_is_pending() -> None:
 
 
 def test_current_player_is_the_seat_only_while_deciding_or_placing() -> None:
-    """Finding 13: None at a chance node and after the end, the seat otherwise."""
+    """None at a chance node and after the end, the seat otherwise."""
     assert current_player(new_game(2, first_player=1)) is None
     assert current_player(DECIDING) == 0
     placing = apply(DECIDING, Stop())
@@ -332,14 +337,35 @@ def test_current_player_is_the_seat_only_while_deciding_or_placing() -> None:
 
 
 def test_stop_in_order_keeps_a_non_iterable_order_as_given() -> None:
-    """Finding 13: the error carries the very object passed as the order."""
+    """The error carries the very object passed as the order."""
     error = _caught(lambda: _stop(DECIDING, 5))
     assert error.action == 5
     assert error.reason == "R9: the order must be a sequence of animals, got 5"
 
 
 def test_score_counts_of_no_seats_says_so_exactly() -> None:
-    """Finding 15: the whole reason."""
+    """The whole reason."""
     with pytest.raises(InvalidStateError) as caught:
         score_counts([], Ruleset.standard())
     assert caught.value.reason == "there are no seats to score"
+
+
+@pytest.mark.parametrize("bot", [HeuristicBot, RandomBot, ExpectimaxBot])
+def test_a_bot_class_instead_of_an_instance_is_refused_saying_what_to_pass(bot: type) -> None:
+    """play_game([HeuristicBot, ...]) names the class and asks for an instance, before any move."""
+    with pytest.raises(InvalidGameError, match=rf"seat 1's bot is the class {bot.__name__}.*pass an instance"):
+        play_game([RandomBot(), bot])  # type: ignore[list-item]
+    with pytest.raises(InvalidGameError, match="has no choose"):
+        play_game([RandomBot(), "heuristic"])  # type: ignore[list-item]
+
+
+def test_seat_errors_quote_the_seats_the_game_has() -> None:
+    """A claim, swap, view or first player outside the game names this game's seats, not 0 to 15."""
+    state = apply_all(new_game(3), [Reveal(Animal.LION), Stop(), Reveal(Animal.MONKEY)])
+    for action in (Claim(3), Swap(7), Claim(40)):
+        with pytest.raises(ValueError, match=r"this game's seats are 0 to 2"):
+            apply(state, action)
+    with pytest.raises(InvalidValueError, match="one of the 3 seats"):
+        view(state, 5)
+    with pytest.raises(InvalidGameError, match="seats 0 to 2"):
+        new_game(3, first_player=3)

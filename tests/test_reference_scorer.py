@@ -52,7 +52,7 @@ def _sheet_outcome(sheet: dict[str, Any]) -> Outcome:
     )
 
 
-# --- the reference scorer itself, on the hand-worked cases of the issue -------------------------------
+# --- the reference scorer itself, on hand-worked cases ----------------------------------------------
 
 
 def test_reference_scorer_gives_the_hand_worked_results() -> None:

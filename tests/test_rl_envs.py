@@ -27,7 +27,7 @@ from cheekymonkey.rl.gymnasium_env import ENV_ID, CheekyMonkeySoloEnv  # noqa: E
 from cheekymonkey.rl.pettingzoo_env import CheekyMonkeyEnv, env  # noqa: E402
 
 # api_test keeps name lists of PettingZoo's own environments that may observe a dict; any other
-# environment with dict observations, as the issue asks for (observation + action_mask), gets these two.
+# environment with dict observations, as action-masking learners expect (observation + action_mask), gets these two.
 _DICT_OBSERVATION_WARNINGS = {
     "Observation is not a NumPy array",
     "Observation space for each agent probably should be gymnasium.spaces.box or gymnasium.spaces.discrete",

@@ -24,7 +24,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cheekymonkey import Action, GameState, InvalidGameError, InvalidValueError, Phase, Ruleset, play_game
+from cheekymonkey import (
+    CHEEKY_MONKEY,
+    Action,
+    GameState,
+    InvalidGameError,
+    InvalidValueError,
+    Ruleset,
+    begins_turn,
+    play_game,
+)
 from cheekymonkey.bots import bot_named
 from cheekymonkey.simulation import (
     WIN_UNITS,
@@ -95,8 +104,8 @@ class _TurnCounter:
         self.turns = 0
 
     def __call__(self, state: GameState, action: Action) -> None:
-        if state.phase is Phase.CHANCE and not state.front:
-            self.turns += 1  # R4: a turn opens with a draw into an empty front
+        if begins_turn(state):
+            self.turns += 1  # R4: a turn opens with its compulsory draw
 
 
 def test_each_game_is_the_seeded_game_with_the_bots_moved_round_the_table() -> None:
@@ -167,6 +176,9 @@ def test_progress_reports_every_block_and_ends_at_the_total() -> None:
         ({"workers": 2, "executor": ThreadPoolExecutor(1)}, InvalidValueError),
         ({"executor": "tcp://127.0.0.1:1"}, InvalidValueError),
         ({"seed": "7"}, InvalidValueError),
+        ({"max_turns": 0}, InvalidValueError),
+        ({"max_actions": "many"}, InvalidValueError),
+        ({"ruleset": "standard"}, InvalidValueError),
     ],
 )
 def test_bad_arguments_get_typed_errors(kwargs: dict[str, Any], error: type[Exception]) -> None:
@@ -181,13 +193,86 @@ def test_the_younger_rules_and_their_name_reach_the_summary() -> None:
 
 
 # ---------------------------------------------------------------------------------------------------------
+# Limits: games cut off are truncated, counted apart from results
+
+
+def test_games_cut_off_by_the_turn_limit_are_truncated_and_counted_apart_from_results() -> None:
+    """Each game either ends within 23 turns (a result, counted) or is cut off (truncated, counted apart)."""
+    summary = simulate(["heuristic", "expectimax"], 24, seed=2, max_turns=23)
+    lengths = []
+    for number in range(24):
+        order = [(s + number) % 2 for s in range(2)]
+        bots = [bot_named(("heuristic", "expectimax")[line]) for line in order]
+        counter = _TurnCounter()
+        play_game(bots, seed=2 + number, on_action=counter)
+        lengths.append(counter.turns)
+    finished = [turns for turns in lengths if turns <= 23]
+    assert 0 < len(finished) < 24  # the limit cuts some games off, and leaves others
+    assert summary.truncated == 24 - len(finished)
+    assert summary.games == len(finished)
+    assert summary.completed == ((0, 24),)
+    assert not summary.partial
+    assert summary.turns.total == summary.games
+    assert max(summary.turns.values) <= 23
+    assert summary.mean_turns == sum(finished) / len(finished)
+    assert sum(line.wins for line in summary.bots) == pytest.approx(summary.games)
+    assert all(line.scores.total == summary.games for line in summary.bots)
+    assert _json_of(summary)["truncated"] == summary.truncated
+
+
+@settings(max_examples=10)
+@given(size=st.integers(1, 13), limit=st.integers(5, 200))
+def test_the_summary_with_truncated_games_is_the_same_for_any_block_size(size: int, limit: int) -> None:
+    """A step limit truncates the same games whatever the blocks, so the summary is bit for bit the same."""
+    whole = simulate(["random", "heuristic"], 12, seed=5, max_actions=limit)
+    assert simulate(["random", "heuristic"], 12, seed=5, max_actions=limit, block_size=size) == whole
+    assert whole.games + whole.truncated == 12
+
+
+def test_a_step_limit_too_small_for_any_game_truncates_every_game() -> None:
+    summary = simulate(["random", "random"], 5, seed=1, max_actions=3)
+    assert (summary.games, summary.truncated, summary.mean_actions) == (0, 5, 0.0)
+    assert [line.win_rate for line in summary.bots] == [0.0, 0.0]
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Any game
+
+
+class _EveryStateBeginsATurn:
+    """Cheeky Monkey, except that every state counts as the start of a turn: turns come from the game."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(CHEEKY_MONKEY, name)
+
+    def begins_turn(self, state: GameState) -> bool:
+        return True
+
+
+def test_the_simulation_counts_turns_by_the_game_s_own_rule() -> None:
+    """With a game that says every state begins a turn, a game of n actions has n + 1 turns."""
+    summary = simulate(["heuristic", "random"], 6, seed=3, game=_EveryStateBeginsATurn())
+    assert summary.mean_turns == summary.mean_actions + 1
+    assert summary.games == 6
+
+
+def test_the_game_may_be_named_and_an_unknown_game_is_refused() -> None:
+    assert simulate(["random", "random"], 4, seed=7, game="cheeky-monkey") == simulate(["random", "random"], 4, seed=7)
+    with pytest.raises(InvalidValueError, match="no game named 'chess'"):
+        simulate(["random", "random"], 4, game="chess")
+    with pytest.raises(InvalidValueError, match="game must be a Game"):
+        simulate(["random", "random"], 4, game=object())  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------------------------------------------------
 # Faults
 
 
 @pytest.mark.parametrize("where", ["in-process", "threads", "processes"])
 def test_a_bot_that_raises_comes_back_as_a_typed_error_naming_the_game_and_its_seed(where: str) -> None:
     """Whichever backend: GameFailedError with the game, its seed and the seats; that seed alone fails the same way."""
-    bots: list[Any] = ["heuristic", BuggyBot(at=20)]
+    buggy = BuggyBot(at=20)
+    bots: list[Any] = ["heuristic", buggy]
     started = time.monotonic()
     with ThreadPoolExecutor(2) as threads, pytest.raises(GameFailedError) as caught:
         simulate(
@@ -198,8 +283,18 @@ def test_a_bot_that_raises_comes_back_as_a_typed_error_naming_the_game_and_its_s
             workers=2 if where == "processes" else None,
             block_size=3,
         )
-    assert time.monotonic() - started < 30
+    # A guard against a run that never stops, not a speed figure: the whole run takes about 2 s when it does
+    # not fail, so 300 s holds on any loaded machine. Where the bot is this process's own object, the work
+    # is counted instead, just below.
+    assert time.monotonic() - started < 300
     error = caught.value
+    if where == "in-process":
+        # The run stopped at once: the first game failed, and the bot moved in no other game.
+        assert error.game == 0
+        alone = BuggyBot(at=20)
+        with pytest.raises(ZeroDivisionError):
+            play_game([bot_named("heuristic"), alone], seed=5)
+        assert buggy.moves == alone.moves > 0
     assert type(error) is GameFailedError
     assert error.seed == 5 + error.game
     assert error.error_type == "ZeroDivisionError"
@@ -289,7 +384,11 @@ def test_a_block_lost_every_time_stops_the_run_with_the_blocks_finished() -> Non
 
 
 def _wait_for_line(stream: Any, needle: str, timeout: float) -> str:
-    """Read lines from ``stream`` until one contains ``needle``; fail after ``timeout`` seconds."""
+    """Read lines from ``stream`` until one contains ``needle``; fail after ``timeout`` seconds.
+
+    A wait for another process to get going, which no count of work can replace: the timeouts passed are
+    generous (a minute or more, for what takes a second or two on an idle machine), so a loaded one passes.
+    """
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         line = stream.readline()
@@ -355,7 +454,8 @@ def test_ctrl_c_with_worker_processes_counts_only_whole_blocks(tmp_path: Path) -
         process.wait()
     assert process.returncode == 130
     assert len(workers) >= 2  # the pool's processes (and its resource tracker, if any)
-    deadline = time.monotonic() + 20
+    # The pool's processes exit on their own after the parent: a wait for the kernel, with a wide margin.
+    deadline = time.monotonic() + 120
     while any(Path(f"/proc/{pid}").exists() for pid in workers) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not [pid for pid in workers if Path(f"/proc/{pid}").exists()]  # none left behind
@@ -467,10 +567,11 @@ class DaskCluster:
         addresses = self.folder / "scheduler.json"
         options = ["--host", "127.0.0.1", "--port", "0", "--no-dashboard", "--scheduler-file"]
         self._start("scheduler", *options, str(addresses), log="scheduler.log")
-        deadline = time.monotonic() + 60
+        # Starting a scheduler and two workers takes a few seconds on an idle machine: waits, with wide margins.
+        deadline = time.monotonic() + 180
         while not addresses.exists() or not addresses.read_text():
             if time.monotonic() > deadline:
-                pytest.fail("the Dask scheduler did not start within 60 s")
+                pytest.fail("the Dask scheduler did not start within 180 s")
             time.sleep(0.1)
         self.address = json.loads(addresses.read_text())["address"]
         for i in range(2):
@@ -479,7 +580,7 @@ class DaskCluster:
             self.workers.append(self._start("worker", self.address, *options, log=f"worker{i}.log"))
         while self.log("scheduler.log").count("Register worker") < 2:
             if time.monotonic() > deadline:
-                pytest.fail("the Dask workers did not join within 60 s")
+                pytest.fail("the Dask workers did not join within 180 s")
             time.sleep(0.1)
 
     def log(self, name: str) -> str:
@@ -543,7 +644,7 @@ def test_killing_a_dask_worker_mid_run_loses_no_game_and_counts_none_twice(
         first = _wait_for_line(process.stderr, "games/s", 120)
         victim = dask_cluster.workers[0]
         os.kill(victim.pid, signal.SIGKILL)
-        victim.wait(timeout=10)
+        victim.wait(timeout=120)  # SIGKILL cannot be ignored: a wait for the kernel, with a wide margin
         _, rest = process.communicate(timeout=240)
     finally:
         process.kill()
@@ -551,7 +652,8 @@ def test_killing_a_dask_worker_mid_run_loses_no_game_and_counts_none_twice(
     assert process.returncode == 0, rest
     done_at_kill = int(first.split("/")[0])
     assert done_at_kill < 600  # the worker died mid-run
-    deadline = time.monotonic() + 10
+    # The scheduler notices a dead worker by its heartbeat, in seconds: a wait, with a wide margin.
+    deadline = time.monotonic() + 120
     while "Remove worker" not in dask_cluster.log("scheduler.log") and time.monotonic() < deadline:
         time.sleep(0.1)
     assert "Remove worker" in dask_cluster.log("scheduler.log")  # the scheduler saw it go

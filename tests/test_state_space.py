@@ -1,4 +1,4 @@
-"""The states the validating constructor accepts, against the states play can reach (issue 10, finding 2).
+"""The states the validating constructor accepts, against the states play can reach.
 
 For tiny rule sets, every state that :class:`GameState`'s constructor accepts is enumerated (every
 placement of the tokens in the bag, the stacks and the front, with every seat, phase, claimable animal
@@ -16,8 +16,8 @@ because they are harmless, and this test checks the two reasons that make them s
 2. **Their turn is one play can produce.** The part of the turn that the rules consult (the phase, the
    animals in front, the claimable animal, whether the swap is open) equals that of a turn play gives
    with the same animals and enough tokens. So no such state offers a claim, a swap or a herd that R7,
-   R11 or R12 would refuse (the tampered state of finding 2, a claimable Elephant after a Lion was drawn,
-   fails this check and is refused).
+   R11 or R12 would refuse (a tampered state with a claimable Elephant after a Lion was drawn fails this
+   check and is refused).
 """
 
 from __future__ import annotations
@@ -184,7 +184,7 @@ def can_reach_end(states: set[GameState]) -> set[GameState]:
 
 @pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
 def test_every_accepted_state_play_cannot_reach_is_harmless(case: Case) -> None:
-    """Finding 2: reachable states are accepted; accepted ones play cannot reach obey the rules and hold a real turn."""
+    """Reachable states are accepted; accepted ones play cannot reach obey the rules and hold a real turn."""
     ruleset = Ruleset.custom(case.counts, swap=case.swap, max_players=3)
     reach = reachable(ruleset, case.players)
     accept = accepted(ruleset, case.players)
@@ -204,8 +204,8 @@ def test_every_accepted_state_play_cannot_reach_is_harmless(case: Case) -> None:
     assert can_reach_end(accept) == accept  # R22, from every accepted state
 
 
-def test_the_tampered_state_of_finding_2_holds_a_turn_play_never_gives() -> None:
-    """The comparison's second check tells the tampered state apart: a claimable Elephant after a Lion."""
+def test_a_claimable_animal_that_was_not_drawn_last_is_a_turn_play_never_gives() -> None:
+    """R7: the comparison's second check tells a tampered state apart: a claimable Elephant after a Lion."""
     lion = Animal.LION
     state = make_state(Ruleset.standard(), 1, Phase.DECIDE, Ruleset.standard().counts, ((), ()), (E, lion), E, False)
     assert turn_of(state) not in turns_play_gives(Ruleset.standard(), 3)
@@ -219,7 +219,7 @@ def _with_claimable(state: GameState, claimable: Animal) -> GameState:
 
 
 def test_the_turn_check_refuses_each_turn_play_never_gives() -> None:
-    """Finding 2: the turns that the comparison found unsafe are refused by the constructor, by rule."""
+    """The turns that the comparison found unsafe are refused by the constructor, by rule."""
     ruleset = Ruleset.custom({E: 2, S: 2, M: 2})
     fields: dict[str, Any] = {"ruleset": ruleset, "seat": 0, "phase": Phase.DECIDE, "bag": (0, 1, 0, 0, 0, 0, 0, 0)}
     cases: list[tuple[dict[str, Any], str]] = [

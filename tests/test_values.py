@@ -21,6 +21,8 @@ from cheekymonkey import (
     GameState,
     Herd,
     IllegalActionError,
+    InvalidRulesetError,
+    InvalidValueError,
     Place,
     Reveal,
     ScoreSheet,
@@ -138,4 +140,25 @@ def test_stop_in_order_on_something_not_a_state_is_illegal(state: object) -> Non
     (Compiled, a parameter typed GameState would refuse it with a bare TypeError before the check.)
     """
     with pytest.raises(IllegalActionError, match="is not a GameState"):
-        stop_in_order(state, [Animal.SEAL])
+        stop_in_order(state, [Animal.SEAL])  # type: ignore[arg-type]  # a wrong type on purpose
+
+
+@pytest.mark.parametrize("given", [Animal.GIRAFFE, 3, "giraffe", "Giraffe", "GIRAFFE"])
+def test_every_action_and_constructor_takes_an_animal_by_member_number_or_name(given: object) -> None:
+    """One rule: an Animal, its number 0-7, or its name in any case, for actions and Ruleset.custom."""
+    assert Animal.parse(given) is Animal.GIRAFFE
+    assert Reveal(given).animal is Animal.GIRAFFE
+    assert Place(given).animal is Animal.GIRAFFE
+    ruleset = Ruleset.custom({given: 2, "seal": 3}, bonus_values={given: 5, Animal.SEAL: 4})  # type: ignore[arg-type]
+    assert ruleset.counts[Animal.GIRAFFE] == 2
+    assert ruleset.bonus_values[Animal.GIRAFFE] == 5
+
+
+@pytest.mark.parametrize("bad", ["G", "giraffes", 8, -1, True, 3.0, None])
+def test_anything_else_is_refused_the_same_way_everywhere(bad: object) -> None:
+    """What the rule does not take is refused by every constructor, naming what would do."""
+    for build in (Animal.parse, Reveal, Place):
+        with pytest.raises(InvalidValueError, match="give an Animal, its number 0 to 7, or a name"):
+            build(bad)
+    with pytest.raises(InvalidRulesetError, match="is not an Animal"):
+        Ruleset.custom({bad: 2})  # type: ignore[arg-type]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import attrs
@@ -19,12 +20,15 @@ from cheekymonkey import (
     Reveal,
     Ruleset,
     Stop,
+    apply,
     apply_all,
     legal_actions,
     new_game,
     play_game,
+    score,
 )
 from cheekymonkey.bots import HeuristicBot
+from cheekymonkey.serialization import dump_view, load_view
 from cheekymonkey.views import TableView, view
 
 
@@ -111,3 +115,30 @@ def test_a_spectator_and_a_waiting_seat_get_no_actions() -> None:
     assert view(deciding, 1).legal == ()
     assert view(deciding, None).legal == ()
     assert view(new_game(3), 0).legal == ()  # a chance node: the bag acts, not the seat
+
+
+def test_a_view_at_the_end_carries_the_score_sheet_and_before_it_none() -> None:
+    """Every seat's view (and a spectator's) of a finished game has the sheet; mid-game views have none."""
+    game = play_game([RandomBot(), RandomBot()], seed=11)
+    for seat in (0, 1, None):
+        final = view(game.state, seat)
+        assert final.sheet == score(game.state)
+        assert load_view(dump_view(final)) == final
+    rng = random.Random(3)
+    state = new_game(2)
+    while state.phase is not Phase.OVER:
+        assert view(state, 0).sheet is None
+        state = apply(state, rng.choice(legal_actions(state)))
+
+
+def test_a_view_whose_sheet_does_not_fit_is_refused() -> None:
+    """A sheet before the end, none at the end, or one that disagrees with the stacks is an invalid view."""
+    game = play_game([RandomBot(), RandomBot()], seed=11)
+    final = view(game.state, 0)
+    other = play_game([RandomBot(), RandomBot()], seed=12)
+    with pytest.raises(InvalidValueError, match="exactly when the game is over"):
+        attrs.evolve(view(new_game(2), 0), sheet=final.sheet)
+    with pytest.raises(InvalidValueError, match="exactly when the game is over"):
+        attrs.evolve(final, sheet=None)
+    with pytest.raises(InvalidValueError, match="not the stack heights"):
+        attrs.evolve(final, sheet=other.score)

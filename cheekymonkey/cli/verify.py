@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
     if args.players:
         seat_counts = sorted(set(args.players))
         for players in seat_counts:
-            if not ruleset.min_players <= players <= ruleset.max_players:
+            if not ruleset.allows_players(players):
                 return _fail(
                     f"{players} players: the {ruleset.name} rules allow {ruleset.min_players} to {ruleset.max_players}"
                 )

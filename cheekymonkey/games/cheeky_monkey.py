@@ -24,9 +24,11 @@ import attrs
 
 from cheekymonkey.actions import Action, Claim, Draw, Herd, Place, Reveal, Stop, Swap
 from cheekymonkey.board import board_text
-from cheekymonkey.bots import BOTS, bot_named, bust_probability
+from cheekymonkey.bots.registry import BOTS, bot_named
 from cheekymonkey.engine import (
     apply,
+    begins_turn,
+    bust_probability,
     chance_outcomes,
     current_player,
     is_chance_node,
@@ -198,9 +200,19 @@ class CheekyMonkey:
         """:meth:`Ruleset.preset_names <cheekymonkey.Ruleset.preset_names>`."""
         return Ruleset.preset_names()
 
+    def ruleset_name(self, ruleset: Ruleset) -> str:
+        """``ruleset.name``: the preset's name, or the name a custom rule set was given."""
+        return ruleset.name
+
     def seat_range(self, ruleset: Ruleset | None = None) -> tuple[int, int]:
-        """The rule set's ``min_players`` and ``max_players`` (R3)."""
-        rules = ruleset or Ruleset.standard()
+        """The rule set's ``min_players`` and ``max_players`` (R3).
+
+        Raises:
+            InvalidValueError: If ``ruleset`` is not a :class:`~cheekymonkey.Ruleset` (or None).
+        """
+        rules = Ruleset.standard() if ruleset is None else ruleset
+        if not isinstance(rules, Ruleset):
+            raise InvalidValueError(f"ruleset must be a Ruleset, got {rules!r}")
         return rules.min_players, rules.max_players
 
     def new_game(self, players: int, ruleset: Ruleset | None = None, *, first_player: int = 0) -> GameState:
@@ -253,12 +265,12 @@ class CheekyMonkey:
 
     def begins_turn(self, state: GameState) -> bool:
         """A turn begins with its compulsory first draw (R4): a draw pending with nothing in front yet."""
-        return state.phase is Phase.CHANCE and len(state.front) == 0
+        return begins_turn(state)
 
     def outcome(self, state: GameState) -> Outcome:
-        """The score sheet's winners (R17, R18); the others ranked by their totals."""
+        """The score sheet's winners (R17, R18); the others ranked by their totals, which are the scores."""
         sheet = score(state)
-        return Outcome.of_winners(sheet.winners, sheet.totals)
+        return Outcome.of_winners(sheet.winners, sheet.totals, sheet.totals)
 
     def view(self, state: GameState, seat: int | None) -> TableView:
         """:func:`~cheekymonkey.view`."""

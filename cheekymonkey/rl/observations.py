@@ -219,7 +219,7 @@ def observation_layout(kind: str, players: int, ruleset: Ruleset | None = None) 
         raise InvalidValueError(f"ruleset must be a Ruleset, got {ruleset!r}")
     if isinstance(players, bool) or not isinstance(players, int):
         raise InvalidValueError(f"players must be an integer, got {players!r}")
-    if not ruleset.min_players <= players <= ruleset.max_players:
+    if not ruleset.allows_players(players):
         raise InvalidValueError(
             f"{players} seats: the {ruleset.name} rules allow {ruleset.min_players} to {ruleset.max_players}"
         )

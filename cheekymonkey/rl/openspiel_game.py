@@ -74,7 +74,9 @@ GAME_NAME: Final = "python_cheeky_monkey"
 DEFAULT_MAX_GAME_LENGTH: Final = 5000
 """How many player decisions a game may take before it is cut short (OpenSpiel needs a bound; R22 has none)."""
 
-_MAX_SEATS: Final = 6  # the presets' range (R3)
+# The presets' range of seats (R3), as the rule sets say it: the bounds pyspiel registers the game with.
+_MIN_SEATS: Final = min(Ruleset.preset(name).min_players for name in Ruleset.preset_names())
+_MAX_SEATS: Final = max(Ruleset.preset(name).max_players for name in Ruleset.preset_names())
 
 _GAME_TYPE: Final = pyspiel.GameType(
     short_name=GAME_NAME,
@@ -85,7 +87,7 @@ _GAME_TYPE: Final = pyspiel.GameType(
     utility=pyspiel.GameType.Utility.CONSTANT_SUM,
     reward_model=pyspiel.GameType.RewardModel.TERMINAL,
     max_num_players=_MAX_SEATS,
-    min_num_players=2,
+    min_num_players=_MIN_SEATS,
     provides_information_state_string=True,
     provides_information_state_tensor=True,
     provides_observation_string=True,
@@ -147,14 +149,14 @@ class CheekyMonkeyGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships wit
         players = _value(params, "players", 2)
         rules = _value(params, "rules", "standard")
         max_length = _value(params, "max_game_length", DEFAULT_MAX_GAME_LENGTH)
-        if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= _MAX_SEATS:
-            raise InvalidValueError(f"players must be an integer from 2 to {_MAX_SEATS}, got {players!r}")
+        if isinstance(players, bool) or not isinstance(players, int) or not _MIN_SEATS <= players <= _MAX_SEATS:
+            raise InvalidValueError(f"players must be an integer from {_MIN_SEATS} to {_MAX_SEATS}, got {players!r}")
         if not isinstance(rules, str) or rules not in Ruleset.preset_names():
             raise InvalidValueError(f"rules must be one of {', '.join(Ruleset.preset_names())}, got {rules!r}")
         if isinstance(max_length, bool) or not isinstance(max_length, int) or max_length < 1:
             raise InvalidValueError(f"max_game_length must be a positive integer, got {max_length!r}")
         ruleset = Ruleset.preset(rules)
-        if not ruleset.min_players <= players <= ruleset.max_players:
+        if not ruleset.allows_players(players):
             raise InvalidValueError(f"the {rules} rules do not allow {players} players")
         shared = _Shared(players, ruleset, max_length)
         info = pyspiel.GameInfo(

@@ -152,7 +152,7 @@ class _Builder:
 
     def class_schema(self, cls: type) -> dict[str, Any]:
         # attrs' resolved field types: GameState and the actions are plain classes that carry them
-        # (cheekymonkey._gamestate.attrs_view), with no annotations to evaluate once compiled.
+        # (cheekymonkey._values.attrs_view), with no annotations to evaluate once compiled.
         hints = {field.name: field.type for field in attrs.fields(attrs.resolve_types(cls))}
         docs = _field_docs(cls)
         properties: dict[str, Any] = {}

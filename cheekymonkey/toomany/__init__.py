@@ -74,8 +74,12 @@ from cheekymonkey.toomany.notation import action_text, parse_action, parse_actio
 from cheekymonkey.toomany.records import GameRecord
 from cheekymonkey.toomany.results import outcome, winner
 from cheekymonkey.toomany.rules import MAX_PLAYERS, STANDARD_COUNTS, Ruleset
-from cheekymonkey.toomany.state import GameState, Phase, check_state, new_game
+from cheekymonkey.toomany.state import GameState, Phase, check_state, new_game, show_states_with
 from cheekymonkey.toomany.views import TableView, view
+
+# print(state) and print(view) draw the table: the state's module never imports display code, so the package,
+# which holds both, joins them here.
+show_states_with(board_text)
 
 __all__ = [
     "BOTS",

@@ -25,9 +25,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from cheekymonkey.game import Cell, Column, TextTable
-from cheekymonkey.toomany._state import GameState
 from cheekymonkey.toomany.cards import CARDS, Card, FaceDown, Slot
-from cheekymonkey.toomany.state import Phase, raccoon_choices
+from cheekymonkey.toomany.state import GameState, Phase, raccoon_choices
 
 if TYPE_CHECKING:
     from cheekymonkey.toomany.views import TableView

@@ -21,7 +21,6 @@ from itertools import compress
 from typing import Final
 
 from cheekymonkey.errors import IllegalActionError, NotAChanceNodeError
-from cheekymonkey.toomany._state import trusted_state as _make
 from cheekymonkey.toomany.actions import (
     ACTION_KINDS,
     DECLINE,
@@ -65,6 +64,7 @@ from cheekymonkey.toomany.events import (
     WildPlaced,
 )
 from cheekymonkey.toomany.state import GameState, Phase, fresh_row, make_state, raccoon_choices
+from cheekymonkey.toomany.state import trusted_state as _make
 
 __all__ = [
     "apply",

@@ -90,6 +90,10 @@ class TooManyMonkeys:
         """:meth:`Ruleset.preset_names <cheekymonkey.toomany.Ruleset.preset_names>`."""
         return Ruleset.preset_names()
 
+    def ruleset_name(self, ruleset: Ruleset) -> str:
+        """``ruleset.name``: the preset's name, or the name a custom rule set was given."""
+        return ruleset.name
+
     def seat_range(self, ruleset: Ruleset | None = None) -> tuple[int, int]:
         """The rule set's ``min_players`` and ``max_players`` (TM2)."""
         rules = ruleset or Ruleset.standard()

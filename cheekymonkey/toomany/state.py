@@ -1,7 +1,7 @@
 """The game state's phases, its invariants, and a new game.
 
-:class:`~cheekymonkey.toomany.GameState` is defined in a module of its own (so that the optional compiled
-build can make it native); this module checks it, describes its fields to attrs, and starts games.
+:class:`~cheekymonkey.toomany.GameState` has its one home here: the class (a plain class the optional
+compiled build can make native), its checks, attrs' description of its fields, and new games.
 
 >>> state = new_game(3)
 >>> state.phase, state.seat, state.pile_size, state.row_sizes
@@ -12,17 +12,17 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable
-from typing import Any, Final, cast
+from types import SimpleNamespace
+from typing import Any, ClassVar, Final, NoReturn, cast
 
 import attrs
+from attrs.exceptions import FrozenInstanceError
 
 from cheekymonkey.errors import InvalidGameError, InvalidStateError
-from cheekymonkey.toomany import _state
-from cheekymonkey.toomany._state import FIELDS, GameState, trusted_state
 from cheekymonkey.toomany.cards import CARDS, MAX_NUMBER, Card, FaceDown, Slot
 from cheekymonkey.toomany.rules import Ruleset
 
-__all__ = ["GameState", "Phase", "check_state", "new_game"]
+__all__ = ["FIELDS", "GameState", "Phase", "check_state", "drawn", "new_game", "show_states_with", "trusted_state"]
 
 
 class Phase(enum.IntEnum):
@@ -52,6 +52,10 @@ class Phase(enum.IntEnum):
     def __repr__(self) -> str:
         return f"Phase.{self.name}"
 
+    def __bool__(self) -> bool:
+        # A phase is a value, never "nothing": Phase.START is the number 0, but `if phase:` must not skip it.
+        return True
+
     def __str__(self) -> str:
         # A word, as in documents: str(Phase.CHOSEN_DRAW) == "chosen_draw".
         return self.name.lower()
@@ -62,6 +66,251 @@ class Phase(enum.IntEnum):
 
 CHANCE_PHASES: Final = frozenset({Phase.DRAW, Phase.CHOSEN_DRAW, Phase.TURN_UP})
 """The phases where chance acts next."""
+
+
+# How str(state) and str(view) draw the table: set by the package (cheekymonkey/toomany/__init__.py) to the
+# text board of cheekymonkey.toomany.board, which is display code and so never imported by this module.
+# Empty, a state's str is its repr.
+_DRAW: Final[list[Callable[[Any], str]]] = []
+
+
+def show_states_with(draw: Callable[[Any], str]) -> None:
+    """Draw states and table views with ``draw`` in ``str()`` and ``print()``: the package passes the text board.
+
+    Args:
+        draw: A function of a :class:`GameState` or a :class:`~cheekymonkey.toomany.TableView` to text.
+    """
+    _DRAW[:] = [draw]
+
+
+def drawn(value: object) -> str:
+    """``value`` (a state or a table view) drawn as text, by what :func:`show_states_with` was given."""
+    return _DRAW[0](value) if _DRAW else repr(value)
+
+
+class GameState:
+    """Everything the rules read at one moment of a game, as an immutable, hashable, picklable value (TME9).
+
+    Nothing in it is hidden from any seat (TM19): a face-down card nobody has seen is ``None`` in its row,
+    with no identity, and the cards nobody has seen are counted in :attr:`unseen`, the pool the engine deals
+    them from when they are turned up or drawn.
+
+    States are made by :func:`~cheekymonkey.toomany.new_game` and :func:`~cheekymonkey.toomany.apply`.
+    Building one directly (a saved game, a test's position) checks every invariant and raises
+    :class:`~cheekymonkey.InvalidStateError` naming the first one broken.
+    """
+
+    ruleset: Ruleset
+    """The rules this game is played under."""
+    round: int
+    """The round being played, from 1 (TM22)."""
+    round_first: int
+    """The seat that began this round (TM5: each round begins one seat to the left of the last)."""
+    seat: int
+    """The seat whose turn it is; after the end, the winner."""
+    phase: Phase
+    """What happens next: the decision pending, a draw of chance, or the end."""
+    rows: tuple[tuple[Slot, ...], ...]
+    """Each seat's row, position 1 first: a face-up Card, a known FaceDown card, or None (never seen)."""
+    hand: Card | None
+    """The card in the hand of the seat to move, face up for all (TM10); None if there is none or it is not
+    yet revealed."""
+    discard: tuple[Card, ...]
+    """The discard pile, bottom first: its last card is the top (TM4)."""
+    pile_size: int
+    """How many cards the draw pile holds."""
+    pile: tuple[int, ...] | None
+    """After a reshuffle in this round (TM20), the draw pile's cards, one count per Card; None before, when
+    the draw pile is part of the pool of cards never seen (TM19)."""
+    unseen: tuple[int, ...]
+    """The cards never seen in this round, one count per Card: the face-down cards nobody knows, and the
+    draw pile before the round's first reshuffle (TM19)."""
+    skips: tuple[bool, ...]
+    """For each seat, whether a Skip waits in front of it (TM16, TM17)."""
+
+    __match_args__: ClassVar = (
+        "ruleset",
+        "round",
+        "round_first",
+        "seat",
+        "phase",
+        "rows",
+        "hand",
+        "discard",
+        "pile_size",
+        "pile",
+        "unseen",
+        "skips",
+    )
+    # Slots in the pure package (the fields, in constructor order); compiled, mypyc lays them out as a C struct.
+    __slots__ = __match_args__
+    # Set below (_describe): attrs' view of the fields.
+    __attrs_attrs__: ClassVar[Any]
+    __attrs_types_resolved__: ClassVar[Any]
+
+    def __init__(
+        self,
+        ruleset: object,
+        round: object,
+        round_first: object,
+        seat: object,
+        phase: object,
+        rows: object,
+        hand: object,
+        discard: object,
+        pile_size: object,
+        pile: object,
+        unseen: object,
+        skips: object,
+        *,
+        _trusted: bool = False,
+    ) -> None:
+        # Typed object: compiled, a declared type is enforced on entry with a bare TypeError; every field is
+        # checked here instead, with InvalidStateError. _trusted is the engine's unchecked construction in the
+        # compiled build (make_state), for a state that follows from a checked state by a legal action; it is
+        # not for other callers.
+        values = (ruleset, round, round_first, seat, phase, rows, hand, discard, pile_size, pile, unseen, skips)
+        if not _trusted and not _storable(round, round_first, seat, rows, discard, pile_size, unseen, skips):
+            # The compiled class would refuse these types with a bare TypeError before the checks run.
+            _check(SimpleNamespace(**dict(zip(FIELDS, values, strict=True))))
+            raise InvalidStateError(f"a field has the wrong type: {values!r}")  # pragma: no cover
+        # object.__setattr__: the class's own __setattr__ refuses every assignment (compiled: plain stores).
+        object.__setattr__(self, "ruleset", ruleset)
+        object.__setattr__(self, "round", round)
+        object.__setattr__(self, "round_first", round_first)
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "phase", phase)
+        object.__setattr__(self, "rows", rows)
+        object.__setattr__(self, "hand", hand)
+        object.__setattr__(self, "discard", discard)
+        object.__setattr__(self, "pile_size", pile_size)
+        object.__setattr__(self, "pile", pile)
+        object.__setattr__(self, "unseen", unseen)
+        object.__setattr__(self, "skips", skips)
+        if not _trusted:
+            _check(self)
+
+    def __setattr__(self, name: str, value: object) -> NoReturn:
+        raise FrozenInstanceError()
+
+    def __delattr__(self, name: str) -> NoReturn:
+        raise FrozenInstanceError()
+
+    def _values(self) -> tuple[object, ...]:
+        return (
+            self.ruleset,
+            self.round,
+            self.round_first,
+            self.seat,
+            self.phase,
+            self.rows,
+            self.hand,
+            self.discard,
+            self.pile_size,
+            self.pile,
+            self.unseen,
+            self.skips,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not GameState:
+            return NotImplemented
+        that: GameState = other
+        return (
+            self.seat == that.seat
+            and self.phase == that.phase
+            and self.hand == that.hand
+            and self.pile_size == that.pile_size
+            and self.rows == that.rows
+            and self.discard == that.discard
+            and self.unseen == that.unseen
+            and self.pile == that.pile
+            and self.skips == that.skips
+            and self.round == that.round
+            and self.round_first == that.round_first
+            and (self.ruleset is that.ruleset or self.ruleset == that.ruleset)
+        )
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={value!r}" for name, value in zip(FIELDS, self._values(), strict=True))
+        return f"GameState({shown})"
+
+    def __str__(self) -> str:
+        # print(state) draws the table, with the text board the package gave (show_states_with: this module
+        # never imports display code); repr stays the call that builds the state.
+        return drawn(self)
+
+    def __reduce__(self) -> tuple[type[GameState], tuple[object, ...]]:
+        # Unpickling and copying go through the checking constructor: a tampered pickle is refused.
+        return (GameState, self._values())
+
+    @property
+    def players(self) -> int:
+        """The number of seats."""
+        return len(self.rows)
+
+    @property
+    def row_sizes(self) -> tuple[int, ...]:
+        """Each seat's row size this round (TM22: a round's winner has one card fewer in the next)."""
+        return tuple(len(row) for row in self.rows)
+
+
+FIELDS: tuple[str, ...] = GameState.__match_args__
+"""The state's fields, in constructor order."""
+
+
+def trusted_state(
+    ruleset: Ruleset,
+    round: int,
+    round_first: int,
+    seat: int,
+    phase: Phase,
+    rows: tuple[tuple[Slot, ...], ...],
+    hand: Card | None,
+    discard: tuple[Card, ...],
+    pile_size: int,
+    pile: tuple[int, ...] | None,
+    unseen: tuple[int, ...],
+    skips: tuple[bool, ...],
+) -> GameState:
+    """A state built without its checks, for one that follows from a checked state by a legal action.
+
+    Compiled, this is one allocation and twelve stores. In pure Python, filling the slots of a look-alike
+    class is cheaper, and :data:`cheekymonkey.toomany.state.make_state` does that instead.
+    """
+    return GameState(
+        ruleset, round, round_first, seat, phase, rows, hand, discard, pile_size, pile, unseen, skips, _trusted=True
+    )
+
+
+def _storable(
+    round: object,
+    round_first: object,
+    seat: object,
+    rows: object,
+    discard: object,
+    pile_size: object,
+    unseen: object,
+    skips: object,
+) -> bool:
+    # The fields whose declared types the compiled class enforces as it stores them (a bool is no int there).
+    return (
+        round.__class__ is int
+        and round_first.__class__ is int
+        and seat.__class__ is int
+        and pile_size.__class__ is int
+        and isinstance(rows, tuple)
+        and isinstance(discard, tuple)
+        and isinstance(unseen, tuple)
+        and isinstance(skips, tuple)
+    )
+
+
+def _check(state: object) -> None:
+    check_state(state)
 
 
 def _fail(reason: str) -> InvalidStateError:
@@ -355,7 +604,7 @@ class _Building:
 
 
 # Whether GameState is the compiled, native class: object.__new__ cannot make one then.
-_NATIVE: Final = not str(_state.__file__).endswith((".py", ".pyc"))
+_NATIVE: Final = not __file__.endswith((".py", ".pyc"))
 make_state: Final[Callable[..., GameState]] = trusted_state if _NATIVE else cast(Callable[..., GameState], _Building)
 """Build a state without checking it: the engine's fast path, for states that follow from checked ones.
 

@@ -22,7 +22,7 @@ from cheekymonkey.toomany.cards import Card, FaceDown, Slot
 from cheekymonkey.toomany.engine import current_player, legal_actions
 from cheekymonkey.toomany.results import outcome
 from cheekymonkey.toomany.rules import Ruleset
-from cheekymonkey.toomany.state import GameState, Phase
+from cheekymonkey.toomany.state import GameState, Phase, drawn
 
 __all__ = ["TableView", "view"]
 
@@ -118,9 +118,8 @@ class TableView:
         )
 
     def __str__(self) -> str:
-        from cheekymonkey.toomany.board import board_text
-
-        return board_text(self)
+        # print(view) draws the same board as print(state), through the package's text board.
+        return drawn(self)
 
     @property
     def players(self) -> int:

@@ -82,7 +82,7 @@ class ScoringModel:
             raise InvalidRulesetError(f"ruleset must be a Ruleset, got {ruleset!r}")
         if isinstance(players, bool) or not isinstance(players, int):
             raise InvalidGameError(f"players must be an integer, got {players!r}")
-        if not ruleset.min_players <= players <= ruleset.max_players:
+        if not ruleset.allows_players(players):
             raise InvalidGameError(
                 f"{players} players: the {ruleset.name} rules allow {ruleset.min_players} to {ruleset.max_players}"
             )

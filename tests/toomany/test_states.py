@@ -33,8 +33,7 @@ from cheekymonkey.toomany import (
     face_down,
     new_game,
 )
-from cheekymonkey.toomany._state import trusted_state
-from cheekymonkey.toomany.state import make_state
+from cheekymonkey.toomany.state import make_state, trusted_state
 from tests.toomany.helpers import STANDARD, make, random_game, row
 
 FIELDS = [field.name for field in attrs.fields(GameState)]

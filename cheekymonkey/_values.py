@@ -1,0 +1,93 @@
+"""What the value classes written by hand share: frozen behaviour, attrs' view of their fields, counting.
+
+:class:`~cheekymonkey.GameState`, the actions and the score sheets are plain slotted classes, so that the
+compiled build (:mod:`cheekymonkey._compiled`) makes them native: reading a field is one load, building a
+value one allocation. They behave as frozen attrs classes do: :class:`Frozen` refuses assignment and gives
+value equality, and :func:`attrs_view` gives each class attrs' description of its fields, so that
+``attrs.fields``, ``attrs.evolve``, ``attrs.asdict`` and cattrs treat it as the attrs class it describes.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, NoReturn
+
+import attrs
+from attrs.exceptions import FrozenInstanceError
+
+from cheekymonkey._compiled import COMPILED
+
+__all__ = ["Frozen", "attrs_view", "count_sum"]
+
+
+class Frozen:
+    """A base for the frozen value classes written by hand (actions, score sheets).
+
+    Assigning or deleting a field raises :class:`attrs.exceptions.FrozenInstanceError`, as for a frozen
+    attrs class. A subclass lists its fields in ``_values``, in constructor order, and gets equality,
+    hashing, pickling and a keyword ``repr`` from them; it may write faster ones of its own.
+    """
+
+    __slots__ = ()
+    # attrs' view of the fields (attrs.fields, attrs.asdict, cattrs): set by attrs_view for each subclass.
+    __attrs_attrs__: ClassVar[Any]
+    __attrs_types_resolved__: ClassVar[Any]
+
+    def _values(self) -> tuple[object, ...]:
+        return ()
+
+    def __setattr__(self, name: str, value: object) -> NoReturn:
+        raise FrozenInstanceError()
+
+    def __delattr__(self, name: str) -> NoReturn:
+        raise FrozenInstanceError()
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__ or not isinstance(other, Frozen):
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash((self.__class__.__name__, self._values()))
+
+    def __reduce__(self) -> tuple[type, tuple[object, ...]]:
+        return (self.__class__, self._values())
+
+    def __repr__(self) -> str:
+        names = [field.name for field in self.__attrs_attrs__]
+        shown = ", ".join(f"{name}={value!r}" for name, value in zip(names, self._values(), strict=True))
+        return f"{self.__class__.__name__}({shown})"
+
+
+def attrs_view(cls: type, fields: list[tuple[str, Any, Any]]) -> None:
+    """Give a plain class attrs' description of its fields, as an attrs class has it.
+
+    Args:
+        cls: The class; it declares ``__attrs_attrs__`` and ``__attrs_types_resolved__`` as class variables
+            (a class compiled by mypyc can only be given attributes it declares).
+        fields: Each field's name, type and default (``attrs.NOTHING`` for none), in constructor order.
+
+    ``attrs.fields``, ``attrs.evolve``, ``attrs.asdict`` and cattrs then treat the class as the attrs class
+    it describes. The types are given resolved, so nothing needs to evaluate the class's annotations
+    (a compiled class keeps none).
+    """
+    spec = attrs.make_class(
+        cls.__name__, {field: attrs.field(type=tp, default=default) for field, tp, default in fields}, frozen=True
+    )
+    cls.__attrs_attrs__ = attrs.fields(spec)  # type: ignore[attr-defined]
+    cls.__attrs_types_resolved__ = cls  # type: ignore[attr-defined]
+
+
+def count_sum(counts: tuple[int, ...]) -> int:
+    """The sum of a tuple of counts (a bag, a score row): the tokens it holds.
+
+    Compiled, this loop runs on native ints, where ``sum`` of a tuple is a generic call. In pure Python the
+    builtin ``sum`` is cheaper, and the name is bound to it just below.
+    """
+    total = 0
+    for count in counts:
+        total += count
+    return total
+
+
+if not COMPILED:  # pure Python: the builtin (compiled calls are bound when the module is compiled)
+    globals()["count_sum"] = sum

@@ -1,0 +1,103 @@
+"""JSON text to plain values, within the limits: size, nesting, numbers and keys checked before the work."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from typing import Any, Final, cast
+
+from cheekymonkey.serialization.errors import BadValue, DocumentError, describe
+from cheekymonkey.serialization.format import MAX_INTEGER, Kind
+from cheekymonkey.serialization.limits import Limits
+
+__all__ = ["parse", "too_deep", "value_depth"]
+
+
+def _reject_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            # A repeated key would silently let the last copy win: a sign of tampering or a bad writer.
+            raise BadValue(f"the key {describe(key)} appears twice in one object")
+        result[key] = value
+    return result
+
+
+def _reject_constant(name: str) -> None:
+    raise BadValue(f"{name} is not a JSON number")
+
+
+def _parse_int(digits: str) -> int:
+    # Checked before int() turns the digits into a number, which takes time quadratic in their count.
+    if len(digits.lstrip("-")) > len(str(MAX_INTEGER)):
+        raise BadValue(f"the integer {digits[:20]}... ({len(digits)} digits) is too large: the limit is {MAX_INTEGER}")
+    return int(digits)
+
+
+_STRING: Final = re.compile(r'"(?:[^"\\]++|\\.)*+"', re.DOTALL)
+_NOT_BRACKET: Final = re.compile(r"[^\[\]{}]+")
+
+
+def _text_depth(text: str) -> int:
+    """How deep the objects and lists in ``text`` nest, found before parsing: strings are skipped."""
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
+    steps = (1 if bracket in "[{" else -1 for bracket in brackets)
+    return max(itertools.accumulate(steps, initial=0))
+
+
+def value_depth(value: object, limit: int) -> int:
+    """How deep an already-parsed value nests, up to ``limit + 1`` (so a cycle or a huge depth stops early)."""
+    deepest = 0
+    pending: list[tuple[object, int]] = [(value, 0)]
+    while pending:
+        node, depth = pending.pop()
+        if isinstance(node, dict | list | tuple):
+            depth += 1
+            if depth > limit:
+                return depth
+            deepest = max(deepest, depth)
+            pending.extend((child, depth) for child in (node.values() if isinstance(node, dict) else node))
+    return deepest
+
+
+def too_deep(kind: Kind | None, limits: Limits) -> DocumentError:
+    """The error for a document that nests deeper than ``limits`` allow."""
+    return DocumentError(kind, [("$", f"the document nests deeper than the limit of {limits.max_depth} levels")])
+
+
+def parse(text: str | bytes, kind: Kind | None, limits: Limits) -> object:
+    """Parse JSON text within ``limits``: the size first, then the nesting, then the text itself.
+
+    Raises:
+        DocumentError: If the text is over a limit, is not UTF-8 or not JSON, repeats a key, or holds a
+            number that is not a JSON number or an integer too large.
+    """
+    if not isinstance(text, str | bytes):
+        raise DocumentError(kind, [("$", f"expected JSON text (str or bytes), got {describe(text)}")])
+    # The size first, so that a huge document costs nothing more; a character is at most 4 bytes of UTF-8.
+    size = len(text) if isinstance(text, bytes) or len(text) * 4 <= limits.max_bytes else None
+    if size is None and len(text) <= limits.max_bytes:
+        size = len(cast(str, text).encode("utf-8", "surrogatepass"))
+    if size is None or size > limits.max_bytes:
+        reason = f"the document is {size or len(text)} bytes or more, over the limit of {limits.max_bytes}"
+        raise DocumentError(kind, [("$", reason)])
+    if isinstance(text, bytes):
+        # JSON is UTF-8 (RFC 8259); bytes are decoded as such, so they load exactly as the same text does.
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise DocumentError(kind, [("$", f"not valid JSON: the bytes are not UTF-8 ({error.reason})")]) from None
+    if text.startswith("\ufeff"):
+        raise DocumentError(kind, [("$", "not valid JSON: it starts with a byte-order mark, which JSON text has not")])
+    if _text_depth(text) > limits.max_depth:
+        raise too_deep(kind, limits)
+    try:
+        return json.loads(
+            text, object_pairs_hook=_reject_duplicates, parse_constant=_reject_constant, parse_int=_parse_int
+        )
+    except json.JSONDecodeError as error:
+        reason = f"not valid JSON (truncated or corrupt?): {error.msg} at line {error.lineno} column {error.colno}"
+        raise DocumentError(kind, [("$", reason)]) from None
+    except (BadValue, RecursionError, ValueError) as error:
+        raise DocumentError(kind, [("$", f"not valid JSON: {error}")]) from None

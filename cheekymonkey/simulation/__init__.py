@@ -1,0 +1,59 @@
+"""Simulation at scale: many seeded games between bots, on one core, a process pool, or a Dask or Ray cluster.
+
+:func:`simulate` plays ``games`` games and sums them up in a :class:`Summary`: win rates with 95% Wilson
+intervals, mean scores, game lengths and each bot's score distribution. Game ``i`` uses seed ``seed + i``
+and moves the bots ``i`` seats round the table, so every bot sits in every seat equally often (the first
+seat has an edge).
+
+Any :class:`~cheekymonkey.game.Game` can be simulated (``game=``, Cheeky Monkey by default); each game is
+played on a :class:`~cheekymonkey.Table`, which counts the turns by the game's own rule. A game cut off by the
+run's limits (``max_actions``, ``max_turns``) is *truncated*: counted apart, never as a result.
+
+The games are cut into blocks of consecutive games. Each block is one task: it plays its games and sends
+back a :class:`BlockResult`, whole-number counts only (wins in sixtieths, score and length histograms), so
+what travels and what is kept stays small however many games are played. Adding whole numbers does not
+depend on their order, so the summary is the same, bit for bit, whatever runs the blocks, in whatever
+order, in blocks of whatever size.
+
+One module each: ``run`` (:func:`simulate`), ``blocks`` (:class:`Block`, :func:`play_block`), ``summary``
+and ``stats`` (what comes back), ``backends`` (the pools, :class:`RayExecutor`), ``errors`` and ``plot``.
+
+What runs the blocks:
+
+- nothing given: this process, one block after another;
+- ``workers=N``: a local pool of ``N`` processes, started again if one of its processes dies (its blocks
+  are played again, and no block is counted twice);
+- ``executor=``: any :class:`concurrent.futures.Executor` (a process or thread pool, Dask's
+  ``Client(...).get_executor()``, :class:`RayExecutor`), or a ``distributed.Client`` itself.
+
+>>> summary = simulate(["heuristic", "random"], 20, seed=0)
+>>> summary.games, [line.name for line in summary.bots], summary.partial
+(20, ['heuristic', 'random'], False)
+>>> summary == simulate(["heuristic", "random"], 20, seed=0, block_size=3)
+True
+"""
+
+from cheekymonkey.simulation.backends import RayExecutor
+from cheekymonkey.simulation.blocks import WIN_UNITS, Block, BlockResult, play_block
+from cheekymonkey.simulation.errors import GameFailedError, SimulationError
+from cheekymonkey.simulation.plot import plot_summary
+from cheekymonkey.simulation.run import simulate
+from cheekymonkey.simulation.stats import Histogram, wilson_interval
+from cheekymonkey.simulation.summary import BotSummary, SimulationProgress, Summary
+
+__all__ = [
+    "WIN_UNITS",
+    "Block",
+    "BlockResult",
+    "BotSummary",
+    "GameFailedError",
+    "Histogram",
+    "RayExecutor",
+    "SimulationError",
+    "SimulationProgress",
+    "Summary",
+    "play_block",
+    "plot_summary",
+    "simulate",
+    "wilson_interval",
+]
