@@ -6,7 +6,7 @@ same way and mean the same by them.
 
 **Which game.** Every adapter takes ``game``: a name from :data:`cheekymonkey.games.GAME_NAMES`
 (``"cheeky-monkey"``, the default) or a :class:`~cheekymonkey.game.Game`. It talks to the game only
-through that protocol and its :meth:`~cheekymonkey.game.Game.encoding`, so any game of the library plays
+through that protocol and its :meth:`~cheekymonkey.Game.encoding`, so any game of the library plays
 in every adapter. A ``ruleset`` is the game's rule set, or the name of one of its presets.
 
 **Truncation: one rule, one meaning.** The rules of *Cheeky Monkey* set no limit on turns (R22): a policy
@@ -30,7 +30,7 @@ A uniformly random player ends a 2-seat game in about 200 steps, so the default 
 that would never stop.
 
 **Rewards.** By default a seat's reward is 0 until the game ends by its rules, then its return
-(:attr:`~cheekymonkey.game.Outcome.returns`): 1 for a sole win, ``1/k`` for a win shared by ``k``, 0 for a
+(:attr:`~cheekymonkey.Outcome.returns`): 1 for a sole win, ``1/k`` for a win shared by ``k``, 0 for a
 loss. With ``margin=c`` (Gymnasium and PettingZoo), each step also pays ``c`` times the change in the
 seat's *lead* since its last reward (the first reward: since the game began), the lead being its points
 minus the most points of any other seat (:meth:`~cheekymonkey.game.Encoding.points`: in *Cheeky Monkey*

@@ -11,7 +11,7 @@ the package's entry points, so ``gymnasium.make("cheekymonkey/Solo-v0")`` needs 
   seat (the viewer is seat 0 of its observation, and the action indices count seats from it), so a
   policy plays every seat alike.
 - **Observations** are the game's observation vector of the chosen kind
-  (:meth:`~cheekymonkey.game.Game.encoding`; for *Cheeky Monkey* :mod:`~cheekymonkey.rl.observations`,
+  (:meth:`~cheekymonkey.Game.encoding`; for *Cheeky Monkey* :mod:`~cheekymonkey.rl.observations`,
   full by default) as float32. The legal actions come as ``info["action_mask"]`` (int8, one entry per
   action index) and from :meth:`~SoloEnv.action_masks`, the method masked learners such as sb3-contrib's
   ``MaskablePPO`` call. Once an episode has ended the mask is all 0: nothing is legal until ``reset``.

@@ -12,7 +12,7 @@ algorithms load them by name:
 
 OpenSpiel keeps its own loop here: a state is the game's state and the counts the truncation rule needs;
 the actions, chance outcomes, observations and their texts are the game's own encodings
-(:meth:`~cheekymonkey.game.Game.encoding`).
+(:meth:`~cheekymonkey.Game.encoding`).
 
 **Parameters:**
 
@@ -30,7 +30,7 @@ the actions, chance outcomes, observations and their texts are the game's own en
   shares.
 
 **What a game returns.** A game that ends by its rules returns each seat's
-:attr:`~cheekymonkey.game.Outcome.returns` (1 for a sole winner, ``1/k`` each for ``k`` sharing, 0
+:attr:`~cheekymonkey.Outcome.returns` (1 for a sole winner, ``1/k`` each for ``k`` sharing, 0
 otherwise: they add up to 1). A game cut off at a limit is *truncated*: it has no result, and every seat's
 return is 0 (:attr:`SpielState.truncated` tells the two apart). The returns of the two kinds of end add up
 to different totals, so the game is declared general-sum, with utilities from 0 to 1; see
@@ -264,7 +264,7 @@ class SpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships without ty
         return self._shared.encoding
 
     def new_initial_state(self) -> SpielState:
-        """A new game, as the game's :meth:`~cheekymonkey.game.Game.new_game` makes it."""
+        """A new game, as the game's :meth:`~cheekymonkey.Game.new_game` makes it."""
         return SpielState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Mapping[str, Any] | None = None) -> SpielObserver:

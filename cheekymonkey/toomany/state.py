@@ -279,7 +279,7 @@ def trusted_state(
     """A state built without its checks, for one that follows from a checked state by a legal action.
 
     Compiled, this is one allocation and twelve stores. In pure Python, filling the slots of a look-alike
-    class is cheaper, and :data:`cheekymonkey.toomany.state.make_state` does that instead.
+    class is cheaper, and ``make_state`` does that instead.
     """
     return GameState(
         ruleset, round, round_first, seat, phase, rows, hand, discard, pile_size, pile, unseen, skips, _trusted=True
