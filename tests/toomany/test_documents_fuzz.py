@@ -1,0 +1,246 @@
+"""A fuzzer over Too Many Monkeys' documents of every kind, with hostile sizes, depths, numbers, strings and keys.
+
+Each example starts from a valid document of some kind (or from nothing), changes it the way a hostile client
+would, and loads the text. The loader must either refuse it with :class:`DocumentError` (and a short message),
+or give back a value that is consistent: it dumps and loads back equal, the shipped schema accepts its
+document, and it passes checks written here from the rules, apart from the library's own (every card in one
+place, every face-up number at its position, at most one Skip per seat, one winner ranked first...).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any, Final
+
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+
+from cheekymonkey.game import Outcome
+from cheekymonkey.serialization import MAX_INTEGER, DocumentError
+from cheekymonkey.toomany import (
+    CARDS,
+    BonusTaken,
+    Card,
+    Discarded,
+    GameRecord,
+    GameState,
+    RaccoonTook,
+    Reason,
+    RoundStarted,
+    Ruleset,
+    SkipGiven,
+    TableView,
+    TookDiscard,
+    TurnedDown,
+    TurnedUp,
+    current_player,
+    legal_actions,
+    new_game,
+)
+from cheekymonkey.toomany import documents as tmm
+from tests.toomany.documents_support import VALIDATORS, samples
+from tests.toomany.invariants import cards_held, check_state_invariants
+
+SAMPLES: Final = samples()
+MAX_MESSAGE: Final = 2000
+BIG: Final = "x" * 3_000_000
+_FIELD_NAMES: Final = sorted(
+    {key for document in SAMPLES for key in document}
+    | {card.name.lower() for card in CARDS}
+    | {"type", "format", "kind", "seat", "card", "position", "target", "counts", "unseen", "pile"}
+)
+
+# Hostile leaves: numbers at and past every boundary, odd floats, long and broken strings, names of real fields.
+HUGE: Final = "<a 5000-digit integer>"
+"""A marker written into the text as an integer of 5,000 digits (Python will not print one, nor hypothesis show it)."""
+_NUMBERS: st.SearchStrategy[object] = st.sampled_from(
+    [0, 1, -1, 2, 5, 6, 7, 12, 55, MAX_INTEGER, MAX_INTEGER + 1, -MAX_INTEGER - 1, 10**20, 2**64, HUGE]
+) | st.integers(min_value=-(2**70), max_value=2**70)
+_FLOATS: Final = st.floats(allow_nan=True, allow_infinity=True) | st.sampled_from([1.0, 0.0, 0.5, 1e308, -0.0])
+_STRINGS: Final = (
+    st.text(max_size=12)
+    | st.sampled_from([*_FIELD_NAMES, "\ud800", "\ufeff", "x" * 10_000, BIG, "too-many-monkeys/01", "cheekymonkey/1"])
+    | st.sampled_from([f"too-many-monkeys/{v}" for v in ("1", "2", "0", "-1", "1.0", "9" * 5000)])
+)
+_LEAVES: Final = st.none() | st.booleans() | _NUMBERS | _FLOATS | _STRINGS
+_KEYS: Final = st.sampled_from(_FIELD_NAMES) | st.text(max_size=8) | st.sampled_from([BIG, "\ud800", ""])
+_JSON: Final = st.recursive(
+    _LEAVES,
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(_KEYS, children, max_size=4),
+    max_leaves=8,
+)
+
+
+def _paths(node: object, prefix: tuple[str | int, ...] = ()) -> list[tuple[str | int, ...]]:
+    found: list[tuple[str | int, ...]] = [prefix]
+    items: list[tuple[str | int, object]] = []
+    if isinstance(node, dict):
+        items = list(node.items())
+    elif isinstance(node, list):
+        items = list(enumerate(node))
+    for key, child in items:
+        found.extend(_paths(child, (*prefix, key)))
+    return found
+
+
+def _nest(value: object, depth: int) -> object:
+    for level in range(depth):
+        value = [value] if level % 2 else {"k": value}
+    return value
+
+
+def _dumps(document: object) -> str:
+    """JSON text, with each HUGE marker replaced by an integer of 5,000 digits."""
+    return json.dumps(document, allow_nan=True).replace(json.dumps(HUGE), "7" * 5000)
+
+
+@st.composite
+def hostile_documents(draw: st.DrawFn) -> str:
+    """The text of a valid document of some kind, changed in one to three hostile ways (or a random one)."""
+    if draw(st.integers(0, 9)) == 0:
+        return _dumps(draw(_JSON))
+    document = copy.deepcopy(draw(st.sampled_from(SAMPLES)))
+    for _ in range(draw(st.integers(1, 3))):
+        paths = _paths(document)[1:]
+        if not paths:
+            break
+        path = draw(st.sampled_from(paths))
+        parent: Any = document
+        for key in path[:-1]:
+            parent = parent[key]
+        key = path[-1]
+        operation = draw(st.sampled_from(["replace", "delete", "add", "nest", "repeat", "swap"]))
+        if operation == "replace":
+            parent[key] = draw(_JSON)
+        elif operation == "delete":
+            del parent[key]
+        elif operation == "nest":
+            parent[key] = _nest(parent[key], draw(st.sampled_from([2, 30, 40, 500])))
+        elif operation == "repeat" and isinstance(parent[key], list):
+            parent[key] = parent[key] * draw(st.sampled_from([2, 50, 3000]))
+        elif operation == "swap":
+            # A value moved to another field of the same object: well-typed, often, and wrong.
+            if isinstance(parent, dict):
+                parent[key] = parent[draw(st.sampled_from(sorted(parent)))]
+            else:
+                parent[key] = parent[draw(st.integers(0, len(parent) - 1))]
+        elif isinstance(parent, dict):
+            parent[draw(_KEYS)] = draw(_JSON)
+        else:
+            parent.insert(int(key), draw(_JSON))
+    return _dumps(document)
+
+
+def _load(text: str) -> tmm.Document | DocumentError:
+    """The loaded value, or the DocumentError raised (any other exception fails the test)."""
+    try:
+        return tmm.loads(text)
+    except DocumentError as error:
+        return error
+
+
+def _check_event(value: Any) -> None:
+    """What the rules say an event of each kind can be, written out again here."""
+    numbers = set(CARDS[:6])
+    if isinstance(value, TurnedUp):
+        assert value.card in numbers  # TM7
+        assert int(value.card) == value.position
+    elif isinstance(value, TookDiscard | BonusTaken):
+        assert value.card in numbers  # TM6, TM12
+    elif isinstance(value, RaccoonTook):
+        assert value.card is None or value.card in numbers  # TM14
+    elif isinstance(value, TurnedDown):
+        assert value.seat != value.target  # TM15
+        assert value.card is Card.WILD or (value.card in numbers and int(value.card) == value.position)
+    elif isinstance(value, SkipGiven):
+        assert value.seat != value.target  # TM16
+    elif isinstance(value, Discarded):
+        allowed = {
+            Reason.DUPLICATE: numbers,
+            Reason.TOO_HIGH: numbers,
+            Reason.ENDS_TURN: {Card.GIRAFFE, Card.ELEPHANT},
+            Reason.PLAYED: {Card.RACCOON, Card.DO_NOT_DISTURB},
+            Reason.DECLINED: numbers | {Card.DO_NOT_DISTURB, Card.SKIP},
+            Reason.NO_TARGET: {Card.DO_NOT_DISTURB, Card.SKIP},
+        }
+        assert value.card in allowed[value.reason]  # TM9, TM11-TM16
+    elif isinstance(value, RoundStarted):
+        assert 2 <= len(value.row_sizes) <= 6
+        assert all(1 <= size <= 6 for size in value.row_sizes)
+        assert 0 <= value.first_seat < len(value.row_sizes)
+        assert value.round >= 2
+
+
+def _check_consistent(value: tmm.Document) -> None:
+    """What the rules say of each kind, checked apart from the loader's own checks."""
+    if isinstance(value, GameState):
+        check_state_invariants(value)
+    elif isinstance(value, TableView):
+        state = value.state()
+        check_state_invariants(state)
+        deciding = value.viewer is not None and current_player(state) == value.viewer
+        assert value.legal == (legal_actions(state) if deciding else ())
+        assert (value.outcome is not None) == (state.phase.name == "OVER")
+    elif isinstance(value, GameRecord):
+        states = value.states()
+        for state in states:
+            assert cards_held(state) == list(value.ruleset.counts)  # TM1, at every step
+        check_state_invariants(states[-1])
+    elif isinstance(value, Outcome):
+        (winner,) = value.winners  # TM23: one winner
+        assert value.ranks[winner] == 1
+        assert sorted(value.ranks)[1] > 1
+        assert sum(value.returns) == 1.0
+        assert value.returns[winner] == 1.0
+    elif isinstance(value, Ruleset):
+        assert value.row_size <= 6
+        assert 2 <= value.min_players <= value.max_players <= 6
+        assert legal_actions(new_game(value.min_players, ruleset=value))  # a game of it can begin
+    else:
+        _check_event(value)
+
+
+@settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large], deadline=None)
+@given(hostile_documents())
+def test_a_hostile_document_loads_to_a_consistent_value_or_raises_a_short_document_error(text: str) -> None:
+    """No exception but DocumentError, no long message, and nothing inconsistent loads."""
+    value = _load(text)
+    if isinstance(value, DocumentError):
+        event("refused")
+        assert len(str(value)) < MAX_MESSAGE
+        assert value.path.startswith("$")
+        assert value.reason
+        return
+    event(f"loaded a {type(value).__name__}")
+    again = tmm.dumps(value)
+    assert tmm.loads(again) == value
+    document = json.loads(again)
+    VALIDATORS[document["kind"]].validate(document)  # the schema agrees with what the library accepts
+    _check_consistent(value)
+
+
+@settings(suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(st.sampled_from(SAMPLES), st.sampled_from(["format", "kind"]), _STRINGS | _NUMBERS)
+def test_a_document_with_a_hostile_header_is_refused_unless_the_header_is_right(
+    document: dict[str, Any], field: str, value: object
+) -> None:
+    """The header's format and kind take only their own values; the schema refuses the same."""
+    changed = {**document, field: value}
+    loaded = _load(_dumps(changed))
+    if not isinstance(loaded, DocumentError):
+        assert changed[field] == document[field]
+        return
+    assert len(str(loaded)) < MAX_MESSAGE
+    if value != HUGE:  # jsonschema cannot print an integer that long, so it is not asked
+        assert not VALIDATORS[document["kind"]].is_valid(changed)
+
+
+def test_the_fuzzer_s_samples_cover_every_kind_and_every_sample_is_consistent() -> None:
+    """The samples hold every kind, each loads, meets its schema and passes the checks the fuzzer applies."""
+    assert {document["kind"] for document in SAMPLES} == set(tmm.KINDS)
+    for document in SAMPLES:
+        value = _load(json.dumps(document))
+        assert not isinstance(value, DocumentError), value
+        VALIDATORS[document["kind"]].validate(document)
+        _check_consistent(value)
