@@ -35,7 +35,7 @@ from tests.toomany.helpers import TINY
 GAME: Final = "too-many-monkeys"
 
 SMALL: Final = Ruleset.custom(
-    {1: 3, 2: 3, 3: 3, "wild": 2, "skip": 3, "raccoon": 3, "do_not_disturb": 3, "giraffe": 1, "elephant": 1},
+    {1: 4, 2: 4, 3: 4, "wild": 2, "skip": 3, "raccoon": 3, "do_not_disturb": 3, "giraffe": 1, "elephant": 1},
     row_size=3,
     max_players=4,
     name="small",
