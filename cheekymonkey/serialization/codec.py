@@ -2,7 +2,7 @@
 
 A :class:`DocumentCodec` joins a :class:`~cheekymonkey.serialization.spec.DocumentFormat`, the converter
 built from it and the game's own checks of a value's invariants. Loading goes the same way for every game:
-the size of the text, its nesting, the JSON itself (duplicate keys, huge numbers; :mod:`._parsing`), the
+the size of the text, its nesting, the JSON itself (duplicate keys, huge numbers), the
 header (:func:`check_header`), the length of a record, each field's type and unknown fields (the
 converter), and then the game's checks. Any problem raises :class:`~cheekymonkey.serialization.DocumentError`
 naming it and its JSON path. A codec is also a :class:`cheekymonkey.game.Documents`, what a game binding
@@ -42,8 +42,9 @@ _PATTERNS: Final[dict[str, re.Pattern[str]]] = {}
 def check_header(document: object, kind: str | None, fmt: DocumentFormat) -> tuple[str, dict[str, Any]]:
     """Check a parsed document's ``format`` and ``kind``; return the kind and the fields without the header.
 
-    A document of :attr:`~DocumentFormat.headerless` kind may come without both (a view lists its legal
-    actions so, and a client may post one back as it is); with either, it needs both.
+    A document of the :attr:`~cheekymonkey.serialization.spec.DocumentFormat.headerless` kind may come
+    without both (a view lists its legal actions so, and a client may post one back as it is); with either,
+    it needs both.
 
     Raises:
         DocumentError: If the document is not an object, has no format or another one (a newer version

@@ -448,12 +448,17 @@ def test_a_record_over_the_action_limit_is_refused_before_it_is_read_or_replayed
 
 
 def test_the_default_limits_admit_the_longest_records_play_writes() -> None:
-    """Six-seat standard games' records, indented, are far inside the limits (length, size and nesting)."""
+    """Six-seat games' records: several hundred actions and under 100 kB indented, as the reference says.
+
+    That is far inside the limits (length, size and nesting).
+    """
     longest = max((play(seed, 6) for seed in range(5)), key=lambda game: len(game.record.actions))
     text = tmm.dumps(longest.record, indent=2)
     assert tmm.loads(text, "record") == longest.record
+    assert 300 < len(longest.record.actions) < 2_000
+    assert len(text.encode()) < 100_000
     limits = Limits()
-    assert 300 < len(longest.record.actions) < limits.max_actions // 100
+    assert len(longest.record.actions) * 50 < limits.max_actions
     assert len(text.encode()) * 100 < limits.max_bytes
     assert _parsing.value_depth(tmm.to_document(view(longest.states[-1], 0)), limits.max_depth) <= 5
 
