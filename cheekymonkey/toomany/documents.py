@@ -18,7 +18,8 @@ constructor, a view through :class:`~cheekymonkey.toomany.TableView`'s checks, a
 event or an outcome must agree with itself. Any problem raises
 :class:`~cheekymonkey.serialization.DocumentError`, naming it and where in the document it is.
 
-This module needs the ``json`` extra (``pip install 'cheekymonkey[json]'``) for cattrs; the game's binding
+This module needs the ``json`` extra (``pip install 'cheekymonkey[json]'``) for cattrs: without it, importing
+it raises the :class:`ImportError` of :mod:`cheekymonkey.serialization`, which names the extra. The game's binding
 gives it as :meth:`TOO_MANY_MONKEYS.documents() <cheekymonkey.toomany.TooManyMonkeys.documents>`. The JSON
 Schema of every kind ships in :mod:`cheekymonkey.schema` (``load_schema(kind, game="too-many-monkeys")``).
 
@@ -34,15 +35,6 @@ cheekymonkey.serialization.DocumentError: invalid action document at $.position:
 """
 
 from __future__ import annotations
-
-try:
-    import cattrs as _cattrs  # noqa: F401 (the documents need it: say which extra brings it, not a bare error)
-except ImportError as _error:  # pragma: no cover - tested in a process without cattrs
-    raise ImportError(
-        "Too Many Monkeys' documents need cattrs, from the json extra: pip install 'cheekymonkey[json]'"
-        " (or, in a clone of the repository: pip install '.[json]')",
-        name=_error.name,
-    ) from _error
 
 from typing import Any, Final, Literal, TypeAlias, cast, get_args, overload
 

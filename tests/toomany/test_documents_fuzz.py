@@ -9,7 +9,6 @@ place, every face-up number at its position, at most one Skip per seat, one winn
 
 from __future__ import annotations
 
-import copy
 import json
 from typing import Any, Final
 
@@ -39,6 +38,7 @@ from cheekymonkey.toomany import (
     new_game,
 )
 from cheekymonkey.toomany import documents as tmm
+from tests.document_testing import HUGE, hostile_documents, hostile_text
 from tests.toomany.documents_support import VALIDATORS, samples
 from tests.toomany.invariants import cards_held, check_state_invariants
 
@@ -52,8 +52,6 @@ _FIELD_NAMES: Final = sorted(
 )
 
 # Hostile leaves: numbers at and past every boundary, odd floats, long and broken strings, names of real fields.
-HUGE: Final = "<a 5000-digit integer>"
-"""A marker written into the text as an integer of 5,000 digits (Python will not print one, nor hypothesis show it)."""
 _NUMBERS: st.SearchStrategy[object] = st.sampled_from(
     [0, 1, -1, 2, 5, 6, 7, 12, 55, MAX_INTEGER, MAX_INTEGER + 1, -MAX_INTEGER - 1, 10**20, 2**64, HUGE]
 ) | st.integers(min_value=-(2**70), max_value=2**70)
@@ -70,66 +68,6 @@ _JSON: Final = st.recursive(
     lambda children: st.lists(children, max_size=4) | st.dictionaries(_KEYS, children, max_size=4),
     max_leaves=8,
 )
-
-
-def _paths(node: object, prefix: tuple[str | int, ...] = ()) -> list[tuple[str | int, ...]]:
-    found: list[tuple[str | int, ...]] = [prefix]
-    items: list[tuple[str | int, object]] = []
-    if isinstance(node, dict):
-        items = list(node.items())
-    elif isinstance(node, list):
-        items = list(enumerate(node))
-    for key, child in items:
-        found.extend(_paths(child, (*prefix, key)))
-    return found
-
-
-def _nest(value: object, depth: int) -> object:
-    for level in range(depth):
-        value = [value] if level % 2 else {"k": value}
-    return value
-
-
-def _dumps(document: object) -> str:
-    """JSON text, with each HUGE marker replaced by an integer of 5,000 digits."""
-    return json.dumps(document, allow_nan=True).replace(json.dumps(HUGE), "7" * 5000)
-
-
-@st.composite
-def hostile_documents(draw: st.DrawFn) -> str:
-    """The text of a valid document of some kind, changed in one to three hostile ways (or a random one)."""
-    if draw(st.integers(0, 9)) == 0:
-        return _dumps(draw(_JSON))
-    document = copy.deepcopy(draw(st.sampled_from(SAMPLES)))
-    for _ in range(draw(st.integers(1, 3))):
-        paths = _paths(document)[1:]
-        if not paths:
-            break
-        path = draw(st.sampled_from(paths))
-        parent: Any = document
-        for key in path[:-1]:
-            parent = parent[key]
-        key = path[-1]
-        operation = draw(st.sampled_from(["replace", "delete", "add", "nest", "repeat", "swap"]))
-        if operation == "replace":
-            parent[key] = draw(_JSON)
-        elif operation == "delete":
-            del parent[key]
-        elif operation == "nest":
-            parent[key] = _nest(parent[key], draw(st.sampled_from([2, 30, 40, 500])))
-        elif operation == "repeat" and isinstance(parent[key], list):
-            parent[key] = parent[key] * draw(st.sampled_from([2, 50, 3000]))
-        elif operation == "swap":
-            # A value moved to another field of the same object: well-typed, often, and wrong.
-            if isinstance(parent, dict):
-                parent[key] = parent[draw(st.sampled_from(sorted(parent)))]
-            else:
-                parent[key] = parent[draw(st.integers(0, len(parent) - 1))]
-        elif isinstance(parent, dict):
-            parent[draw(_KEYS)] = draw(_JSON)
-        else:
-            parent.insert(int(key), draw(_JSON))
-    return _dumps(document)
 
 
 def _load(text: str) -> tmm.Document | DocumentError:
@@ -202,7 +140,7 @@ def _check_consistent(value: tmm.Document) -> None:
 
 
 @settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large], deadline=None)
-@given(hostile_documents())
+@given(hostile_documents(SAMPLES, _JSON, _KEYS))
 def test_a_hostile_document_loads_to_a_consistent_value_or_raises_a_short_document_error(text: str) -> None:
     """No exception but DocumentError, no long message, and nothing inconsistent loads."""
     value = _load(text)
@@ -227,7 +165,7 @@ def test_a_document_with_a_hostile_header_is_refused_unless_the_header_is_right(
 ) -> None:
     """The header's format and kind take only their own values; the schema refuses the same."""
     changed = {**document, field: value}
-    loaded = _load(_dumps(changed))
+    loaded = _load(hostile_text(changed))
     if not isinstance(loaded, DocumentError):
         assert changed[field] == document[field]
         return

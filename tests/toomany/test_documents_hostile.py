@@ -7,7 +7,6 @@ exception, never a long message, and never a value loaded that play could not gi
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 import tracemalloc
@@ -35,26 +34,11 @@ from cheekymonkey.toomany import (
     view,
 )
 from cheekymonkey.toomany import documents as tmm
+from tests.document_testing import DROP, changed, count_calls
 from tests.toomany.documents_support import SMALL, play
 from tests.toomany.helpers import TINY, make
 
 MAX_MESSAGE: Final = 2000
-DROP: Final = object()
-"""A marker: the field is taken out of the document."""
-
-
-def _changed(document: dict[str, Any], *edits: tuple[tuple[str | int, ...], object]) -> dict[str, Any]:
-    """A copy of ``document`` with each ``(path, value)`` set (or dropped, for :data:`DROP`)."""
-    changed = copy.deepcopy(document)
-    for path, value in edits:
-        target: Any = changed
-        for key in path[:-1]:
-            target = target[key]
-        if value is DROP:
-            del target[path[-1]]
-        else:
-            target[path[-1]] = value
-    return changed
 
 
 def _refused(document: object, kind: tmm.Kind | None = None) -> DocumentError:
@@ -127,7 +111,7 @@ def test_a_tampered_state_is_refused_naming_what_play_could_not_give(
 ) -> None:
     """A state play cannot reach is refused by the validating constructor, which names the broken rule."""
     assert tmm.loads(json.dumps(base), "state") is not None
-    error = _refused(_changed(base, *edits), "state")
+    error = _refused(changed(base, *edits), "state")
     assert (error.kind, error.path) == ("state", path)
     assert words in error.reason
 
@@ -157,7 +141,7 @@ def test_a_tampered_view_is_refused_by_its_checks(
         GiveSkip(1),
         tmm.from_document({"type": "decline"}, "action"),
     )
-    error = _refused(_changed(SKIPPING, *edits), "view")
+    error = _refused(changed(SKIPPING, *edits), "view")
     assert (error.kind, error.path) == ("view", path)
     assert words in error.reason
 
@@ -289,7 +273,7 @@ def test_a_tampered_record_is_refused_where_it_goes_wrong(
 ) -> None:
     """A record is replayed as it loads: the first step that does not replay is named, with the rule it breaks."""
     assert tmm.loads(json.dumps(RECORD), "record").players == 3
-    error = _refused(_changed(RECORD, *edits), "record")
+    error = _refused(changed(RECORD, *edits), "record")
     assert (error.kind, error.path) == ("record", path)
     assert words in error.reason
 
@@ -312,22 +296,22 @@ MALFORMED: list[tuple[str, Callable[[], str], str, str]] = [
     ("a round as text", lambda: _TEXT.replace('"round": 1', '"round": "1"'), "$.round", "expected an integer"),
     ("a card by its digit", lambda: _TEXT.replace('"discard": ["giraffe", "five"]', '"discard": ["G", "5"]'),
      "$.discard[0]", "expected a card (one, two, three"),
-    ("a row as text", lambda: json.dumps(_changed(STATE, (("rows", 2), "? ? ? 4 ? ?"))), "$.rows[2]",
+    ("a row as text", lambda: json.dumps(changed(STATE, (("rows", 2), "? ? ? 4 ? ?"))), "$.rows[2]",
      "expected a list"),
-    ("a row position as a number", lambda: json.dumps(_changed(STATE, (("rows", 2, 3), 4))), "$.rows[2][3]",
+    ("a row position as a number", lambda: json.dumps(changed(STATE, (("rows", 2, 3), 4))), "$.rows[2][3]",
      "expected a card (one, two"),
-    ("a lone surrogate", lambda: json.dumps(_changed(STATE, (("ruleset", "name"), "bad \ud800"))), "$.ruleset.name",
+    ("a lone surrogate", lambda: json.dumps(changed(STATE, (("ruleset", "name"), "bad \ud800"))), "$.ruleset.name",
      "lone surrogate"),
-    ("an unknown field", lambda: json.dumps(_changed(STATE, (("cheat",), 1))), "$", "unknown fields 'cheat'"),
-    ("a missing field", lambda: json.dumps(_changed(STATE, (("skips",), DROP))), "$.skips",
+    ("an unknown field", lambda: json.dumps(changed(STATE, (("cheat",), 1))), "$", "unknown fields 'cheat'"),
+    ("a missing field", lambda: json.dumps(changed(STATE, (("skips",), DROP))), "$.skips",
      "required field is missing"),
-    ("a newer format", lambda: json.dumps(_changed(STATE, (("format",), "too-many-monkeys/2"))), "$.format",
+    ("a newer format", lambda: json.dumps(changed(STATE, (("format",), "too-many-monkeys/2"))), "$.format",
      "is newer than this library reads"),
-    ("Cheeky Monkey's format", lambda: json.dumps(_changed(STATE, (("format",), "cheekymonkey/1"))), "$.format",
+    ("Cheeky Monkey's format", lambda: json.dumps(changed(STATE, (("format",), "cheekymonkey/1"))), "$.format",
      "is not 'too-many-monkeys/1'"),
-    ("a leading zero", lambda: json.dumps(_changed(STATE, (("format",), "too-many-monkeys/01"))), "$.format",
+    ("a leading zero", lambda: json.dumps(changed(STATE, (("format",), "too-many-monkeys/01"))), "$.format",
      "is not 'too-many-monkeys/1'"),
-    ("a kind of the other game", lambda: json.dumps(_changed(STATE, (("kind",), "score"))), "$.kind",
+    ("a kind of the other game", lambda: json.dumps(changed(STATE, (("kind",), "score"))), "$.kind",
      "kind 'score' is not one of state, action, ruleset, event, view, outcome, record"),
 ]  # fmt: skip
 
@@ -382,28 +366,9 @@ def test_an_error_quotes_only_a_short_prefix_of_a_huge_value(make_document: Any)
 
 def test_a_record_with_hundreds_of_bad_actions_gets_a_short_message() -> None:
     """A record of 400 bad actions lists three problems, counts the rest, and keeps twenty."""
-    error = _refused(_changed(RECORD, (("actions",), [{"type": None}] * 400)), "record")
+    error = _refused(changed(RECORD, (("actions",), [{"type": None}] * 400)), "record")
     assert "and 397 more problems" in str(error)
     assert len(error.problems) == 20
-
-
-class _Calls:
-    """How often a function was called (it still runs)."""
-
-    def __init__(self) -> None:
-        self.count = 0
-
-
-def _count_calls(monkeypatch: pytest.MonkeyPatch, owner: object, name: str) -> _Calls:
-    calls = _Calls()
-    original = getattr(owner, name)
-
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        calls.count += 1
-        return original(*args, **kwargs)
-
-    monkeypatch.setattr(owner, name, counted)
-    return calls
 
 
 def test_a_document_over_the_size_limit_is_refused_before_it_is_read(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -413,8 +378,8 @@ def test_a_document_over_the_size_limit_is_refused_before_it_is_read(monkeypatch
     assert tmm.loads(_TEXT, limits=Limits(max_bytes=len(_TEXT))) == tmm.loads(_TEXT)
     huge = " " * (Limits().max_bytes + 1)
     huge_bytes = huge.encode()
-    parses = _count_calls(monkeypatch, json, "loads")
-    scans = _count_calls(monkeypatch, _parsing, "_text_depth")
+    parses = count_calls(monkeypatch, json, "loads")
+    scans = count_calls(monkeypatch, _parsing, "_text_depth")
     tracemalloc.start()
     try:
         with pytest.raises(DocumentError, match="limit"):
@@ -438,8 +403,8 @@ def test_a_record_over_the_action_limit_is_refused_before_it_is_read_or_replayed
         tmm.loads(text, "record", limits=Limits(max_actions=actions - 1))
     assert caught.value.path == "$.actions"
     junk = json.dumps({**RECORD, "actions": [{"type": "draw"}] * (Limits().max_actions + 1)})
-    structured = _count_calls(monkeypatch, DocumentCodec, "structure")
-    replayed = _count_calls(monkeypatch, GameRecord, "states")
+    structured = count_calls(monkeypatch, DocumentCodec, "structure")
+    replayed = count_calls(monkeypatch, GameRecord, "states")
     with pytest.raises(DocumentError, match="limit"):
         tmm.loads(junk, "record")
     assert (structured.count, replayed.count) == (0, 0)
@@ -482,7 +447,7 @@ def test_a_state_with_one_card_more_or_fewer_of_any_kind_is_refused() -> None:
     names = [card.name.lower() for card in Card]
     for card in names:
         for change in (1, -1):
-            moved = _changed(document, (("unseen", card), document["unseen"][card] + change))
+            moved = changed(document, (("unseen", card), document["unseen"][card] + change))
             if moved["unseen"][card] < 0:
                 continue
             with pytest.raises(DocumentError, match="TM1"):
