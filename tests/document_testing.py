@@ -10,13 +10,33 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
+import attrs
+import jsonschema
 import pytest
+from hypothesis import event
 from hypothesis import strategies as st
 
-__all__ = ["DROP", "HUGE", "Calls", "changed", "count_calls", "hostile_documents", "hostile_text", "nest", "paths"]
+from cheekymonkey.serialization import DocumentError
+
+__all__ = [
+    "DROP",
+    "HUGE",
+    "MAX_MESSAGE",
+    "Calls",
+    "Fuzzing",
+    "changed",
+    "count_calls",
+    "hostile_documents",
+    "hostile_text",
+    "nest",
+    "paths",
+]
+
+MAX_MESSAGE: Final = 2000
+"""The longest message a refusal may have, however large the document."""
 
 HUGE: Final = "<a 5000-digit integer>"
 """A marker :func:`hostile_text` writes as an integer of 5,000 digits (Python will not print one, nor hypothesis
@@ -123,3 +143,52 @@ def count_calls(monkeypatch: pytest.MonkeyPatch, owner: object, name: str) -> Ca
 
     monkeypatch.setattr(owner, name, counted)
     return calls
+
+
+@attrs.frozen
+class Fuzzing:
+    """What a fuzzer asks of one game's documents: each text loads to a consistent value or is refused briefly."""
+
+    documents: Any
+    """The game's documents: ``dumps`` and ``loads`` (a module or a :class:`~cheekymonkey.game.Documents`)."""
+    validators: Mapping[str, jsonschema.Draft202012Validator]
+    """The shipped schema of each kind."""
+    consistent: Callable[[Any], None]
+    """Checks, written from the rules apart from the library's own, that a loaded value could come from play."""
+
+    def load(self, text: str) -> Any:
+        """The loaded value, or the DocumentError raised (any other exception fails the test)."""
+        try:
+            return self.documents.loads(text)
+        except DocumentError as error:
+            return error
+
+    def check(self, text: str) -> None:
+        """``text`` is refused with a short DocumentError, or loads to a value that is whole and consistent.
+
+        Whole: it dumps and loads back equal, and the schema accepts its document.
+        """
+        value = self.load(text)
+        if isinstance(value, DocumentError):
+            event("refused")
+            assert len(str(value)) < MAX_MESSAGE
+            assert value.path.startswith("$")
+            assert value.reason
+            return
+        event(f"loaded a {type(value).__name__}")
+        again = self.documents.dumps(value)
+        assert self.documents.loads(again) == value
+        document = json.loads(again)
+        self.validators[document["kind"]].validate(document)  # the schema agrees with what the library accepts
+        self.consistent(value)
+
+    def check_header(self, document: dict[str, Any], field: str, value: object) -> None:
+        """A document whose ``field`` of the header is ``value`` loads only if that is its own; the schema agrees."""
+        edited = {**document, field: value}
+        loaded = self.load(hostile_text(edited))
+        if not isinstance(loaded, DocumentError):
+            assert edited[field] == document[field]
+            return
+        assert len(str(loaded)) < MAX_MESSAGE
+        if value != HUGE:  # jsonschema cannot print an integer that long, so it is not asked
+            assert not self.validators[document["kind"]].is_valid(edited)

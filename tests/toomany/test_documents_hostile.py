@@ -34,11 +34,9 @@ from cheekymonkey.toomany import (
     view,
 )
 from cheekymonkey.toomany import documents as tmm
-from tests.document_testing import DROP, changed, count_calls
+from tests.document_testing import DROP, MAX_MESSAGE, changed, count_calls
 from tests.toomany.documents_support import SMALL, play
 from tests.toomany.helpers import TINY, make
-
-MAX_MESSAGE: Final = 2000
 
 
 def _refused(document: object, kind: tmm.Kind | None = None) -> DocumentError:
