@@ -15,10 +15,11 @@ from cheekymonkey.serialization.codec import DocumentCodec, open_document
 from cheekymonkey.serialization.format import DOCUMENT_FORMAT, Document, Kind
 from cheekymonkey.serialization.limits import LIMITS, Limits
 
-__all__ = ["dumps", "from_document", "loads", "to_document"]
+__all__ = ["CODEC", "dumps", "from_document", "loads", "to_document"]
 
-# Cheeky Monkey's documents, made as every game's are; these functions are its public face.
-_CODEC: Final = DocumentCodec.of(DOCUMENT_FORMAT, cast(Any, check_value))
+CODEC: Final = DocumentCodec.of(DOCUMENT_FORMAT, cast(Any, check_value))
+"""Cheeky Monkey's documents, made as every game's are: the :class:`~cheekymonkey.game.Documents` of
+:data:`~cheekymonkey.CHEEKY_MONKEY`. The functions of this package are its typed face."""
 
 
 def to_document(value: Document) -> dict[str, Any]:
@@ -34,7 +35,7 @@ def to_document(value: Document) -> dict[str, Any]:
         TypeError: If ``value`` is none of those.
         ValueError: If ``value`` is a record whose seed is beyond :data:`MAX_INTEGER`, which no document holds.
     """
-    return _CODEC.to_document(value)
+    return CODEC.to_document(value)
 
 
 def dumps(value: Document, *, indent: int | None = None) -> str:
@@ -47,11 +48,11 @@ def dumps(value: Document, *, indent: int | None = None) -> str:
     Raises:
         TypeError: If ``value`` has no document kind.
     """
-    return _CODEC.dumps(value, indent=indent)
+    return CODEC.dumps(value, indent=indent)
 
 
 def _structure(kind: Kind, body: dict[str, Any]) -> Document:
-    value: Document = _CODEC.structure(kind, body)
+    value: Document = CODEC.structure(kind, body)
     return value
 
 
