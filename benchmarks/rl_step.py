@@ -23,8 +23,9 @@ from pettingzoo.classic import connect_four_v3, tictactoe_v3
 
 from cheekymonkey import apply, is_chance_node, is_terminal, legal_actions, new_game, sample_chance
 from cheekymonkey.rl import ActionCodec, observe
+from cheekymonkey.rl.gymnasium_env import SoloEnv
 from cheekymonkey.rl.openspiel_game import load
-from cheekymonkey.rl.pettingzoo_env import CheekyMonkeyEnv
+from cheekymonkey.rl.pettingzoo_env import GameEnv
 
 
 def aec_loop(make: Callable[[], object], steps: int, seed: int) -> int:
@@ -66,11 +67,26 @@ def engine_loop(players: int, steps: int, seed: int, *, with_encoding: bool) -> 
             if with_encoding:
                 observe(state, state.seat)
                 mask = codec.action_mask(state)
-                action = codec.decode(rng.choice([i for i, legal in enumerate(mask) if legal]))
+                action = codec.decode_at(state, rng.choice([i for i, legal in enumerate(mask) if legal]))
             else:
                 action = rng.choice(legal_actions(state))
             state = apply(state, action)
             done += 1
+    return done
+
+
+def solo_loop(players: int, steps: int, seed: int) -> int:
+    """The learner's decisions in the Gymnasium environment (random opponents, so the bots cost little)."""
+    env = SoloEnv(players=players, opponents=["random"] * (players - 1))
+    rng = random.Random(seed)
+    _, info = env.reset(seed=seed)
+    done = 0
+    while done < steps:
+        action = rng.choice(np.flatnonzero(info["action_mask"]).tolist())
+        _, _, terminated, truncated, info = env.step(action)
+        done += 1
+        if terminated or truncated:
+            _, info = env.reset()
     return done
 
 
@@ -104,12 +120,11 @@ def main() -> None:
         "cheekymonkey engine + pure mask and full observation": lambda s: engine_loop(
             n, args.steps, s, with_encoding=True
         ),
-        "cheekymonkey PettingZoo AEC, full observation": lambda s: aec_loop(
-            lambda: CheekyMonkeyEnv(players=n), args.steps, s
-        ),
+        "cheekymonkey PettingZoo AEC, full observation": lambda s: aec_loop(lambda: GameEnv(players=n), args.steps, s),
         "cheekymonkey PettingZoo AEC, table observation": lambda s: aec_loop(
-            lambda: CheekyMonkeyEnv(players=n, observation="table"), args.steps, s
+            lambda: GameEnv(players=n, observation="table"), args.steps, s
         ),
+        "cheekymonkey Gymnasium, full observation": lambda s: solo_loop(n, args.steps, s),
         "cheekymonkey OpenSpiel game (pyspiel)": lambda s: openspiel_loop(n, args.steps, s),
         "PettingZoo tictactoe_v3": lambda s: aec_loop(tictactoe_v3.env, args.steps, s),
         "PettingZoo connect_four_v3": lambda s: aec_loop(connect_four_v3.env, args.steps, s),

@@ -41,7 +41,7 @@ import attrs
 from cheekymonkey.errors import IllegalActionError, InvalidGameError, InvalidValueError, ReplayError
 from cheekymonkey.game import Game, GameBot, Outcome, RecordLike
 
-__all__ = ["Seat", "Step", "Table", "Waiting", "bot_kind", "rngs_for"]
+__all__ = ["Seat", "Step", "Table", "Waiting", "bot_kind", "past_limits", "rngs_for"]
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -68,6 +68,19 @@ def rngs_for(seed: int | random.Random | None) -> tuple[random.Random, random.Ra
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise InvalidGameError(f"seed must be an integer, a random.Random or None, got {seed!r}")
     return random.Random(seed), random.Random(f"cheekymonkey bots {seed}" if seed is not None else None)
+
+
+def past_limits(turns: int, steps: int, max_turns: int | None, max_steps: int | None) -> bool:
+    """Whether a game not yet over, with ``turns`` turns begun and ``steps`` actions played, is truncated.
+
+    It is when a turn past ``max_turns`` has begun, or ``max_steps`` actions (chance outcomes included)
+    have been played; None is no limit. This is the one truncation rule: :class:`Table` applies it, and so
+    do the adapters that keep a loop of their own (OpenSpiel's).
+
+    >>> past_limits(11, 40, 10, None), past_limits(10, 40, 10, 40), past_limits(10, 39, 10, 40)
+    (True, True, False)
+    """
+    return (max_turns is not None and turns > max_turns) or (max_steps is not None and steps >= max_steps)
 
 
 def bot_kind(bot: object) -> str:
@@ -386,9 +399,7 @@ class Table(Generic[S, A, R, V, E]):
     def _check_limits(self) -> None:
         if self.game.is_terminal(self.state):
             return
-        turns_out = self.max_turns is not None and self.turns > self.max_turns
-        steps_out = self.max_steps is not None and len(self._actions) >= self.max_steps
-        self.truncated = turns_out or steps_out
+        self.truncated = past_limits(self.turns, len(self._actions), self.max_turns, self.max_steps)
 
     def play(self, action: A) -> Step[S, A, E]:
         """Play ``action`` for whoever acts now (a person, a bot, or chance's outcome).

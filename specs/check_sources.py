@@ -1,17 +1,20 @@
-"""Check every source that specs/rules.md cites against the seed text and the rulings it cites.
+"""Check every source that the specs cite against the seed texts and the rulings they cite.
 
-Each clause of ``specs/rules.md`` cites its sources in ``Source:`` paragraphs (the format is described at
-the top of that file). This script reads the rule source ``000`` (``../shared/seeds/000_*.txt``, Spanish)
-and ``../shared/rulings.md`` beside the repository, as CI has them, and checks that:
+Each clause of ``specs/rules.md`` (Cheeky Monkey) and ``specs/too-many-monkeys.md`` (Too Many Monkeys) cites
+its sources in ``Source:`` paragraphs (the format is described at the top of each file). This script reads
+the rule sources beside the repository, as CI has them: ``../shared/seeds/000_*.txt`` and
+``../shared/rulings.md`` for the first game, ``../shared/seeds/001_*.txt`` and
+``../shared/rulings-too-many-monkeys.md`` for the second; and checks that:
 
-- every cited heading is a heading of ``000`` and the cited paragraph exists under it;
+- every cited heading is a heading of the seed and the cited paragraph exists under it;
 - the cited words (at most six) appear, exactly, in that paragraph;
-- every cited ruling exists in ``rulings.md``.
+- every cited ruling exists in the rulings file.
 
-In ``000`` a heading is a line of its own that is not a list item and does not end like a sentence (with
-``.``, ``:`` or ``)``); each line under a heading, up to the next heading, is one paragraph, counted from 1.
+In a seed a heading is a line of its own that is not a list item (``-`` or ``•``) and does not end like a
+sentence (with ``.``, ``:``, ``)``, ``!`` or ``?``); each line under a heading, up to the next heading, is one
+paragraph, counted from 1.
 
-Run ``python specs/check_sources.py`` from the repository (``--list`` prints the seed's headings and
+Run ``python specs/check_sources.py`` from the repository (``--list 001`` prints a seed's headings and
 numbered paragraphs); it exits 1 and lists the problems if any citation does not hold. The repository's own
 tests (``tests/test_traceability.py``) check only that every clause cites a well-formed source, so that a
 user's test run needs nothing outside the repository.
@@ -26,15 +29,63 @@ from pathlib import Path
 from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parent.parent
-RULES = ROOT / "specs" / "rules.md"
 SHARED = ROOT.parent / "shared"
 MAX_WORDS = 6
 
-_CLAUSE = re.compile(r"^###\s+((?:R|E)\d+)\s")
 _ANY_HEADING = re.compile(r"^#{1,6}\s")
-SEED_SOURCE = re.compile(r'^Source: 000 § (?P<heading>.+?) ¶(?P<paragraph>\d+) "(?P<words>[^"]+)": (?P<english>\S.*)$')
+
+
+class Spec(NamedTuple):
+    """One game's spec: the file, the seed and rulings it cites, and how its clauses and sources are written."""
+
+    game: str
+    """The game's name, for messages."""
+    path: Path
+    """The spec file."""
+    seed: str
+    """The seed it cites, by number: ``000``."""
+    rulings: str
+    """The rulings file it cites, under ``shared/``."""
+    clause: re.Pattern[str]
+    """A clause heading; group 1 is its number."""
+    seed_source: re.Pattern[str]
+    """A source in the seed: groups ``heading``, ``paragraph``, ``words``, ``english``."""
+    ruling_source: re.Pattern[str]
+    """A source in the rulings: groups ``ruling`` and ``note``."""
+    ruling_mark: re.Pattern[str]
+    """A ruling in the rulings file; group 1 is its name."""
+
+
+CHEEKY_MONKEY = Spec(
+    "Cheeky Monkey",
+    ROOT / "specs" / "rules.md",
+    "000",
+    "rulings.md",
+    re.compile(r"^###\s+((?:R|E)\d+)\s"),
+    re.compile(r'^Source: 000 § (?P<heading>.+?) ¶(?P<paragraph>\d+) "(?P<words>[^"]+)": (?P<english>\S.*)$'),
+    re.compile(r"^Source: rulings\.md (?P<ruling>R\d+|intro): (?P<note>\S.*)$"),
+    re.compile(r"\*\*(R\d+) "),
+)
+"""``specs/rules.md``: clauses R1-R22 and E1-..., citing ``000`` and ``rulings.md``."""
+
+TOO_MANY_MONKEYS = Spec(
+    "Too Many Monkeys",
+    ROOT / "specs" / "too-many-monkeys.md",
+    "001",
+    "rulings-too-many-monkeys.md",
+    re.compile(r"^###\s+(TME?\d+)\s"),
+    re.compile(r'^Source: 001 § (?P<heading>.+?) ¶(?P<paragraph>\d+) "(?P<words>[^"]+)": (?P<english>\S.*)$'),
+    re.compile(r"^Source: rulings-too-many-monkeys\.md (?P<ruling>TM\d+|Outcome|intro): (?P<note>\S.*)$"),
+    re.compile(r"\*\*(TM\d+ |Outcome\.)"),
+)
+"""``specs/too-many-monkeys.md``: clauses TM1-TM26 and TME1-..., citing ``001`` and ``rulings-too-many-monkeys.md``."""
+
+SPECS = (CHEEKY_MONKEY, TOO_MANY_MONKEYS)
+"""Every spec, in the order they are checked."""
+
+SEED_SOURCE = CHEEKY_MONKEY.seed_source
 """``Source: 000 § <heading> ¶<n> "<words>": <English rendering>``."""
-RULING_SOURCE = re.compile(r"^Source: rulings\.md (?P<ruling>R\d+|intro): (?P<note>\S.*)$")
+RULING_SOURCE = CHEEKY_MONKEY.ruling_source
 """``Source: rulings.md R<n>: <what 000 leaves open and how the ruling decides it>`` (or ``intro``)."""
 
 
@@ -46,8 +97,8 @@ class Citation(NamedTuple):
     text: str
 
 
-def citations(rules_text: str) -> list[Citation]:
-    """Every ``Source:`` paragraph in the rules, with its clause and first line."""
+def citations(rules_text: str, spec: Spec = CHEEKY_MONKEY) -> list[Citation]:
+    """Every ``Source:`` paragraph in a spec's text, with its clause and first line."""
     found: list[Citation] = []
     clause: str | None = None
     current: list[str] | None = None
@@ -65,7 +116,7 @@ def citations(rules_text: str) -> list[Citation]:
             found.append(Citation(clause, start, " ".join(current)))
         current = None
         if _ANY_HEADING.match(line):
-            heading = _CLAUSE.match(line)
+            heading = spec.clause.match(line)
             clause = heading.group(1) if heading else None
         elif line.startswith("Source:") and clause is not None:
             current, start = [line.strip()], number
@@ -80,71 +131,80 @@ def seed_sections(seed_text: str) -> dict[str, list[str]]:
         line = raw.strip()
         if not line:
             continue
-        if not line.startswith("- ") and not line.endswith((".", ":", ")")):
+        if not line.startswith(("- ", "• ")) and not line.endswith((".", ":", ")", "!", "?")):
             current = sections.setdefault(line, [])
         elif current is not None:
             current.append(line)
     return sections
 
 
-def check(rules_text: str, seed_text: str, rulings_text: str) -> list[str]:
-    """Every problem with the citations in ``rules_text``, as ``specs/rules.md:<line>: <clause>: <problem>``."""
+def check(rules_text: str, seed_text: str, rulings_text: str, spec: Spec = CHEEKY_MONKEY) -> list[str]:
+    """Every problem with the citations in ``rules_text``, as ``specs/<file>:<line>: <clause>: <problem>``."""
     sections = seed_sections(seed_text)
-    rulings = set(re.findall(r"\*\*(R\d+) ", rulings_text))
+    rulings = {mark.rstrip(" .") for mark in spec.ruling_mark.findall(rulings_text)}
+    seed = spec.seed
     problems = []
-    for citation in citations(rules_text):
-        where = f"specs/rules.md:{citation.line}: {citation.clause}"
-        seed = SEED_SOURCE.match(citation.text)
-        ruling = RULING_SOURCE.match(citation.text)
-        if seed:
-            heading, words = seed.group("heading"), seed.group("words")
-            paragraph = int(seed.group("paragraph"))
+    for citation in citations(rules_text, spec):
+        where = f"specs/{spec.path.name}:{citation.line}: {citation.clause}"
+        quoted = spec.seed_source.match(citation.text)
+        ruling = spec.ruling_source.match(citation.text)
+        if quoted:
+            heading, words = quoted.group("heading"), quoted.group("words")
+            paragraph = int(quoted.group("paragraph"))
             if heading not in sections:
-                problems.append(f"{where}: 000 has no heading {heading!r}")
+                problems.append(f"{where}: {seed} has no heading {heading!r}")
             elif not 1 <= paragraph <= len(sections[heading]):
-                problems.append(f"{where}: 000's {heading!r} has {len(sections[heading])} paragraphs, not {paragraph}")
+                count = len(sections[heading])
+                problems.append(f"{where}: {seed}'s {heading!r} has {count} paragraphs, not {paragraph}")
             elif words not in sections[heading][paragraph - 1]:
-                problems.append(f"{where}: {words!r} is not in 000's {heading!r} paragraph {paragraph}")
+                problems.append(f"{where}: {words!r} is not in {seed}'s {heading!r} paragraph {paragraph}")
             if len(words.split()) > MAX_WORDS:
                 problems.append(f"{where}: cite at most {MAX_WORDS} words, not {len(words.split())}")
         elif ruling:
             name = ruling.group("ruling")
             if name != "intro" and name not in rulings:
-                problems.append(f"{where}: rulings.md has no ruling {name}")
+                problems.append(f"{where}: {spec.rulings} has no ruling {name}")
         else:
-            problems.append(f"{where}: {citation.text[:60]!r}... is not a source in the format of specs/rules.md")
+            shown = citation.text[:60]
+            problems.append(f"{where}: {shown!r}... is not a source in the format of specs/{spec.path.name}")
     return problems
 
 
-def _seed_path(shared: Path) -> Path:
-    found = sorted((shared / "seeds").glob("000_*.txt"))
+def _seed_path(shared: Path, seed: str) -> Path:
+    found = sorted((shared / "seeds").glob(f"{seed}_*.txt"))
     if not found:
-        raise SystemExit(f"no seed 000 in {shared / 'seeds'}")
+        raise SystemExit(f"no seed {seed} in {shared / 'seeds'}")
     return found[0]
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Check the citations; print the problems and return 1 if there are any."""
+    """Check the citations of every spec; print the problems and return 1 if there are any."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--shared", type=Path, default=SHARED, help="the shared folder (default: ../shared)")
-    parser.add_argument("--list", action="store_true", help="print the seed's headings and numbered paragraphs")
+    parser.add_argument(
+        "--list", nargs="?", const="000", metavar="SEED", help="print a seed's headings and numbered paragraphs"
+    )
     args = parser.parse_args(argv)
-    seed_text = _seed_path(args.shared).read_text(encoding="utf-8")
     if args.list:
-        for heading, paragraphs in seed_sections(seed_text).items():
+        for heading, paragraphs in seed_sections(_seed_path(args.shared, args.list).read_text("utf-8")).items():
             print(f"§ {heading}")
             for number, paragraph in enumerate(paragraphs, start=1):
                 print(f"  ¶{number} {paragraph}")
         return 0
-    rulings_text = (args.shared / "rulings.md").read_text(encoding="utf-8")
-    problems = check(RULES.read_text(encoding="utf-8"), seed_text, rulings_text)
-    count = len(citations(RULES.read_text(encoding="utf-8")))
-    if problems:
-        print("\n".join(problems))
-        print(f"{len(problems)} problems in {count} citations")
-        return 1
-    print(f"All {count} citations of specs/rules.md hold against 000 and rulings.md.")
-    return 0
+    failed = 0
+    for spec in SPECS:
+        seed_text = _seed_path(args.shared, spec.seed).read_text(encoding="utf-8")
+        rulings_text = (args.shared / spec.rulings).read_text(encoding="utf-8")
+        text = spec.path.read_text(encoding="utf-8")
+        problems = check(text, seed_text, rulings_text, spec)
+        count = len(citations(text, spec))
+        if problems:
+            print("\n".join(problems))
+            print(f"{len(problems)} problems in {count} citations of specs/{spec.path.name}")
+            failed += 1
+        else:
+            print(f"All {count} citations of specs/{spec.path.name} hold against {spec.seed} and {spec.rulings}.")
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -31,6 +31,7 @@ from tests.invariants import (
     check_state_invariants,
     check_transition,
 )
+from tests.state_graphs import can_reach
 
 E, S, H, M = Animal.ELEPHANT, Animal.SEAL, Animal.HIPPO, Animal.MONKEY
 
@@ -96,18 +97,7 @@ def explore(start: GameState) -> tuple[list[GameState], list[list[int]]]:
 
 def can_reach_end(states: list[GameState], successors: list[list[int]]) -> list[bool]:
     """For each state, whether some path in the graph reaches a finished state (backwards reachability)."""
-    predecessors: list[list[int]] = [[] for _ in states]
-    for source, targets in enumerate(successors):
-        for target in targets:
-            predecessors[target].append(source)
-    reached = [is_terminal(state) for state in states]
-    queue = deque(i for i, done in enumerate(reached) if done)
-    while queue:
-        for source in predecessors[queue.popleft()]:
-            if not reached[source]:
-                reached[source] = True
-                queue.append(source)
-    return reached
+    return can_reach(successors, [is_terminal(state) for state in states])
 
 
 @pytest.mark.slow

@@ -40,6 +40,7 @@ from cheekymonkey.rl import (
     ActionCodec,
     full_observation,
     observation_layout,
+    observation_text,
     observe,
     returns,
     returns_of,
@@ -52,24 +53,28 @@ from tests.strategies import play_randomly, reachable_states
 
 @pytest.mark.parametrize("players", [2, 3, 6, 16])
 def test_indices_follow_the_documented_layout(players: int) -> None:
-    """Draw 0, Stop 1, Herd 2, Claim(s) 3+s, Swap(s) 3+n+s, Place(a) 3+2n+a; Reveal(a) is a in its own space."""
+    """Draw 0, Stop 1, Herd 2, claim 3+k, swap 3+n+k (k seats after the mover), Place(a) 3+2n+a; Reveal(a) is a."""
     codec = ActionCodec(players)
-    expected: dict[int, Action] = {0: Draw(), 1: Stop(), 2: Herd()}
     for seat in range(players):
-        expected[3 + seat] = Claim(seat)
-        expected[3 + players + seat] = Swap(seat)
-    for animal in ANIMALS:
-        expected[3 + 2 * players + animal] = Place(animal)
-    assert codec.num_actions == 11 + 2 * players == len(expected)
-    for index, action in expected.items():
-        assert codec.decode(index) == action
-        assert codec.encode(action) == index
+        expected: dict[int, Action] = {0: Draw(), 1: Stop(), 2: Herd()}
+        for offset in range(players):
+            expected[3 + offset] = Claim((seat + offset) % players)
+            expected[3 + players + offset] = Swap((seat + offset) % players)
+        for animal in ANIMALS:
+            expected[3 + 2 * players + animal] = Place(animal)
+        assert codec.num_actions == 11 + 2 * players == len(expected)
+        for index, action in expected.items():
+            assert codec.decode(index, seat) == action
+            assert codec.encode(action, seat) == index
     for animal in ANIMALS:
         assert codec.encode(Reveal(animal)) == int(animal)
         assert codec.decode_outcome(int(animal)) == Reveal(animal)
     assert codec.claim_index(1) == 4
     assert codec.swap_index(1) == 4 + players
+    assert codec.claim_index(-1) == 3 + players - 1  # the seat before the mover
     assert codec.place_index(0) == 3 + 2 * players
+    assert codec.describe(4) == "Claim(+1)"
+    assert codec.describe(4, seat=players - 1) == "Claim(0)"
 
 
 @given(reachable_states())
@@ -79,7 +84,8 @@ def test_every_legal_action_has_one_index_and_the_mask_marks_exactly_those(state
     indices = codec.legal_indices(state)
     assert len(set(indices)) == len(actions)
     assert list(indices) == sorted(indices)  # OpenSpiel asks for ascending legal actions
-    assert [codec.decode_at(state, i) for i in indices] == list(actions)
+    assert {codec.decode_at(state, i) for i in indices} == set(actions)
+    assert all(codec.encode_at(state, codec.decode_at(state, i)) == i for i in indices)
     mask = codec.action_mask(state)
     assert len(mask) == codec.num_actions
     if state.phase is Phase.CHANCE:
@@ -112,6 +118,9 @@ def test_bad_indices_actions_and_seat_counts_get_invalid_value_errors() -> None:
     for index in (-1, codec.num_actions, 1.0, "0", True, None):
         with pytest.raises(InvalidValueError):
             codec.decode(index)  # type: ignore[arg-type]
+    for seat in (-1, 3, True, None):
+        with pytest.raises(InvalidValueError, match="seat"):
+            codec.decode(0, seat)  # type: ignore[arg-type]
     for index in (-1, 8, True):
         with pytest.raises(InvalidValueError):
             codec.decode_outcome(index)
@@ -137,7 +146,7 @@ def test_numpy_style_integers_decode() -> None:
 def _decode_full(
     observation: tuple[int, ...], state: GameState
 ) -> tuple[tuple[int, ...], tuple[tuple[Animal, ...], ...]]:
-    """Read the bag and the whole stacks back out of a full observation."""
+    """Read the bag and the whole stacks back out of a full observation, the viewer's stack first."""
     layout = observation_layout("full", state.players, state.ruleset)
     bag_field = layout.field("bag")
     bag = observation[bag_field.offset : bag_field.offset + bag_field.size]
@@ -172,29 +181,35 @@ def test_observations_fit_their_layout_and_the_full_one_holds_the_whole_state(
     # The full observation starts with the table one, and from the rest the bag and stacks read back whole.
     assert full[: len(table)] == table
     bag, stacks = _decode_full(full, state)
+    first = seat or 0
     assert bag == state.bag
-    assert stacks == state.stacks
+    assert stacks == state.stacks[first:] + state.stacks[:first]
 
 
-def test_table_fields_say_what_the_view_shows() -> None:
+def test_table_fields_say_what_the_view_shows_counting_seats_from_the_viewer() -> None:
+    """Each field of the table observation, as seat 0, seat 1 and a spectator see one position."""
     state = make([(Animal.SEAL, Animal.LION), ()], [Animal.LION], seat=1, claimable=Animal.LION)
     layout = observation_layout("table", 2)
-    observation = table_observation(view(state, 0))
+    lion_row = tuple(1 if i == Animal.LION else 0 for i in range(8))
 
-    def field(name: str) -> tuple[int, ...]:
+    def field(observation: tuple[int, ...], name: str) -> tuple[int, ...]:
         f = layout.field(name)
         return observation[f.offset : f.offset + f.size]
 
-    assert field("viewer") == (1, 0)
-    assert field("to_move") == (0, 1)
-    assert field("phase") == (0, 1, 0, 0)
-    assert field("bag_size") == (49,)
-    assert field("stack_heights") == (2, 0)
-    assert field("stack_tops") == tuple(1 if i == Animal.LION else 0 for i in range(8)) + (0,) * 8
-    assert field("front") == tuple(1 if i == Animal.LION else 0 for i in range(8))
-    assert field("claimable") == field("front")
-    assert field("swap_open") == (0,)
-    assert table_observation(view(state, None))[:2] == (0, 0)  # a spectator is nobody
+    mine, theirs, nobody = (table_observation(view(state, seat)) for seat in (0, 1, None))
+    assert field(mine, "viewer") == field(theirs, "viewer") == (1, 0)
+    assert field(nobody, "viewer") == (0, 0)  # a spectator is nobody
+    assert field(mine, "to_move") == field(nobody, "to_move") == (0, 1)
+    assert field(theirs, "to_move") == (1, 0)  # seat 1 is to move: its own turn
+    assert field(mine, "stack_heights") == field(nobody, "stack_heights") == (2, 0)
+    assert field(theirs, "stack_heights") == (0, 2)
+    assert field(mine, "stack_tops") == lion_row + (0,) * 8
+    assert field(theirs, "stack_tops") == (0,) * 8 + lion_row
+    for observation in (mine, theirs, nobody):
+        assert field(observation, "phase") == (0, 1, 0, 0)
+        assert field(observation, "bag_size") == (49,)
+        assert field(observation, "front") == field(observation, "claimable") == lion_row
+        assert field(observation, "swap_open") == (0,)
 
 
 def test_observation_errors_are_typed() -> None:
@@ -271,3 +286,83 @@ def test_an_adapter_without_its_framework_names_the_extra(module: str, missing: 
     result = _run_without([missing], f"import cheekymonkey.rl.{module}")
     assert result.returncode != 0
     assert "pip install 'cheekymonkey[rl]'" in result.stderr
+
+
+def _rotated(state: GameState, shift: int) -> GameState:
+    """The same position with every seat moved ``shift`` places clockwise (seat s sits at s + shift)."""
+    n = state.players
+    stacks: list[tuple[Animal, ...]] = [()] * n
+    for seat, stack in enumerate(state.stacks):
+        stacks[(seat + shift) % n] = stack
+    return GameState(
+        ruleset=state.ruleset,
+        seat=(state.seat + shift) % n,
+        phase=state.phase,
+        bag=state.bag,
+        stacks=tuple(stacks),
+        front=state.front,
+        claimable=state.claimable,
+        swap_open=state.swap_open,
+    )
+
+
+def _rotated_action(action: Action, shift: int, players: int) -> Action:
+    if isinstance(action, Claim):
+        return Claim((action.seat + shift) % players)
+    if isinstance(action, Swap):
+        return Swap((action.seat + shift) % players)
+    return action
+
+
+@given(reachable_states(), st.data())
+def test_a_position_is_observed_the_same_from_every_seat_up_to_the_rotation(
+    state: GameState, data: st.DataObject
+) -> None:
+    """Observations, their texts, masks and action indices do not depend on where the seats are numbered from."""
+    n = state.players
+    shift = data.draw(st.integers(1, n - 1), label="shift")
+    turned = _rotated(state, shift)
+    codec = ActionCodec(n)
+    for seat in range(n):
+        for kind in ("full", "table"):
+            assert observe(turned, (seat + shift) % n, kind) == observe(state, seat, kind)
+            assert observation_text(turned, (seat + shift) % n, kind) == observation_text(state, seat, kind)
+    assert codec.action_mask(turned) == codec.action_mask(state)
+    assert codec.legal_indices(turned) == codec.legal_indices(state)
+    for index in codec.legal_indices(state):
+        assert codec.decode_at(turned, index) == _rotated_action(codec.decode_at(state, index), shift, n)
+
+
+def test_an_observation_text_shows_what_its_vector_shows() -> None:
+    """Over thousands of positions from every seat, equal texts mean equal vectors, and equal vectors equal texts."""
+    rng = random.Random(3)
+    for kind in ("table", "full"):
+        seen: dict[str, tuple[int, ...]] = {}
+        for players in (2, 3):
+            layout = observation_layout(kind, players)
+            for _ in range(12):
+                state = new_game(players)
+                while state.phase is not Phase.OVER:
+                    for seat in (*range(players), None):
+                        vector = layout.encode(state, seat)
+                        text = layout.text(vector)
+                        assert seen.setdefault(text, vector) == vector, text
+                        assert observation_text(state, seat, kind) == text
+                    state = play_randomly(state, rng, 1)
+        assert len(seen) > 1000
+    with pytest.raises(InvalidValueError, match="entries"):
+        observation_layout("table", 2).text([0, 1])
+
+
+def test_the_table_text_leaves_out_what_the_table_observation_leaves_out() -> None:
+    """Two positions that differ only below the stack tops and in the bag's make-up read the same."""
+    first = make([(Animal.SEAL, Animal.LION), (Animal.HIPPO,)], [Animal.GIRAFFE], claimable=Animal.GIRAFFE)
+    second = make(
+        [(Animal.PANDA, Animal.LION), (Animal.HIPPO,)],
+        [Animal.GIRAFFE],
+        claimable=Animal.GIRAFFE,
+    )
+    assert observe(first, 0, "table") == observe(second, 0, "table")
+    assert observation_text(first, 0, "table") == observation_text(second, 0, "table")
+    assert observation_text(first, 0, "full") != observation_text(second, 0, "full")
+    assert "Seal" not in observation_text(first, 0, "table")

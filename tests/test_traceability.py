@@ -1,8 +1,10 @@
-"""Traceability: every ruling R1-R22 is a clause of specs/rules.md, each clause cites its sources, and names tests.
+"""Traceability: every ruling is a clause of its game's spec, each clause cites its sources, and names tests.
 
-The format (described at the top of ``specs/rules.md``): a clause is a heading ``### R7 Claims`` (or
-``### E3 ...`` for the engine's own rulings), and its ``Tests:`` paragraph lists ``tests/<file>.py::<test>``
-entries (``tests/<file>.py::<Class>::<test>`` for a method), separated by commas.
+Two specs: ``specs/rules.md`` (Cheeky Monkey, rulings R1-R22) and ``specs/too-many-monkeys.md`` (Too Many
+Monkeys, rulings TM1-TM26 and the note on the outcome). The format (described at the top of each): a clause
+is a heading ``### R7 Claims`` (``### E3 ...`` for the engine's own rulings; ``### TM14 ...`` and
+``### TME3 ...`` in the second spec), and its ``Tests:`` paragraph lists ``tests/<file>.py::<test>`` entries
+(``tests/<file>.py::<Class>::<test>`` for a method), separated by commas.
 """
 
 from __future__ import annotations
@@ -15,14 +17,23 @@ from pathlib import Path
 import attrs
 import pytest
 
-from specs.check_sources import MAX_WORDS, RULING_SOURCE, SEED_SOURCE, Citation, check, citations, seed_sections
+from specs.check_sources import (
+    CHEEKY_MONKEY,
+    MAX_WORDS,
+    TOO_MANY_MONKEYS,
+    Citation,
+    Spec,
+    check,
+    citations,
+    seed_sections,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "specs" / "rules.md"
 RULINGS = tuple(f"R{n}" for n in range(1, 23))
 """The rulings of shared/rulings.md, each of which must be a clause."""
 
-_CLAUSE = re.compile(r"^###\s+((?:R|E)\d+(?:\.\d+)?)\s+(\S.*)$")
+_CLAUSE = re.compile(r"^###\s+((?:TME|TM|R|E)\d+(?:\.\d+)?)\s+(\S.*)$")
 _ANY_HEADING = re.compile(r"^#{1,6}\s")
 _ENTRY = re.compile(r"^`?(tests/[\w/]+\.py)((?:::\w+)+)`?$")
 
@@ -139,90 +150,185 @@ def find_test(entry: str, root: Path = ROOT) -> str | None:
     return None
 
 
-CLAUSES = parse_rules(RULES.read_text(encoding="utf-8")) if RULES.is_file() else []
+@attrs.frozen
+class SpecFile:
+    """One game's spec as this test reads it: its clauses, its sources, and the rulings it must restate."""
+
+    spec: Spec
+    """How the spec cites its sources (from specs/check_sources.py)."""
+    rulings: tuple[str, ...]
+    """The numbered rulings, each of which must be a clause of its own."""
+    letters: tuple[str, ...]
+    """The clause numbers' prefixes: a ruling's, then the engine's own rulings'."""
+    rule_tests: str
+    """The rule test files (a glob under tests/), each of whose tests some clause must name."""
+    notes: tuple[str, ...] = ()
+    """Rulings without a number that some clause must cite (``Outcome``)."""
+
+    @property
+    def path(self) -> Path:
+        """The spec file."""
+        return self.spec.path
+
+    @property
+    def name(self) -> str:
+        """The file's name, for messages and test ids."""
+        return self.spec.path.name
+
+    @functools.cached_property
+    def clauses(self) -> list[Clause]:
+        """The clauses, in order (none if the file is missing)."""
+        return parse_rules(self.path.read_text(encoding="utf-8")) if self.path.is_file() else []
+
+    @functools.cached_property
+    def citations(self) -> list[Citation]:
+        """The Source paragraphs, in order."""
+        return citations(self.path.read_text(encoding="utf-8"), self.spec) if self.path.is_file() else []
 
 
-def test_rules_file_exists() -> None:
-    """The rules are written down in specs/rules.md."""
-    assert RULES.is_file(), f"{RULES} is missing"
-    assert CLAUSES, "specs/rules.md has no clause headings like '### R7 Claims'"
+SPEC_FILES = (
+    SpecFile(CHEEKY_MONKEY, RULINGS, ("R", "E"), "test_rules_*.py"),
+    SpecFile(
+        TOO_MANY_MONKEYS,
+        tuple(f"TM{n}" for n in range(1, 27)),
+        ("TM", "TME"),
+        "toomany/test_rules_*.py",
+        notes=("Outcome",),
+    ),
+)
+"""Both games' specs."""
+
+CLAUSES = SPEC_FILES[0].clauses
+"""The clauses of specs/rules.md."""
+_ALL_CLAUSES = [(spec_file, clause) for spec_file in SPEC_FILES for clause in spec_file.clauses]
+_ALL_CITATIONS = [(spec_file, citation) for spec_file in SPEC_FILES for citation in spec_file.citations]
 
 
-@pytest.mark.parametrize("ruling", RULINGS)
-def test_every_ruling_is_a_clause(ruling: str) -> None:
-    """Each ruling R1-R22 is a clause heading of its own in specs/rules.md."""
-    numbers = [c.number for c in CLAUSES]
-    assert ruling in numbers, f"specs/rules.md has no clause for ruling {ruling}: add a heading '### {ruling} <title>'"
+def _prefix(number: str) -> str:
+    return re.sub(r"[\d.]+$", "", number)
 
 
-def test_clause_numbers_are_unique_and_every_r_clause_is_a_ruling() -> None:
-    """No clause number appears twice, and no R clause claims a ruling number rulings.md does not have."""
-    numbers = [c.number for c in CLAUSES]
+@pytest.mark.parametrize("spec_file", SPEC_FILES, ids=[f.name for f in SPEC_FILES])
+def test_rules_file_exists(spec_file: SpecFile) -> None:
+    """Each game's rules are written down in its spec file, as clauses."""
+    assert spec_file.path.is_file(), f"{spec_file.path} is missing"
+    assert spec_file.clauses, f"specs/{spec_file.name} has no clause headings like '### {spec_file.rulings[6]} ...'"
+
+
+@pytest.mark.parametrize(
+    ("spec_file", "ruling"),
+    [(spec_file, ruling) for spec_file in SPEC_FILES for ruling in spec_file.rulings],
+    ids=[ruling for spec_file in SPEC_FILES for ruling in spec_file.rulings],
+)
+def test_every_ruling_is_a_clause(spec_file: SpecFile, ruling: str) -> None:
+    """Each ruling (R1-R22, TM1-TM26) is a clause heading of its own in its game's spec."""
+    numbers = [c.number for c in spec_file.clauses]
+    assert ruling in numbers, f"specs/{spec_file.name} has no clause for ruling {ruling}: add '### {ruling} <title>'"
+
+
+@pytest.mark.parametrize("spec_file", SPEC_FILES, ids=[f.name for f in SPEC_FILES])
+def test_clause_numbers_are_unique_and_every_r_clause_is_a_ruling(spec_file: SpecFile) -> None:
+    """No clause number appears twice, each has its spec's prefix, and no ruling clause names a ruling that is not."""
+    numbers = [c.number for c in spec_file.clauses]
     duplicates = sorted({n for n in numbers if numbers.count(n) > 1})
-    assert not duplicates, f"specs/rules.md repeats clause numbers {duplicates}"
-    unknown = [n for n in numbers if n.startswith("R") and n.split(".")[0] not in RULINGS]
-    assert not unknown, f"specs/rules.md has clauses {unknown} for rulings that do not exist (R1-R22)"
+    assert not duplicates, f"specs/{spec_file.name} repeats clause numbers {duplicates}"
+    ruling, engine = spec_file.letters
+    foreign = [n for n in numbers if _prefix(n) not in spec_file.letters]
+    assert not foreign, f"specs/{spec_file.name} has clauses {foreign} of another game (its are {ruling}, {engine})"
+    unknown = [n for n in numbers if _prefix(n) == ruling and n.split(".")[0] not in spec_file.rulings]
+    assert not unknown, f"specs/{spec_file.name} has clauses {unknown} for rulings that do not exist"
 
 
-@pytest.mark.parametrize("clause", CLAUSES, ids=[c.number for c in CLAUSES])
-def test_every_clause_names_tests_that_exist(clause: Clause) -> None:
+@pytest.mark.parametrize(("spec_file", "clause"), _ALL_CLAUSES, ids=[c.number for _, c in _ALL_CLAUSES])
+def test_every_clause_names_tests_that_exist(spec_file: SpecFile, clause: Clause) -> None:
     """Each clause has one well-formed Tests paragraph naming at least one test, and every test named exists."""
-    where = f"specs/rules.md:{clause.line}: clause {clause.number} ({clause.title})"
+    where = f"specs/{spec_file.name}:{clause.line}: clause {clause.number} ({clause.title})"
     assert not clause.problems, f"{where}: " + "; ".join(clause.problems)
     assert clause.tests, f"{where} names no test"
     missing = [f"{entry}: {why}" for entry in clause.tests if (why := find_test(entry)) is not None]
     assert not missing, f"{where} names tests that do not exist:\n" + "\n".join(missing)
 
 
-def test_every_rule_test_is_named_by_a_clause() -> None:
-    """Every test in tests/test_rules_*.py is named by some clause, so no rule test goes untraced."""
-    named = {entry for clause in CLAUSES for entry in clause.tests}
+@pytest.mark.parametrize("spec_file", SPEC_FILES, ids=[f.name for f in SPEC_FILES])
+def test_every_rule_test_is_named_by_a_clause(spec_file: SpecFile) -> None:
+    """Every test in the game's rule test files is named by some clause, so no rule test goes untraced."""
+    named = {entry for clause in spec_file.clauses for entry in clause.tests}
+    files = sorted((ROOT / "tests").glob(spec_file.rule_tests))
+    assert files, f"no rule tests match tests/{spec_file.rule_tests}"
     orphans = []
-    for file in sorted((ROOT / "tests").glob("test_rules_*.py")):
+    for file in files:
         path = file.relative_to(ROOT).as_posix()
         tests = [n.name for n in ast.parse(file.read_text(encoding="utf-8")).body if isinstance(n, ast.FunctionDef)]
         orphans += [f"{path}::{name}" for name in tests if name.startswith("test_") and f"{path}::{name}" not in named]
-    assert not orphans, "tests no clause of specs/rules.md names:\n" + "\n".join(orphans)
+    assert not orphans, f"tests no clause of specs/{spec_file.name} names:\n" + "\n".join(orphans)
 
 
 # --- sources: each clause says what in the rules it rests on ----------------------------------------
 
-CITATIONS = citations(RULES.read_text(encoding="utf-8")) if RULES.is_file() else []
+CITATIONS = SPEC_FILES[0].citations
+"""The Source paragraphs of specs/rules.md."""
 
 
-@pytest.mark.parametrize("clause", CLAUSES, ids=[c.number for c in CLAUSES])
-def test_every_clause_cites_a_source(clause: Clause) -> None:
-    """Each clause has at least one Source paragraph: a paragraph of 000 or, where 000 is silent, a ruling."""
-    cited = [c for c in CITATIONS if c.clause == clause.number]
-    assert cited, f"specs/rules.md:{clause.line}: clause {clause.number} cites no source (add a 'Source:' paragraph)"
+@pytest.mark.parametrize(("spec_file", "clause"), _ALL_CLAUSES, ids=[c.number for _, c in _ALL_CLAUSES])
+def test_every_clause_cites_a_source(spec_file: SpecFile, clause: Clause) -> None:
+    """Each clause has at least one Source paragraph: a paragraph of the seed or, where it is silent, a ruling."""
+    cited = [c for c in spec_file.citations if c.clause == clause.number]
+    assert cited, f"specs/{spec_file.name}:{clause.line}: clause {clause.number} cites no source (add a 'Source:')"
 
 
-@pytest.mark.parametrize("citation", CITATIONS, ids=[f"{c.clause}-line{c.line}" for c in CITATIONS])
-def test_every_source_is_well_formed(citation: Citation) -> None:
-    """Each Source paragraph cites 000 (heading, paragraph, at most six words, English) or a ruling R1-R22.
+@pytest.mark.parametrize(
+    ("spec_file", "citation"), _ALL_CITATIONS, ids=[f"{c.clause}-line{c.line}" for _, c in _ALL_CITATIONS]
+)
+def test_every_source_is_well_formed(spec_file: SpecFile, citation: Citation) -> None:
+    """Each Source paragraph cites the seed (heading, paragraph, at most six words, English) or a ruling.
 
-    Whether the cited words are really in 000 is checked by specs/check_sources.py, which CI runs with the
-    seeds beside the clone; this test needs nothing outside the repository.
+    Whether the cited words are really in the seed is checked by specs/check_sources.py, which CI runs with
+    the seeds beside the clone; this test needs nothing outside the repository.
     """
-    text, where = citation.text, f"specs/rules.md:{citation.line}"
-    seed, ruling = SEED_SOURCE.match(text), RULING_SOURCE.match(text)
-    assert seed or ruling, f"{where}: {text[:70]!r} is in neither source format"
+    text, where = citation.text, f"specs/{spec_file.name}:{citation.line}"
+    seed, ruling = spec_file.spec.seed_source.match(text), spec_file.spec.ruling_source.match(text)
+    assert seed or ruling, f"{where}: {text[:70]!r} is in neither source format of specs/{spec_file.name}"
     if seed:
         assert 1 <= len(seed.group("words").split()) <= MAX_WORDS, f"{where}: quote 1 to {MAX_WORDS} words"
         assert int(seed.group("paragraph")) >= 1, f"{where}: paragraphs count from 1"
         assert len(seed.group("english").split()) >= 3, f"{where}: give an English rendering of the paragraph"
     else:
         assert ruling is not None
-        assert ruling.group("ruling") in (*RULINGS, "intro"), f"{where}: no ruling {ruling.group('ruling')}"
+        known = (*spec_file.rulings, *spec_file.notes, "intro")
+        assert ruling.group("ruling") in known, f"{where}: no ruling {ruling.group('ruling')}"
 
 
-def test_every_ruling_clause_rests_on_000_or_names_its_ruling() -> None:
-    """R clauses restate rulings: each cites 000 or, where 000 says nothing of it, its own ruling."""
-    for clause in (c for c in CLAUSES if c.number.startswith("R")):
-        texts = [c.text for c in CITATIONS if c.clause == clause.number]
-        from_000 = any(SEED_SOURCE.match(t) for t in texts)
-        own = any((m := RULING_SOURCE.match(t)) and m.group("ruling") == clause.number for t in texts)
-        assert from_000 or own, f"{clause.number} cites neither 000 nor rulings.md {clause.number}"
+@pytest.mark.parametrize("spec_file", SPEC_FILES, ids=[f.name for f in SPEC_FILES])
+def test_every_ruling_clause_rests_on_000_or_names_its_ruling(spec_file: SpecFile) -> None:
+    """Ruling clauses restate rulings: each cites its seed or, where the seed says nothing of it, its own ruling."""
+    for clause in (c for c in spec_file.clauses if _prefix(c.number) == spec_file.letters[0]):
+        texts = [c.text for c in spec_file.citations if c.clause == clause.number]
+        from_seed = any(spec_file.spec.seed_source.match(t) for t in texts)
+        own = any((m := spec_file.spec.ruling_source.match(t)) and m.group("ruling") == clause.number for t in texts)
+        assert from_seed or own, f"{clause.number} cites neither {spec_file.spec.seed} nor its ruling"
+
+
+@pytest.mark.parametrize("spec_file", SPEC_FILES, ids=[f.name for f in SPEC_FILES])
+def test_every_unnumbered_ruling_is_cited_by_a_clause(spec_file: SpecFile) -> None:
+    """A ruling without a number (Too Many Monkeys' note on the outcome) is restated by a clause that cites it."""
+    for note in spec_file.notes:
+        cited = [
+            c for c in spec_file.citations if (m := spec_file.spec.ruling_source.match(c.text)) and m["ruling"] == note
+        ]
+        assert cited, f"no clause of specs/{spec_file.name} cites the rulings' {note!r}"
+
+
+def test_the_one_place_the_engine_follows_001_over_a_ruling_says_so() -> None:
+    """TM6: where the engine reads 001 differently from the rulings, the clause says so, and no other clause does."""
+    text = TOO_MANY_MONKEYS.path.read_text(encoding="utf-8")
+    saying = [c.number for c in SPEC_FILES[1].clauses if "follows `001` over the ruling" in _clause_text(text, c)]
+    assert saying == ["TM6"]
+
+
+def _clause_text(text: str, clause: Clause) -> str:
+    lines = text.splitlines()[clause.line :]
+    end = next((i for i, line in enumerate(lines) if line.startswith("#")), len(lines))
+    return "\n".join(lines[:end])
 
 
 _SEED = """\
@@ -281,6 +387,57 @@ def test_source_checker_finds_every_kind_of_wrong_citation() -> None:
         "specs/rules.md:13: R1: cite at most 6 words, not 7",
         "specs/rules.md:17: R1: rulings.md has no ruling R9",
         "specs/rules.md:19: R1: 'Source: the box.'... is not a source in the format of specs/rules.md",
+    ]
+
+
+_SEED_001 = """\
+Reglas
+Componentes
+• 10 cartas
+Mapache
+¡Solo monos! Si roba un mapache, busque.
+Nota: ¡ Solo puedes elegir números!
+"""
+
+_RULINGS_001 = "- **TM1 Deck.** Ten cards.\n- **Outcome.** One winner.\n"
+
+_CITING_001 = """\
+### TM1 Deck
+
+Source: 001 § Componentes ¶1 "10 cartas": ten cards.
+
+Source: 001 § Mapache ¶2 "Solo puedes elegir números": only numbers.
+
+Source: 001 § Nota: ¡ Solo puedes elegir números! ¶1 "x": not a heading.
+
+Source: rulings-too-many-monkeys.md Outcome: one winner.
+
+Source: rulings-too-many-monkeys.md TM2: no such ruling.
+
+Source: rulings.md R1: the other game, its rulings.
+
+Tests: `tests/test_x.py::test_y`
+"""
+
+
+def test_the_second_seed_reads_bullets_and_exclamations_as_paragraphs() -> None:
+    """In 001 a line starting with a bullet, or ending with ``!`` or ``?``, is a paragraph, not a heading."""
+    assert seed_sections(_SEED_001) == {
+        "Reglas": [],
+        "Componentes": ["• 10 cartas"],
+        "Mapache": ["¡Solo monos! Si roba un mapache, busque.", "Nota: ¡ Solo puedes elegir números!"],
+    }
+
+
+def test_source_checker_checks_the_second_spec_against_001_and_its_rulings() -> None:
+    """check_sources reads TM clauses, accepts true citations of 001 and its rulings, and reports the wrong ones."""
+    problems = check(_CITING_001, _SEED_001, _RULINGS_001, TOO_MANY_MONKEYS)
+    assert [c.clause for c in citations(_CITING_001, TOO_MANY_MONKEYS)] == ["TM1"] * 6
+    assert problems == [
+        "specs/too-many-monkeys.md:7: TM1: 001 has no heading 'Nota: ¡ Solo puedes elegir números!'",
+        "specs/too-many-monkeys.md:11: TM1: rulings-too-many-monkeys.md has no ruling TM2",
+        "specs/too-many-monkeys.md:13: TM1: 'Source: rulings.md R1: the other game, its rulings.'... is not a source "
+        "in the format of specs/too-many-monkeys.md",
     ]
 
 

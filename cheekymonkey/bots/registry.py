@@ -14,13 +14,24 @@ from cheekymonkey.errors import InvalidValueError
 
 __all__ = ["BOTS", "bot_named"]
 
+
 # To add a bot, add its name and a function that builds a fresh one, with no arguments. A bot that needs an
 # optional extra imports it inside that function, so that the registry loads without the extra.
+def _learned_bot() -> Bot:
+    # The learned network (cheekymonkey.rl.learned) needs numpy, the rl extra: imported when first asked for.
+    try:
+        from cheekymonkey.rl.learned import LearnedBot
+    except ImportError as error:
+        raise InvalidValueError(str(error)) from error
+    return LearnedBot(fallback=HeuristicBot())
+
+
 BOTS: Final[dict[str, Callable[[], Bot]]] = {
     "random": RandomBot,
     "heuristic": HeuristicBot,
     "expectimax": ExpectimaxBot,
     "mcts": MCTSBot,
+    "learned": _learned_bot,
 }
 """The bots by name, as the command line knows them: each entry builds a fresh bot."""
 

@@ -68,7 +68,7 @@ class Narrator:
     """Prints what happens at a table, one line per event, as ``viewer`` reads it (None: a spectator).
 
     The events of one move made of several actions (tokens stacked one at a time) are held until the move is
-    complete, then printed together (:meth:`~cheekymonkey.game.Game.merge_events`), so a move reads as one line.
+    complete, then printed together (:meth:`~cheekymonkey.Game.merge_events`), so a move reads as one line.
     """
 
     def __init__(self, console: Console, game: AnyGame, names: Sequence[str], viewer: int | None = None) -> None:

@@ -16,7 +16,9 @@ from pathlib import Path
 from cheekymonkey.cli import install_hint
 from cheekymonkey.cli.options import number_type
 from cheekymonkey.errors import CheekyMonkeyError
+from cheekymonkey.games import DEFAULT_GAME, GAME_NAMES
 from cheekymonkey.rules import MAX_PLAYERS, Ruleset
+from cheekymonkey.toomany import Ruleset as TooManyMonkeysRuleset
 
 __all__ = ["add_arguments", "run"]
 
@@ -30,9 +32,12 @@ _seats = number_type(int, 2, MAX_PLAYERS, what="a number of players")
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add this command's options."""
     source = parser.add_mutually_exclusive_group()
+    parser.add_argument(
+        "--game", choices=GAME_NAMES, default=DEFAULT_GAME, help=f"the game to prove (default {DEFAULT_GAME})"
+    )
     source.add_argument(
         "--preset",
-        choices=Ruleset.preset_names(),
+        choices=sorted({*Ruleset.preset_names(), *TooManyMonkeysRuleset.preset_names()}),
         default="standard",
         help="the preset rule set to verify (default standard)",
     )
@@ -58,6 +63,13 @@ def run(args: argparse.Namespace) -> int:
     except ImportError:
         # The command line came with the cli extra; the proofs need z3, from the verify extra.
         return _fail(f"this command needs z3, from the verify extra: {install_hint('verify')}")
+    if args.game == "too-many-monkeys":
+        from cheekymonkey.toomany.verify import command_line
+
+        return command_line(args.preset, args.ruleset, args.players, _fail)
+    if args.preset not in Ruleset.preset_names():
+        names = ", ".join(Ruleset.preset_names())
+        return _fail(f"no {args.game} preset named {args.preset!r}; the presets are {names}")
     if args.ruleset is not None:
         from cheekymonkey.serialization import load_ruleset
 

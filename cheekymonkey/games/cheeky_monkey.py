@@ -38,12 +38,12 @@ from cheekymonkey.engine import (
 )
 from cheekymonkey.errors import InvalidValueError
 from cheekymonkey.events import Event, apply_with_events
-from cheekymonkey.game import Documents, Encoding, Game, GameBot, Outcome, TextTable
+from cheekymonkey.game import Documents, Encoding, Game, GameBot, ObservationField, Outcome, TextTable
 from cheekymonkey.narration import a, board_table, bot_title, describe_event, merge_stacking, sheet_table
 from cheekymonkey.notation import action_text, parse_actions
 from cheekymonkey.records import GameRecord
 from cheekymonkey.rules import Ruleset
-from cheekymonkey.scoring import score
+from cheekymonkey.scoring import score, score_stacks
 from cheekymonkey.state import GameState, Phase, new_game
 from cheekymonkey.views import TableView, view
 
@@ -57,8 +57,8 @@ class _Encoding:
         from cheekymonkey.rl.encoding import NUM_OUTCOMES, ActionCodec
         from cheekymonkey.rl.observations import DEFAULT_OBSERVATION, observation_layout
 
-        self.codec = ActionCodec(players)
         self.layout = observation_layout(observation or DEFAULT_OBSERVATION, players, ruleset)
+        self.codec = ActionCodec(players)
         self.num_outcomes: Final = NUM_OUTCOMES
 
     @property
@@ -73,25 +73,37 @@ class _Encoding:
     def observation_bounds(self) -> tuple[int, ...]:
         return self.layout.bounds
 
-    def encode(self, action: Action) -> int:
-        return self.codec.encode(action)
+    @property
+    def observation_fields(self) -> tuple[ObservationField, ...]:
+        return self.layout.fields
 
-    def decode(self, index: int) -> Action:
-        return self.codec.decode(index)
+    def encode(self, action: Action, state: GameState) -> int:
+        return self.codec.encode_at(state, action)
 
-    def decode_outcome(self, index: int) -> Action:
-        return self.codec.decode_outcome(index)
+    def decode(self, index: int, state: GameState) -> Action:
+        return self.codec.decode_at(state, index)
+
+    def legal_indices(self, state: GameState) -> tuple[int, ...]:
+        return self.codec.legal_indices(state)
 
     def action_mask(self, state: GameState) -> tuple[bool, ...]:
         return self.codec.action_mask(state)
+
+    def outcome_mask(self, state: GameState) -> tuple[bool, ...]:
+        return self.codec.outcome_mask(state)
+
+    def action_name(self, index: int, *, chance: bool = False) -> str:
+        return repr(self.codec.decode_outcome(index)) if chance else self.codec.describe(index)
 
     def observe(self, state: GameState, seat: int | None) -> tuple[int, ...]:
         return self.layout.encode(state, seat)
 
     def observation_text(self, state: GameState, seat: int | None) -> str:
-        from cheekymonkey.rl._text import board_text as full_text
+        return self.layout.text(self.layout.encode(state, seat))
 
-        return full_text(state) if self.layout.kind == "full" else board_text(view(state, seat))
+    def points(self, state: GameState) -> tuple[float, ...]:
+        # R17 on the stacks as they stand (tokens in the bag and in front count for nobody yet).
+        return tuple(float(total) for total in score_stacks(state.stacks, state.ruleset).totals)
 
 
 def _cache_entries(bot: object) -> int:
@@ -130,40 +142,6 @@ class _BoundedBot:
 
     def __repr__(self) -> str:
         return f"<{self.kind} bot, caches of at most {self.memory} entries between moves>"
-
-
-class _Documents:
-    """Cheeky Monkey's :class:`~cheekymonkey.game.Documents`: :mod:`cheekymonkey.serialization` (``json`` extra)."""
-
-    def __init__(self) -> None:
-        from cheekymonkey import serialization
-
-        self._module = serialization
-
-    @property
-    def format(self) -> str:
-        return self._module.FORMAT
-
-    @property
-    def kinds(self) -> tuple[str, ...]:
-        return self._module.KINDS
-
-    def to_document(self, value: Any) -> dict[str, Any]:
-        return self._module.to_document(value)
-
-    def from_document(self, document: object, kind: str | None = None) -> Any:
-        return self._module.from_document(document, self._kind(kind))
-
-    def dumps(self, value: Any, *, indent: int | None = None) -> str:
-        return self._module.dumps(value, indent=indent)
-
-    def loads(self, text: str | bytes, kind: str | None = None) -> Any:
-        return self._module.loads(text, self._kind(kind))
-
-    def _kind(self, kind: str | None) -> Any:
-        if kind is not None and kind not in self._module.KINDS:
-            raise self._module.DocumentError(kind, [("$", f"there is no document kind {kind!r}")])
-        return kind
 
 
 _ACTION_HELP: Final = """\
@@ -384,8 +362,14 @@ class CheekyMonkey:
         return GameRecord(ruleset, players, first_player, tuple(actions), seed, tuple(names), tuple(bots))
 
     def documents(self) -> Documents:
-        """:mod:`cheekymonkey.serialization`'s documents (the ``json`` extra)."""
-        return _Documents()
+        """:data:`cheekymonkey.serialization.documents.CODEC`: the documents of :mod:`cheekymonkey.serialization`.
+
+        Raises:
+            ImportError: If the ``json`` extra (cattrs) is not installed; the message names it.
+        """
+        from cheekymonkey.serialization.documents import CODEC
+
+        return CODEC
 
     def observation_kinds(self) -> tuple[str, ...]:
         """``("full", "table")``: see :mod:`cheekymonkey.rl.observations`."""

@@ -2,12 +2,15 @@
 
 This package itself is pure Python (no numpy): :class:`ActionCodec` numbers the actions and gives masks
 of the legal ones as tuples of bools, :func:`observe` encodes what a seat knows as a tuple of integers,
-and :func:`returns` says what each seat gets at the end. The adapters are modules of their own, each
+and :func:`returns` says what each seat gets at the end, all seen from one seat (the player who acts, or
+the viewer, is seat 0). :mod:`cheekymonkey.rl.episodes` says what the adapters share: which game, the one
+truncation rule, the reward options. The adapters and the learned bot are modules of their own, each
 needing the ``rl`` extra (``pip install 'cheekymonkey[rl]'``):
 
-- :mod:`cheekymonkey.rl.openspiel_game`: the game registered with OpenSpiel (``pyspiel``);
+- :mod:`cheekymonkey.rl.openspiel_game`: the library's games registered with OpenSpiel (``pyspiel``);
 - :mod:`cheekymonkey.rl.pettingzoo_env`: a PettingZoo AEC environment, every seat an agent;
-- :mod:`cheekymonkey.rl.gymnasium_env`: a Gymnasium environment, one seat against the library's bots.
+- :mod:`cheekymonkey.rl.gymnasium_env`: a Gymnasium environment, one seat against the library's bots;
+- :mod:`cheekymonkey.rl.learned`: the ``learned`` bot, a small network played with numpy.
 
 >>> import random
 >>> from cheekymonkey import new_game, apply, is_terminal, is_chance_node, sample_chance
@@ -19,7 +22,7 @@ needing the ``rl`` extra (``pip install 'cheekymonkey[rl]'``):
 ...     else:
 ...         mask = codec.action_mask(state)
 ...         legal = [i for i, ok in enumerate(mask) if ok and i != DRAW_INDEX] or [DRAW_INDEX]
-...         state = apply(state, codec.decode(rng.choice(legal)))
+...         state = apply(state, codec.decode_at(state, rng.choice(legal)))
 >>> sum(returns(state))
 1.0
 """
@@ -33,6 +36,7 @@ from cheekymonkey.rl.observations import (
     ObservationLayout,
     full_observation,
     observation_layout,
+    observation_text,
     observe,
     table_observation,
 )
@@ -51,6 +55,7 @@ __all__ = [
     "ObservationLayout",
     "full_observation",
     "observation_layout",
+    "observation_text",
     "observe",
     "returns",
     "returns_of",

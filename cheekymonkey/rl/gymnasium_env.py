@@ -1,36 +1,47 @@
-"""*Cheeky Monkey* as a single-agent Gymnasium environment (the ``rl`` extra: ``pip install 'cheekymonkey[rl]'``).
+"""A game as a single-agent Gymnasium environment (the ``rl`` extra: ``pip install 'cheekymonkey[rl]'``).
 
-The learner takes one seat; the library's bots (:mod:`cheekymonkey.bots`, or any
-:class:`~cheekymonkey.Bot`) play the others, and the draws are resolved inside the environment. Both use
-random streams drawn from the environment's ``np_random``, so ``reset(seed=...)`` makes an episode
-repeatable.
+The learner takes one seat; bots play the others. Each episode is one game at a
+:class:`~cheekymonkey.table.Table`: the table resolves the draws and plays the bots, with its two random
+streams seeded from the environment's ``np_random``, so ``reset(seed=...)`` makes a run of episodes
+repeatable. Installing the package registers the environment with Gymnasium as :data:`ENV_ID`, through
+the package's entry points, so ``gymnasium.make("cheekymonkey/Solo-v0")`` needs no import of this module.
 
-- **Observations** are the :mod:`~cheekymonkey.rl.observations` vector of the chosen kind (full by
-  default) as float32. The legal actions come as ``info["action_mask"]`` (int8, one entry per action
-  index of :class:`~cheekymonkey.rl.ActionCodec`) and from :meth:`~CheekyMonkeySoloEnv.action_masks`,
-  the method masked learners such as sb3-contrib's ``MaskablePPO`` call.
-- **Actions** are those indices. An illegal one ends the episode as a loss with reward
-  ``illegal_reward`` (-1 by default) and ``info["illegal"] = True``, so unmasked learners and
-  Gymnasium's checker can sample freely; with ``illegal_action="raise"`` it raises
-  :class:`~cheekymonkey.IllegalActionError` instead and changes nothing.
-- **Reward** is 0 until the game ends, then the learner's :func:`~cheekymonkey.rl.returns`: 1 for a
-  sole win, ``1/k`` for a win shared by ``k``, 0 for a loss.
-- **Truncation** after ``max_decisions`` of the learner's decisions (the rules have no limit, R22).
-- **Rendering**: ``render_mode="ansi"`` makes :meth:`~CheekyMonkeySoloEnv.render` return a text board.
+- **Seat.** By default the learner sits in a seat drawn at random for each episode (``info["seat"]`` says
+  which), so it learns every seat; ``seat=k`` keeps it in seat ``k``. Everything it sees is from its own
+  seat (the viewer is seat 0 of its observation, and the action indices count seats from it), so a
+  policy plays every seat alike.
+- **Observations** are the game's observation vector of the chosen kind
+  (:meth:`~cheekymonkey.Game.encoding`; for *Cheeky Monkey* :mod:`~cheekymonkey.rl.observations`,
+  full by default) as float32. The legal actions come as ``info["action_mask"]`` (int8, one entry per
+  action index) and from :meth:`~SoloEnv.action_masks`, the method masked learners such as sb3-contrib's
+  ``MaskablePPO`` call. Once an episode has ended the mask is all 0: nothing is legal until ``reset``.
+  Under Gymnasium's autoreset (vector environments) the step that ends an episode therefore returns an
+  all-0 mask with the last observation, and the next call of ``step`` resets, whatever action it is given
+  (``AutoresetMode.NEXT_STEP``); a masked learner should not sample from that mask.
+- **Actions** are those indices. An illegal one ends the episode as a loss with reward ``illegal_reward``
+  (-1 by default) and ``info["illegal"] = True``, so unmasked learners and Gymnasium's checker can sample
+  freely; with ``illegal_action="raise"`` it raises :class:`~cheekymonkey.IllegalActionError` instead and
+  changes nothing.
+- **Reward** is 0 until the game ends, then the learner's return: 1 for a sole win, ``1/k`` for a win
+  shared by ``k``, 0 for a loss; with ``margin``, a shaping term on the point margin (see
+  :mod:`~cheekymonkey.rl.episodes`).
+- **Truncation** by the table's limits, ``max_turns`` and ``max_steps``: a game cut off returns
+  ``truncated=True`` and no outcome reward (see :mod:`~cheekymonkey.rl.episodes`).
+- **Rendering**: ``render_mode="ansi"`` makes :meth:`~SoloEnv.render` return the game's text board;
+  ``"human"`` prints it after every reset and step.
 
 A small rule set may end before the learner's first decision (an opponent can empty a tiny bag); then
 ``reset`` deals again, up to 1,000 times.
 
->>> from cheekymonkey import HeuristicBot
->>> env = CheekyMonkeySoloEnv(players=2, seat=1, opponents=[HeuristicBot()])
+>>> env = SoloEnv(players=2, seat=1, opponents=["heuristic"])
 >>> observation, info = env.reset(seed=3)
->>> observation.shape, info["action_mask"][:3].tolist()
-((900,), [1, 1, 1])
+>>> observation.shape, info["seat"], info["action_mask"][:3].tolist()
+((900,), 1, [1, 1, 1])
 """
 
 from __future__ import annotations
 
-import random
+import sys
 from collections.abc import Sequence
 from typing import Any, Final, Literal, SupportsFloat
 
@@ -43,147 +54,185 @@ except ImportError as error:
         "cheekymonkey.rl.gymnasium_env needs Gymnasium and numpy: pip install 'cheekymonkey[rl]'"
     ) from error
 
-from cheekymonkey.bots import HeuristicBot
-from cheekymonkey.engine import apply, sample_chance
 from cheekymonkey.errors import IllegalActionError, InvalidGameError, InvalidValueError
-from cheekymonkey.play import Bot
+from cheekymonkey.game import GameBot
+from cheekymonkey.games import DEFAULT_GAME, AnyGame
 from cheekymonkey.rl._arrays import to_array
-from cheekymonkey.rl._text import board_text
-from cheekymonkey.rl.encoding import ActionCodec
-from cheekymonkey.rl.observations import DEFAULT_OBSERVATION, observation_layout, observe
-from cheekymonkey.rl.rewards import returns
-from cheekymonkey.rules import Ruleset
-from cheekymonkey.state import GameState, Phase, new_game
+from cheekymonkey.rl.encoding import _as_index
+from cheekymonkey.rl.episodes import DEFAULT_MAX_STEPS, check_limits, check_margin, game_of, lead, ruleset_of
+from cheekymonkey.table import Seat, Table, Waiting
 
-__all__ = ["ENV_ID", "CheekyMonkeySoloEnv"]
+__all__ = ["DEFAULT_OPPONENT", "ENV_ID", "CheekyMonkeySoloEnv", "SoloEnv", "register"]
 
 ENV_ID: Final = "cheekymonkey/Solo-v0"
 """The id the environment is registered under with Gymnasium: ``gymnasium.make(ENV_ID, players=3)``."""
 
+DEFAULT_OPPONENT: Final = "heuristic"
+"""The bot in every other seat unless ``opponents`` says otherwise."""
+
 _MAX_DEALS: Final = 1000
+_LEARNER: Final = "learner"
 
 Observation = npt.NDArray[np.float32]
 
 
-class CheekyMonkeySoloEnv(gymnasium.Env[Observation, np.int64]):
-    """The learner in ``seat`` against ``opponents``, one bot for each other seat in seat order.
+class SoloEnv(gymnasium.Env[Observation, np.int64]):
+    """The learner in one seat against ``opponents``, one bot for each other seat.
 
     Args:
         players: The number of seats.
-        seat: The learner's seat.
-        opponents: The bots in the other seats, in seat order; a :class:`~cheekymonkey.HeuristicBot`
-            in each if omitted.
-        ruleset: The rules; the standard game if omitted.
-        observation: ``"full"`` (the default) or ``"table"``.
-        render_mode: ``"ansi"`` for a text board from :meth:`render`, or None.
+        seat: The learner's seat, or None (the default) for a seat drawn at random each episode.
+        opponents: The bots in the other seats, the first sitting just after the learner and so on round
+            the table: bot objects, or the game's names for them. A ``"heuristic"`` bot in each if omitted.
+        ruleset: The rules (the game's rule set, or a preset's name); the standard game if omitted.
+        observation: The observation kind (the game's default if omitted; ``"full"`` or ``"table"`` for
+            *Cheeky Monkey*).
+        render_mode: ``"ansi"`` for a text board from :meth:`render`, ``"human"`` to print it, or None.
         illegal_action: ``"lose"`` (the default: end the episode with ``illegal_reward``) or ``"raise"``.
         illegal_reward: The reward for an illegal action under ``"lose"``.
-        max_decisions: Truncate an episode after this many of the learner's decisions.
+        max_turns: Truncate a game when a turn past this many would begin (None: no limit).
+        max_steps: Truncate a game after this many actions, chance outcomes and bots' moves included.
+        margin: The coefficient of the point-margin shaping term (0: rewards are the game's returns only).
+        game: The game played: a name (``"cheeky-monkey"``) or a :class:`~cheekymonkey.game.Game`.
+        max_decisions: Deprecated: the old limit, now read as ``max_turns``.
 
     Raises:
         InvalidValueError: If an argument is out of range or of the wrong kind.
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012 (Gymnasium's attribute)
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}  # noqa: RUF012 (Gymnasium's attribute)
 
     def __init__(
         self,
         players: int = 2,
-        seat: int = 0,
-        opponents: Sequence[Bot] | None = None,
-        ruleset: Ruleset | None = None,
-        observation: str = DEFAULT_OBSERVATION,
+        seat: int | None = None,
+        opponents: Sequence[GameBot[Any, Any] | str] | None = None,
+        ruleset: Any = None,
+        observation: str | None = None,
         render_mode: str | None = None,
         illegal_action: Literal["lose", "raise"] = "lose",
         illegal_reward: float = -1.0,
-        max_decisions: int = 1000,
+        max_turns: int | None = None,
+        max_steps: int | None = DEFAULT_MAX_STEPS,
+        margin: float = 0.0,
+        game: str | AnyGame = DEFAULT_GAME,
+        max_decisions: int | None = None,
     ) -> None:
-        self._layout = observation_layout(observation, players, ruleset)
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-            raise InvalidValueError(f"seat {seat!r} is not one of the {players} seats")
+        self.game: AnyGame = game_of(game)
+        """The game played."""
+        ruleset = ruleset_of(self.game, ruleset)
+        self.encoding = self.game.encoding(players, ruleset, observation)
+        """The game's action indices and observations for this many seats."""
+        self.ruleset: Any = self.game.ruleset_of(self.game.new_game(players, ruleset))
+        """The rules."""
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players):
+            raise InvalidValueError(f"seat {seat!r} is not one of the {players} seats, nor None")
         if opponents is None:
-            opponents = [HeuristicBot() for _ in range(players - 1)]
-        opponents = list(opponents)
-        if len(opponents) != players - 1 or not all(isinstance(bot, Bot) for bot in opponents):
+            opponents = [DEFAULT_OPPONENT] * (players - 1)
+        if isinstance(opponents, str) or not isinstance(opponents, Sequence) or len(opponents) != players - 1:
             raise InvalidValueError(f"opponents must be {players - 1} bots, one per other seat, got {opponents!r}")
-        if render_mode not in (None, "ansi"):
-            raise InvalidValueError(f"render_mode must be 'ansi' or None, got {render_mode!r}")
+        self._opponents = [self._seat_of(bot, i) for i, bot in enumerate(opponents)]
+        if render_mode not in (None, "ansi", "human"):
+            raise InvalidValueError(f"render_mode must be 'ansi', 'human' or None, got {render_mode!r}")
         if illegal_action not in ("lose", "raise"):
             raise InvalidValueError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
-        if isinstance(max_decisions, bool) or not isinstance(max_decisions, int) or max_decisions < 1:
-            raise InvalidValueError(f"max_decisions must be a positive integer, got {max_decisions!r}")
+        self.max_turns, self.max_steps = check_limits(max_turns, max_steps, max_decisions)
+        self.margin = check_margin(margin)
+        """The coefficient of the point-margin shaping term."""
         self.render_mode = render_mode
-        self.ruleset: Ruleset = self._layout.ruleset
-        """The rules."""
-        self.seat = seat
-        """The learner's seat."""
-        self.codec = ActionCodec(players)
-        """The action indices."""
+        self.players = players
+        """The number of seats."""
+        self.fixed_seat = seat
+        """The learner's seat if fixed, or None for a seat drawn each episode."""
+        self.seat = 0 if seat is None else seat
+        """The learner's seat in the episode now."""
         self.illegal_action = illegal_action
         self.illegal_reward = float(illegal_reward)
-        self.max_decisions = max_decisions
-        self._bots: dict[int, Bot] = dict(zip([s for s in range(players) if s != seat], opponents, strict=True))
-        self._bound = max(self._layout.bounds)
+        self._bound = max(self.encoding.observation_bounds)
         self.observation_space = gymnasium.spaces.Box(
-            low=0.0, high=np.array(self._layout.bounds, np.float32), shape=(self._layout.size,), dtype=np.float32
+            low=0.0,
+            high=np.array(self.encoding.observation_bounds, np.float32),
+            shape=(self.encoding.observation_size,),
+            dtype=np.float32,
         )
-        self.action_space = gymnasium.spaces.Discrete(self.codec.num_actions)
-        self._chance_rng = random.Random()
-        self._bot_rng = random.Random()
-        self._state = new_game(players, ruleset=self.ruleset)
-        self._decisions = 0
+        self.action_space = gymnasium.spaces.Discrete(self.encoding.num_actions)
+        self.table: Table[Any, Any, Any, Any, Any] = self._new_table(0)
+        """The table of the episode now."""
+        self._lead = 0.0
         self._done = True
 
-    @property
-    def game_state(self) -> GameState:
-        """The engine's state of the game in progress."""
-        return self._state
+    def _seat_of(self, bot: GameBot[Any, Any] | str, index: int) -> Seat:
+        if isinstance(bot, str):
+            return Seat.bot(self.game, bot, f"opponent {index + 1}")
+        if not callable(getattr(bot, "choose", None)) or isinstance(bot, type):
+            raise InvalidValueError(f"opponent {bot!r} is not a bot: it needs a choose(state, rng) method")
+        return Seat.of(bot, f"opponent {index + 1}")
 
-    def _advance(self) -> None:
-        # Resolve draws and let the bots play until the learner decides or the game ends.
-        state = self._state
-        learner = self.seat
-        while state.phase is not Phase.OVER:
-            if state.phase is Phase.CHANCE:
-                state = apply(state, sample_chance(state, self._chance_rng))
-            elif state.seat == learner:
-                break
-            else:
-                state = apply(state, self._bots[state.seat].choose(state, self._bot_rng))
-        self._state = state
+    def _new_table(self, seed: int) -> Table[Any, Any, Any, Any, Any]:
+        n = self.players
+        seats = [
+            self._opponents[(s - self.seat) % n - 1] if s != self.seat else Seat.person(_LEARNER) for s in range(n)
+        ]
+        return Table(
+            self.game,
+            seats,
+            ruleset=self.ruleset,
+            seed=seed,
+            max_turns=self.max_turns,
+            max_steps=self.max_steps,
+            events=False,
+        )
+
+    @property
+    def game_state(self) -> Any:
+        """The game's state now."""
+        return self.table.state
 
     def _observation(self) -> Observation:
-        return to_array(observe(self._state, self.seat, self._layout.kind), self._bound, np.float32)
+        return to_array(self.encoding.observe(self.table.state, self.seat), self._bound, np.float32)
+
+    def _lead_in(self, state: Any) -> float:
+        if not self.margin:
+            return 0.0
+        return lead(self.encoding.points(state), self.seat)
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """Which action indices are legal for the learner now, as bools (all False once the episode is over)."""
         if self._done:
-            return np.zeros(self.codec.num_actions, np.bool_)
-        return np.array(self.codec.action_mask(self._state), np.bool_)
+            return np.zeros(self.encoding.num_actions, np.bool_)
+        return np.array(self.encoding.action_mask(self.table.state), np.bool_)
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": self.action_masks().astype(np.int8)}
+        return {"action_mask": self.action_masks().astype(np.int8), "seat": self.seat}
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observation, dict[str, Any]]:
-        """Deal a new game and play it to the learner's first decision."""
+        """Deal a new game, pick the learner's seat, and play to the learner's first decision.
+
+        With ``seed``, the game is the one a :class:`~cheekymonkey.table.Table` seeded with ``seed`` plays
+        (the same draws, and the same bots' choices), and ``seed`` also seeds the environment's
+        ``np_random``, from which later episodes draw their seeds and the learner's seat.
+        """
         super().reset(seed=seed)
-        self._chance_rng = random.Random(int(self.np_random.integers(2**63)))
-        self._bot_rng = random.Random(int(self.np_random.integers(2**63)))
+        table_seed = seed
         for _ in range(_MAX_DEALS):
-            self._state = new_game(len(self._bots) + 1, ruleset=self.ruleset)
-            self._advance()
-            if self._state.phase is not Phase.OVER:
+            self.seat = int(self.np_random.integers(self.players)) if self.fixed_seat is None else self.fixed_seat
+            self.table = self._new_table(int(self.np_random.integers(2**63)) if table_seed is None else table_seed)
+            table_seed = None
+            self.table.advance()
+            if self.table.waiting is Waiting.PERSON:
                 break
         else:
-            raise InvalidGameError(f"{_MAX_DEALS} games in a row ended before seat {self.seat} had a decision")
-        self._decisions = 0
+            raise InvalidGameError(f"{_MAX_DEALS} games in a row ended before the learner had a decision")
         self._done = False
+        # From the game's first state: the first reward also counts what the others did before the learner.
+        self._lead = self._lead_in(self.table.history[0])
+        self._show()
         return self._observation(), self._info()
 
     def step(self, action: Any) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
-        """Apply the learner's action index, then play the bots and the draws to the learner's next decision.
+        """Play the learner's action index, then the draws and the bots up to the learner's next decision.
 
         Raises:
             IllegalActionError: Under ``illegal_action="raise"``, for an illegal action; nothing changes.
@@ -192,9 +241,12 @@ class CheekyMonkeySoloEnv(gymnasium.Env[Observation, np.int64]):
         """
         if self._done:
             raise InvalidValueError("the episode is over: call reset() first")
-        chosen = self.codec.decode(action)
+        index = _as_index(action)
+        if not 0 <= index < self.encoding.num_actions:
+            raise InvalidValueError(f"action index {index} is out of range 0 to {self.encoding.num_actions - 1}")
+        table = self.table
         try:
-            self._state = apply(self._state, chosen)
+            table.play(self.encoding.decode(index, table.state))
         except IllegalActionError:
             if self.illegal_action == "raise":
                 raise
@@ -202,23 +254,39 @@ class CheekyMonkeySoloEnv(gymnasium.Env[Observation, np.int64]):
             info = self._info()
             info["illegal"] = True
             return self._observation(), self.illegal_reward, True, False, info
-        self._decisions += 1
-        self._advance()
-        reward = 0.0
-        terminated = truncated = False
-        if self._state.phase is Phase.OVER:
-            reward = returns(self._state)[self.seat]
-            terminated = True
-        elif self._decisions >= self.max_decisions:
-            truncated = True
+        table.advance()
+        outcome = table.outcome()
+        terminated = outcome is not None
+        truncated = table.truncated
+        reward = outcome.returns[self.seat] if outcome is not None else 0.0
+        if self.margin:
+            now = self._lead_in(table.state)
+            reward += self.margin * (now - self._lead)
+            self._lead = now
         self._done = terminated or truncated
+        self._show()
         return self._observation(), reward, terminated, truncated, self._info()
 
+    def _show(self) -> None:
+        if self.render_mode == "human":
+            print(self.game.board_text(self.table.state), file=sys.stdout, flush=True)
+
     def render(self) -> str | None:
-        """The table as text when ``render_mode`` is ``"ansi"``; None without a render mode."""
-        if self.render_mode != "ansi":
-            return None
-        return board_text(self._state)
+        """The table as text under ``"ansi"``; printed under ``"human"`` (then None); None without a mode."""
+        if self.render_mode == "ansi":
+            return self.game.board_text(self.table.state)
+        self._show()
+        return None
 
 
-gymnasium.register(id=ENV_ID, entry_point="cheekymonkey.rl.gymnasium_env:CheekyMonkeySoloEnv")
+CheekyMonkeySoloEnv = SoloEnv
+"""The name :class:`SoloEnv` had before it played any game; the same class."""
+
+
+def register() -> None:
+    """Register :data:`ENV_ID` with Gymnasium (the package's ``gymnasium.envs`` entry point calls this)."""
+    if ENV_ID not in gymnasium.registry:
+        gymnasium.register(id=ENV_ID, entry_point="cheekymonkey.rl.gymnasium_env:SoloEnv")
+
+
+register()

@@ -20,7 +20,7 @@ field's bound):
 ====================  ==============  ===========  ==============================================================
 field                 shape           bound        meaning
 ====================  ==============  ===========  ==============================================================
-``viewer``            ``[n]``         1            one-hot of the seat observing (all 0 for a spectator)
+``viewer``            ``[n]``         1            one-hot of the seat observing: entry 0 (all 0 for a spectator)
 ``to_move``           ``[n]``         1            one-hot of the seat whose turn it is
 ``phase``             ``[4]``         1            one-hot of the :class:`~cheekymonkey.Phase` (chance to over)
 ``bag_size``          ``[1]``         T            tokens in the bag
@@ -39,9 +39,17 @@ The full observation goes on with:
 ``stacks``            ``[n, T, 8]``   1            each stack from the top down, one-hot; 0 past the bottom
 ====================  ==============  ===========  ==============================================================
 
-Seats are in absolute order (seat 0 first), the same order as the action indices of
-:class:`~cheekymonkey.rl.ActionCodec`. The order of the tokens in front is left out: it never matters
-to the rules (the monkey open to a swap is always the last one, and ``swap_open`` says so).
+**Seats are counted from the viewer**: every field with a row per seat (``to_move``, ``stack_heights``,
+``stack_tops``, ``stack_counts``, ``stacks``) lists the viewer's own seat first, then the seats after it in
+turn order (clockwise, R3), as the action indices of :class:`~cheekymonkey.rl.ActionCodec` count them. The
+viewer is seat 0 of its own observation, so a position looks the same from every seat, up to that
+rotation, and one policy can play every seat. A spectator (seat None) sits nowhere: its ``viewer`` field
+is all 0 and its rows start at seat 0. The order of the tokens in front is left out: it never matters to
+the rules (the monkey open to a swap is always the last one, and ``swap_open`` says so).
+
+Each observation has a text of its own (:meth:`~cheekymonkey.rl.ObservationLayout.text`), written from
+the vector alone: it shows what the vector shows, no more and no less, so two observations have the same
+text exactly when they are the same vector, and the text serves as a key for tabular methods.
 
 >>> from cheekymonkey import new_game
 >>> layout = observation_layout("table", 3)
@@ -49,16 +57,28 @@ to the rules (the monkey open to a swap is always the last one, and ``swap_open`
 (55, ['viewer', 'to_move', 'phase'])
 >>> observation_layout("full", 3).size
 1335
+>>> print(observation_text(new_game(2), 1, "table"))
+viewer: a player, counted as +0, the others clockwise from there
+to move: +1
+phase: chance
+bag: 52 tokens
+stack +0: empty
+stack +1: empty
+front: nothing
+claimable: nothing
+swap open: no
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from typing import Final, Literal, TypeAlias
 
 import attrs
 
 from cheekymonkey.errors import InvalidValueError
+from cheekymonkey.game import ObservationField
 from cheekymonkey.rules import ANIMALS, Animal, Ruleset
 from cheekymonkey.state import GameState, Phase
 from cheekymonkey.views import TableView
@@ -71,6 +91,7 @@ __all__ = [
     "ObservationLayout",
     "full_observation",
     "observation_layout",
+    "observation_text",
     "observe",
     "table_observation",
 ]
@@ -86,30 +107,6 @@ DEFAULT_OBSERVATION: Final[ObservationKind] = "full"
 
 _A: Final = len(ANIMALS)
 _STANDARD: Final = Ruleset.standard()
-
-
-@attrs.frozen(slots=True)
-class ObservationField:
-    """One named part of an observation vector."""
-
-    name: str
-    """The field's name."""
-    offset: int
-    """Where the field starts in the vector."""
-    shape: tuple[int, ...]
-    """The field's shape; its entries lie in the vector row-major."""
-    bound: int
-    """The largest value an entry can take (the smallest is 0)."""
-    meaning: str
-    """What the field says, in words."""
-
-    @property
-    def size(self) -> int:
-        """How many entries the field has."""
-        size = 1
-        for dimension in self.shape:
-            size *= dimension
-        return size
 
 
 @attrs.frozen(slots=True)
@@ -159,7 +156,8 @@ class ObservationLayout:
         Raises:
             InvalidValueError: If the state does not fit the layout, or ``seat`` is not one of its seats.
         """
-        if state.players != self.players or state.ruleset != self.ruleset:
+        # The rule set is usually the very object the layout was made for: compare fields only if not.
+        if state.players != self.players or (state.ruleset is not self.ruleset and state.ruleset != self.ruleset):
             raise InvalidValueError(
                 f"a {state.players}-seat {state.ruleset.name} game does not fit a layout for {self.players} seats "
                 f"under the {self.ruleset.name} rules"
@@ -170,16 +168,79 @@ class ObservationLayout:
 
         return table_observation(view(state, seat))
 
+    def text(self, observation: Sequence[int]) -> str:
+        """What ``observation`` (a vector of this layout) shows, in words: every field, nothing else.
+
+        Written from the vector alone, so equal vectors give equal texts and different vectors different
+        texts. Seats are named by their place after the viewer (``+0`` is the viewer), or by their number
+        for a spectator; a stack of the full observation is listed from its top down.
+
+        Raises:
+            InvalidValueError: If ``observation`` is not a vector of this layout's size.
+        """
+        values = [int(v) for v in observation]
+        if len(values) != self.size:
+            raise InvalidValueError(f"a {self.kind} observation has {self.size} entries, got {len(values)}")
+
+        def part(name: str) -> list[int]:
+            field = self.field(name)
+            return values[field.offset : field.offset + field.size]
+
+        n = self.players
+        viewer = part("viewer")
+        seated = any(viewer)
+
+        def seat_name(row: int) -> str:
+            return f"+{row}" if seated else f"seat {row}"
+
+        def animals(counts: Sequence[int]) -> str:
+            named = [Animal(a).label + (f" x{c}" if c > 1 else "") for a, c in enumerate(counts) if c]
+            return ", ".join(named) or "nothing"
+
+        def one_hot(row: Sequence[int]) -> int | None:
+            return row.index(1) if 1 in row else None
+
+        if seated:
+            lines = ["viewer: a player, counted as +0, the others clockwise from there"]
+        else:
+            lines = ["viewer: a spectator, seats counted from seat 0"]
+        mover = one_hot(part("to_move"))
+        lines.append(f"to move: {'nobody' if mover is None else seat_name(mover)}")
+        phase = one_hot(part("phase"))
+        lines.append(f"phase: {'none' if phase is None else Phase(phase).name.lower()}")
+        lines.append(f"bag: {part('bag_size')[0]} tokens")
+        heights, tops = part("stack_heights"), part("stack_tops")
+        for row in range(n):
+            top = one_hot(tops[row * _A : (row + 1) * _A])
+            shown = "empty" if not heights[row] else f"{heights[row]} tokens"
+            if top is not None:
+                shown += f", top {Animal(top).label}"
+            lines.append(f"stack {seat_name(row)}: {shown}")
+        lines.append(f"front: {animals(part('front'))}")
+        claim = one_hot(part("claimable"))
+        lines.append(f"claimable: {'nothing' if claim is None else Animal(claim).label}")
+        lines.append(f"swap open: {'yes' if part('swap_open')[0] else 'no'}")
+        if self.kind == "full":
+            lines.append(f"bag holds: {animals(part('bag'))}")
+            counts, tokens = part("stack_counts"), part("stacks")
+            depth = self.ruleset.total_tokens
+            for row in range(n):
+                lines.append(f"stack {seat_name(row)} holds: {animals(counts[row * _A : (row + 1) * _A])}")
+                block = tokens[row * depth * _A : (row + 1) * depth * _A]
+                order = [Animal(a).label for d in range(depth) for a in range(_A) if block[d * _A + a]]
+                lines.append(f"stack {seat_name(row)} from the top: {', '.join(order) or 'nothing'}")
+        return "\n".join(lines)
+
 
 def _fields(kind: ObservationKind, players: int, ruleset: Ruleset) -> tuple[ObservationField, ...]:
     n, total, most = players, ruleset.total_tokens, max(ruleset.counts)
     specs: list[tuple[str, tuple[int, ...], int, str]] = [
-        ("viewer", (n,), 1, "one-hot of the seat observing (all 0 for a spectator)"),
-        ("to_move", (n,), 1, "one-hot of the seat whose turn it is"),
+        ("viewer", (n,), 1, "one-hot of the seat observing, always entry 0 (all 0 for a spectator)"),
+        ("to_move", (n,), 1, "one-hot of the seat whose turn it is, counted from the viewer"),
         ("phase", (len(Phase),), 1, "one-hot of the phase: chance, decide, placing, over"),
         ("bag_size", (1,), total, "tokens in the bag"),
-        ("stack_heights", (n,), total, "tokens in each seat's stack"),
-        ("stack_tops", (n, _A), 1, "one-hot of each stack's top animal (0 for an empty stack)"),
+        ("stack_heights", (n,), total, "tokens in each seat's stack, the viewer's first"),
+        ("stack_tops", (n, _A), 1, "one-hot of each stack's top animal (0 for an empty stack), the viewer's first"),
         ("front", (_A,), most, "tokens of each animal in front of the player to move"),
         ("claimable", (_A,), 1, "one-hot of the animal that may be claimed now (R7)"),
         ("swap_open", (1,), 1, "1 while a drawn monkey may be swapped (R11)"),
@@ -187,8 +248,8 @@ def _fields(kind: ObservationKind, players: int, ruleset: Ruleset) -> tuple[Obse
     if kind == "full":
         specs += [
             ("bag", (_A,), most, "tokens of each animal in the bag"),
-            ("stack_counts", (n, _A), most, "tokens of each animal in each seat's stack"),
-            ("stacks", (n, total, _A), 1, "each stack token by token from the top down, one-hot"),
+            ("stack_counts", (n, _A), most, "tokens of each animal in each seat's stack, the viewer's first"),
+            ("stacks", (n, total, _A), 1, "each stack token by token from the top down, one-hot, the viewer's first"),
         ]
     fields = []
     offset = 0
@@ -238,23 +299,26 @@ def _table_part(
     claimable: int | None,
     swap_open: bool,
 ) -> None:
+    # Rows per seat start at the viewer's own (a spectator's at seat 0).
     n = len(stacks_heights)
+    first = 0 if viewer is None else viewer
     one_hot = [0] * n
     if viewer is not None:
-        one_hot[viewer] = 1
+        one_hot[0] = 1
     out += one_hot
     one_hot = [0] * n
-    one_hot[to_move] = 1
+    one_hot[(to_move - first) % n] = 1
     out += one_hot
     phases = [0, 0, 0, 0]
     phases[phase] = 1
     out += phases
     out.append(bag_size)
-    out += stacks_heights
+    out += stacks_heights[first:]
+    out += stacks_heights[:first]
     top_rows = [0] * (n * _A)
     for seat, top in enumerate(tops):
         if top is not None:
-            top_rows[seat * _A + top] = 1
+            top_rows[(seat - first) % n * _A + top] = 1
     out += top_rows
     counts = [0] * _A
     for token in front:
@@ -270,13 +334,15 @@ def _table_part(
 def table_observation(table: TableView) -> tuple[int, ...]:
     """The table observation of a :class:`~cheekymonkey.TableView`: what the view's seat sees, and nothing more.
 
+    Seats are counted from the view's own (the viewer is entry 0 of every row per seat).
+
     Raises:
         InvalidValueError: If ``table`` is not a TableView.
 
     >>> from cheekymonkey import new_game, view
-    >>> observation = table_observation(view(new_game(2), 0))
+    >>> observation = table_observation(view(new_game(2), 1))
     >>> len(observation), observation[:8]
-    (44, (1, 0, 1, 0, 1, 0, 0, 0))
+    (44, (1, 0, 0, 1, 1, 0, 0, 0))
     """
     if not isinstance(table, TableView):
         raise InvalidValueError(f"expected a TableView, got {table!r}")
@@ -324,7 +390,7 @@ def _stack_parts(stack: tuple[Animal, ...], total: int) -> tuple[tuple[int, ...]
 def full_observation(state: GameState, seat: int | None) -> tuple[int, ...]:
     """The full observation of ``state`` by ``seat`` (None: a spectator): the table fields, then the whole state.
 
-    Its first part equals ``table_observation(view(state, seat))``.
+    Its first part equals ``table_observation(view(state, seat))``; seats are counted from ``seat``'s own.
 
     Raises:
         InvalidValueError: If ``state`` is not a GameState or ``seat`` is not one of its seats (or None).
@@ -350,7 +416,8 @@ def full_observation(state: GameState, seat: int | None) -> tuple[int, ...]:
     )
     out += state.bag
     total = state.ruleset.total_tokens
-    parts = [_stack_parts(stack, total) for stack in stacks]
+    first = 0 if seat is None else seat
+    parts = [_stack_parts(stack, total) for stack in stacks[first:] + stacks[:first]]
     for counts, _ in parts:
         out += counts
     for _, tokens in parts:
@@ -376,3 +443,13 @@ def observe(state: GameState, seat: int | None, kind: str = DEFAULT_OBSERVATION)
 
         return table_observation(view(state, seat))
     raise InvalidValueError(f"no observation kind {kind!r}; the kinds are {', '.join(OBSERVATION_KINDS)}")
+
+
+def observation_text(state: GameState, seat: int | None, kind: str = DEFAULT_OBSERVATION) -> str:
+    """The text of the ``kind`` observation of ``state`` by ``seat``: :meth:`ObservationLayout.text` of it.
+
+    Raises:
+        InvalidValueError: If ``kind`` is unknown or ``seat`` is not one of the state's seats.
+    """
+    layout = observation_layout(kind, state.players, state.ruleset)
+    return layout.text(layout.encode(state, seat))

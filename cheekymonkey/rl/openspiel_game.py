@@ -1,7 +1,8 @@
-"""*Cheeky Monkey* as an OpenSpiel game (the ``rl`` extra: ``pip install 'cheekymonkey[rl]'``).
+"""The library's games as OpenSpiel games (the ``rl`` extra: ``pip install 'cheekymonkey[rl]'``).
 
-Importing this module registers the game with ``pyspiel`` under :data:`GAME_NAME`, so OpenSpiel's
-algorithms load it by name:
+Importing this module registers every game of :data:`cheekymonkey.games.GAME_NAMES` with ``pyspiel``,
+*Cheeky Monkey* as :data:`GAME_NAME` (``"python_"`` and the game's name with underscores), so OpenSpiel's
+algorithms load them by name:
 
 >>> import pyspiel
 >>> import cheekymonkey.rl.openspiel_game
@@ -9,28 +10,44 @@ algorithms load it by name:
 >>> game.num_players(), game.num_distinct_actions(), game.max_chance_outcomes()
 (3, 17, 8)
 
-Parameters: ``players`` (2 to 6, default 2), ``rules`` (a preset name from
-:meth:`Ruleset.preset_names() <cheekymonkey.Ruleset.preset_names>`, default ``"standard"``), and
-``max_game_length`` (default 5000; see below).
+OpenSpiel keeps its own loop here: a state is the game's state and the counts the truncation rule needs;
+the actions, chance outcomes, observations and their texts are the game's own encodings
+(:meth:`~cheekymonkey.Game.encoding`).
 
-- **Actions** are the indices of :class:`~cheekymonkey.rl.ActionCodec`; a draw's outcome is a chance
-  node whose outcomes are ``Reveal`` indices (0 to 7) with the probabilities of
-  :func:`~cheekymonkey.chance_outcomes`, as floats.
-- **Returns** are those of :func:`~cheekymonkey.rl.returns`: 1 for a sole winner, ``1/k`` each for ``k``
-  sharing, 0 otherwise, given at the end only (a constant-sum game summing to 1).
-- **Observations** are the vectors of :mod:`cheekymonkey.rl.observations`, as float32 tensors. The game
-  is declared one of perfect information, so the observation and the information state are both the
-  full observation by default; ``make_observation(game, params={"observation": "table"})`` gives the
-  table one instead. Their strings are a text board.
-- **Length.** The rules set no turn limit (R22): a player who keeps drawing can bust forever. OpenSpiel
-  needs a bound, so a game also ends after ``max_game_length`` player decisions and is then scored on
-  the stacks as they stand (tokens in the bag and in front count for nobody). Uniformly random play
-  takes about 100 decisions, so the bound only stops a policy that never stops.
-- **Serialization** is OpenSpiel's own for Python games (the history plus the pickled state).
+**Parameters:**
+
+- ``players``: the seat count (2 by default);
+- ``rules``: a preset's name (``"standard"`` by default), or any rule set as a JSON document
+  (:mod:`cheekymonkey.serialization`; the ``json`` extra, part of ``rl``). OpenSpiel's game strings split
+  values at commas, so :func:`rules_parameter` writes a custom rule set as ``json:`` and the document with
+  ``,``, ``=``, ``(``, ``)`` and ``%`` percent-escaped; that is the form ``str(game)`` shows and
+  serialization keeps, and the parameter reads both;
+- ``observation``: the observation kind of the state's tensors and strings (the game's default, ``"full"``
+  for *Cheeky Monkey*; or ``"table"``); :func:`~open_spiel.python.observation.make_observation` can also
+  ask for either with ``params={"observation": ...}``;
+- ``max_turns`` (0, the default, for no limit) and ``max_steps`` (:data:`~cheekymonkey.rl.episodes.DEFAULT_MAX_STEPS`
+  by default; it must be set, and it is the game's ``max_game_length``): the truncation rule every adapter
+  shares.
+
+**What a game returns.** A game that ends by its rules returns each seat's
+:attr:`~cheekymonkey.Outcome.returns` (1 for a sole winner, ``1/k`` each for ``k`` sharing, 0
+otherwise: they add up to 1). A game cut off at a limit is *truncated*: it has no result, and every seat's
+return is 0 (:attr:`SpielState.truncated` tells the two apart). The returns of the two kinds of end add up
+to different totals, so the game is declared general-sum, with utilities from 0 to 1; see
+:mod:`~cheekymonkey.rl.episodes`.
+
+**Observations** are from the observing seat (the viewer is seat 0, and action indices count seats from
+the player who acts), as float32 tensors. The game is declared one of perfect information, so the
+observation and the information state are the same, of the ``observation`` kind; their strings show
+exactly what the tensor shows (:meth:`~cheekymonkey.game.Encoding.observation_text`), so they are keys
+that do not grow with the length of a game.
+
+**Serialization** is OpenSpiel's own for Python games (the history plus the pickled state).
 """
 
 from __future__ import annotations
 
+import urllib.parse
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -42,81 +59,90 @@ except ImportError as error:
         "cheekymonkey.rl.openspiel_game needs OpenSpiel and numpy: pip install 'cheekymonkey[rl]'"
     ) from error
 
-from cheekymonkey.engine import apply, chance_outcomes
-from cheekymonkey.errors import InvalidValueError
+from cheekymonkey.errors import CheekyMonkeyError, InvalidValueError
+from cheekymonkey.game import Encoding
+from cheekymonkey.games import GAME_NAMES, AnyGame, game_named
 from cheekymonkey.rl._arrays import fill
-from cheekymonkey.rl._text import board_text
-from cheekymonkey.rl.encoding import NUM_OUTCOMES, ActionCodec
-from cheekymonkey.rl.observations import (
-    DEFAULT_OBSERVATION,
-    OBSERVATION_KINDS,
-    ObservationLayout,
-    observation_layout,
-    observe,
-)
-from cheekymonkey.rl.rewards import returns, returns_of
-from cheekymonkey.rules import Ruleset
-from cheekymonkey.scoring import score_stacks
-from cheekymonkey.state import GameState, Phase, new_game
+from cheekymonkey.rl.episodes import DEFAULT_MAX_STEPS
+from cheekymonkey.table import past_limits
 
 __all__ = [
-    "DEFAULT_MAX_GAME_LENGTH",
     "GAME_NAME",
     "CheekyMonkeyGame",
     "CheekyMonkeyObserver",
     "CheekyMonkeyState",
+    "SpielGame",
+    "SpielObserver",
+    "SpielState",
     "load",
+    "rules_parameter",
+    "spiel_name",
 ]
 
-GAME_NAME: Final = "python_cheeky_monkey"
-"""The name the game is registered under with ``pyspiel``."""
-
-DEFAULT_MAX_GAME_LENGTH: Final = 5000
-"""How many player decisions a game may take before it is cut short (OpenSpiel needs a bound; R22 has none)."""
-
-# The presets' range of seats (R3), as the rule sets say it: the bounds pyspiel registers the game with.
-_MIN_SEATS: Final = min(Ruleset.preset(name).min_players for name in Ruleset.preset_names())
-_MAX_SEATS: Final = max(Ruleset.preset(name).max_players for name in Ruleset.preset_names())
-
-_GAME_TYPE: Final = pyspiel.GameType(
-    short_name=GAME_NAME,
-    long_name="Cheeky Monkey (cheekymonkey)",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.PERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.CONSTANT_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=_MAX_SEATS,
-    min_num_players=_MIN_SEATS,
-    provides_information_state_string=True,
-    provides_information_state_tensor=True,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification={"players": 2, "rules": "standard", "max_game_length": DEFAULT_MAX_GAME_LENGTH},
-)
+_JSON: Final = "json:"
 
 
-def _value(params: Mapping[str, Any], name: str, default: Any) -> Any:
-    # pyspiel hands a Python game its parameters as plain values, defaults filled in.
-    return params.get(name, default)
+def spiel_name(game: str) -> str:
+    """The name a game of the library is registered under with ``pyspiel``: ``"python_cheeky_monkey"``."""
+    return "python_" + game.replace("-", "_")
+
+
+GAME_NAME: Final = spiel_name("cheeky-monkey")
+"""The name *Cheeky Monkey* is registered under with ``pyspiel``."""
+
+
+def rules_parameter(game: AnyGame, ruleset: Any) -> str:
+    """The ``rules`` parameter for ``ruleset``: a preset's name, or ``json:`` and the escaped JSON document."""
+    for name in game.preset_names():
+        if game.ruleset(name) == ruleset:
+            return name
+    text = game.documents().dumps(ruleset)
+    return _JSON + urllib.parse.quote(text, safe=" {}[]\"':;/+*!@#$&~?<>|^`\\")
+
+
+def _ruleset(game: AnyGame, rules: object) -> Any:
+    if not isinstance(rules, str) or not rules:
+        raise InvalidValueError(f"rules must be a preset's name or a JSON rule set, got {rules!r}")
+    if rules.startswith(_JSON):
+        rules = urllib.parse.unquote(rules[len(_JSON) :])
+    if rules.lstrip().startswith("{"):
+        try:
+            return game.documents().loads(rules, "ruleset")
+        except CheekyMonkeyError as error:
+            raise InvalidValueError(f"rules is not a rule set document: {error}") from None
+    if rules not in game.preset_names():
+        raise InvalidValueError(
+            f"rules must be one of {', '.join(game.preset_names())} or a JSON rule set, got {rules!r}"
+        )
+    return game.ruleset(rules)
+
+
+def _count(params: Mapping[str, Any], name: str, default: int, low: int) -> int:
+    value = params.get(name, default)
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise InvalidValueError(f"{name} must be an integer of at least {low}, got {value!r}")
+    return value
 
 
 class _Shared:
-    """What every state of one game shares: the rules, the codec, the bound. Copied and pickled as one."""
+    """What every state of one game shares: the game, its encoding, the limits. Copied and pickled as one."""
 
-    __slots__ = ("codec", "max_game_length", "players", "ruleset")
+    __slots__ = ("encoding", "game", "kind", "max_steps", "max_turns", "players", "ruleset")
 
-    def __init__(self, players: int, ruleset: Ruleset, max_game_length: int) -> None:
+    def __init__(self, game: str, players: int, ruleset: Any, kind: str, max_turns: int | None, max_steps: int) -> None:
+        self.game: AnyGame = game_named(game)
         self.players = players
         self.ruleset = ruleset
-        self.max_game_length = max_game_length
-        self.codec = ActionCodec(players)
+        self.kind = kind
+        self.max_turns = max_turns
+        self.max_steps = max_steps
+        self.encoding: Encoding[Any, Any] = self.game.encoding(players, ruleset, kind)
 
     def __deepcopy__(self, memo: dict[int, object]) -> _Shared:
         return self  # immutable in practice: a clone shares it
 
     def __reduce__(self) -> tuple[object, ...]:
-        return (_Shared, (self.players, self.ruleset, self.max_game_length))
+        return (_Shared, (self.game.name, self.players, self.ruleset, self.kind, self.max_turns, self.max_steps))
 
 
 class _Held:
@@ -124,7 +150,7 @@ class _Held:
 
     __slots__ = ("value",)
 
-    def __init__(self, value: GameState) -> None:
+    def __init__(self, value: Any) -> None:
         self.value = value
 
     def __deepcopy__(self, memo: dict[int, object]) -> _Held:
@@ -134,179 +160,285 @@ class _Held:
         return (_Held, (self.value,))
 
 
-class CheekyMonkeyGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships without types
-    """The OpenSpiel game: built by ``pyspiel.load_game`` from its parameters, or directly.
+def _game_type(game: AnyGame) -> Any:
+    ranges = [game.seat_range(game.ruleset(name)) for name in game.preset_names()]
+    return pyspiel.GameType(
+        short_name=spiel_name(game.name),
+        long_name=f"{game.title} (cheekymonkey)",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+        # A game ended by its rules pays 1 in all, a truncated one 0: not constant-sum.
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=max(high for _, high in ranges),
+        min_num_players=min(low for low, _ in ranges),
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification={
+            "players": 2,
+            "rules": game.preset_names()[0],
+            "observation": game.observation_kinds()[0],
+            "max_turns": 0,
+            "max_steps": DEFAULT_MAX_STEPS,
+        },
+    )
+
+
+class SpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships without types
+    """An OpenSpiel game of one of the library's games, built by ``pyspiel.load_game`` or directly.
+
+    Each game of the library has a subclass of its own, registered under :func:`spiel_name` of its name
+    (:class:`CheekyMonkeyGame` for *Cheeky Monkey*).
 
     Args:
-        params: ``players``, ``rules`` and ``max_game_length``, as described in the module's docs.
+        params: ``players``, ``rules``, ``observation``, ``max_turns`` and ``max_steps``, as described in
+            the module's docs.
 
     Raises:
         InvalidValueError: If a parameter is out of range or names no preset.
     """
 
+    game_name: str = "cheeky-monkey"
+    """The library's name of the game this class plays."""
+
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
+        game = game_named(self.game_name)
+        game_type = _game_type(game)
         params = dict(params or {})
-        players = _value(params, "players", 2)
-        rules = _value(params, "rules", "standard")
-        max_length = _value(params, "max_game_length", DEFAULT_MAX_GAME_LENGTH)
-        if isinstance(players, bool) or not isinstance(players, int) or not _MIN_SEATS <= players <= _MAX_SEATS:
-            raise InvalidValueError(f"players must be an integer from {_MIN_SEATS} to {_MAX_SEATS}, got {players!r}")
-        if not isinstance(rules, str) or rules not in Ruleset.preset_names():
-            raise InvalidValueError(f"rules must be one of {', '.join(Ruleset.preset_names())}, got {rules!r}")
-        if isinstance(max_length, bool) or not isinstance(max_length, int) or max_length < 1:
-            raise InvalidValueError(f"max_game_length must be a positive integer, got {max_length!r}")
-        ruleset = Ruleset.preset(rules)
-        if not ruleset.allows_players(players):
-            raise InvalidValueError(f"the {rules} rules do not allow {players} players")
-        shared = _Shared(players, ruleset, max_length)
+        unknown = set(params) - set(game_type.parameter_specification)
+        if unknown:
+            raise InvalidValueError(
+                f"no parameter {', '.join(sorted(unknown))}; the parameters are players, "
+                "rules, observation, max_turns and max_steps"
+            )
+        players = _count(params, "players", 2, 1)
+        ruleset = _ruleset(game, params.get("rules", game.preset_names()[0]))
+        kind = params.get("observation", game.observation_kinds()[0])
+        if kind not in game.observation_kinds():
+            raise InvalidValueError(f"observation must be one of {', '.join(game.observation_kinds())}, got {kind!r}")
+        max_turns = _count(params, "max_turns", 0, 0) or None
+        max_steps = _count(params, "max_steps", DEFAULT_MAX_STEPS, 1)
+        low, high = game.seat_range(ruleset)
+        if not low <= players <= high:
+            raise InvalidValueError(f"players must be from {low} to {high} under these rules, got {players}")
+        if players > game_type.max_num_players:
+            raise InvalidValueError(
+                f"OpenSpiel's registration of {game.title} seats at most {game_type.max_num_players}"
+            )
+        shared = _Shared(game.name, players, ruleset, kind, max_turns, max_steps)
         info = pyspiel.GameInfo(
-            num_distinct_actions=shared.codec.num_actions,
-            max_chance_outcomes=NUM_OUTCOMES,
+            num_distinct_actions=shared.encoding.num_actions,
+            max_chance_outcomes=shared.encoding.num_outcomes,
             num_players=players,
             min_utility=0.0,
             max_utility=1.0,
-            utility_sum=1.0,
-            max_game_length=max_length,
+            utility_sum=None,
+            max_game_length=max_steps,
         )
-        super().__init__(_GAME_TYPE, info, {"players": players, "rules": rules, "max_game_length": max_length})
+        canonical = {
+            "players": players,
+            "rules": rules_parameter(game, ruleset),
+            "observation": kind,
+            "max_turns": max_turns or 0,
+            "max_steps": max_steps,
+        }
+        super().__init__(game_type, info, canonical)
         self._shared = shared
 
     @property
-    def ruleset(self) -> Ruleset:
+    def game(self) -> AnyGame:
+        """The library's game."""
+        return self._shared.game
+
+    @property
+    def ruleset(self) -> Any:
         """The rules the game is played under."""
         return self._shared.ruleset
 
     @property
-    def codec(self) -> ActionCodec:
-        """The action indices."""
-        return self._shared.codec
+    def encoding(self) -> Encoding[Any, Any]:
+        """The game's action indices and observations (of the ``observation`` kind)."""
+        return self._shared.encoding
 
-    def new_initial_state(self) -> CheekyMonkeyState:
-        """A new game: the first player's compulsory draw pending, a chance node."""
-        return CheekyMonkeyState(self)
+    def new_initial_state(self) -> SpielState:
+        """A new game, as the game's :meth:`~cheekymonkey.Game.new_game` makes it."""
+        return SpielState(self)
 
-    def make_py_observer(
-        self, iig_obs_type: Any = None, params: Mapping[str, Any] | None = None
-    ) -> CheekyMonkeyObserver:
-        """An observer: the full observation, or the table one with ``params={"observation": "table"}``.
+    def make_py_observer(self, iig_obs_type: Any = None, params: Mapping[str, Any] | None = None) -> SpielObserver:
+        """An observer of the game's ``observation`` kind, or of the kind ``params={"observation": ...}`` names.
 
         The game is one of perfect information, so ``iig_obs_type`` changes nothing.
 
         Raises:
             InvalidValueError: If ``params`` holds anything else.
         """
+        shared = self._shared
         params = dict(params or {})
-        kind = _value(params, "observation", DEFAULT_OBSERVATION)
-        if set(params) - {"observation"} or kind not in OBSERVATION_KINDS:
-            raise InvalidValueError(f"observer parameters may only set observation to full or table, got {params!r}")
-        return CheekyMonkeyObserver(observation_layout(kind, self._shared.players, self._shared.ruleset))
+        kind = params.get("observation", shared.kind)
+        if set(params) - {"observation"} or kind not in shared.game.observation_kinds():
+            kinds = " or ".join(shared.game.observation_kinds())
+            raise InvalidValueError(f"observer parameters may only set observation to {kinds}, got {params!r}")
+        encoding = (
+            shared.encoding if kind == shared.kind else shared.game.encoding(shared.players, shared.ruleset, kind)
+        )
+        return SpielObserver(encoding)
 
 
-class CheekyMonkeyState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships without types
-    """An OpenSpiel state: a :class:`~cheekymonkey.GameState` and the number of player decisions so far."""
+class SpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships without types
+    """An OpenSpiel state: the game's state, and the turns and steps played (for the truncation rule)."""
 
-    def __init__(self, game: CheekyMonkeyGame) -> None:
+    def __init__(self, game: SpielGame) -> None:
         super().__init__(game)
         shared: _Shared = game._shared
         self._shared = shared
-        self._held = _Held(new_game(shared.players, ruleset=shared.ruleset))
-        self._decisions = 0
+        state = shared.game.new_game(shared.players, shared.ruleset)
+        self._held = _Held(state)
+        self._turns = 1 if shared.game.begins_turn(state) else 0
+        self._steps = 0
+        self._truncated = False
 
     @property
-    def game_state(self) -> GameState:
-        """The engine's state."""
+    def game_state(self) -> Any:
+        """The game's state."""
         return self._held.value
 
     @property
     def truncated(self) -> bool:
-        """Whether the game was cut short at ``max_game_length`` decisions before it ended."""
-        return self._decisions >= self._shared.max_game_length and self._held.value.phase is not Phase.OVER
+        """Whether the game was cut off at a limit before it ended by its rules (its returns are then all 0)."""
+        return self._truncated
 
     def current_player(self) -> int:
-        """The seat to act, ``PlayerId.CHANCE`` at a draw, or ``PlayerId.TERMINAL`` at the end."""
+        """The seat to act, ``PlayerId.CHANCE`` at a chance node, or ``PlayerId.TERMINAL`` at the end."""
         state = self._held.value
-        if state.phase is Phase.OVER or self._decisions >= self._shared.max_game_length:
+        game = self._shared.game
+        if self._truncated or game.is_terminal(state):
             return int(pyspiel.PlayerId.TERMINAL)
-        if state.phase is Phase.CHANCE:
+        if game.is_chance_node(state):
             return int(pyspiel.PlayerId.CHANCE)
-        return state.seat
+        seat: int | None = game.to_move(state)
+        assert seat is not None  # neither over nor a chance node: a seat decides
+        return seat
 
     def _legal_actions(self, player: int) -> list[int]:
-        return list(self._shared.codec.legal_indices(self._held.value))
+        if self._truncated:
+            return []
+        return list(self._shared.encoding.legal_indices(self._held.value))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """The draw's outcomes as ``(Reveal index, probability)``, from :func:`~cheekymonkey.chance_outcomes`."""
-        return [(int(reveal.animal), float(p)) for reveal, p in chance_outcomes(self._held.value)]
+        """The chance node's outcomes as ``(index, probability)``, from the game's exact probabilities."""
+        shared = self._shared
+        state = self._held.value
+        return [(shared.encoding.encode(action, state), float(p)) for action, p in shared.game.chance_outcomes(state)]
 
     def _apply_action(self, action: int) -> None:
+        shared = self._shared
+        game = shared.game
         state = self._held.value
-        codec = self._shared.codec
-        if state.phase is Phase.CHANCE:
-            self._held = _Held(apply(state, codec.decode_outcome(int(action))))
-        else:
-            # An index that is not legal here raises IllegalActionError from apply, as any illegal action.
-            self._held = _Held(apply(state, codec.decode(int(action))))
-            self._decisions += 1
+        # An index that is not legal here raises IllegalActionError from the game, as any illegal action.
+        after = game.apply(state, shared.encoding.decode(int(action), state))
+        self._held = _Held(after)
+        self._steps += 1
+        if game.begins_turn(after):
+            self._turns += 1
+        self._truncated = not game.is_terminal(after) and past_limits(
+            self._turns, self._steps, shared.max_turns, shared.max_steps
+        )
 
     def _action_to_string(self, player: int, action: int) -> str:
-        codec = self._shared.codec
-        if player == pyspiel.PlayerId.CHANCE:
-            return repr(codec.decode_outcome(int(action)))
-        return codec.describe(int(action))
+        return self._shared.encoding.action_name(int(action), chance=player == pyspiel.PlayerId.CHANCE)
 
     def is_terminal(self) -> bool:
-        """Whether the game is over (R15) or was cut short at ``max_game_length`` decisions."""
-        return self._held.value.phase is Phase.OVER or self._decisions >= self._shared.max_game_length
+        """Whether the game ended by its rules or was truncated at a limit."""
+        return self._truncated or self._shared.game.is_terminal(self._held.value)
 
     def returns(self) -> list[float]:
-        """Each seat's return: 0 before the end; at the end :func:`~cheekymonkey.rl.returns`."""
+        """Each seat's return: the outcome's returns once the game has ended by its rules; 0 otherwise."""
+        game = self._shared.game
         state = self._held.value
-        if state.phase is Phase.OVER:
-            return list(returns(state))
-        if self._decisions >= self._shared.max_game_length:
-            return list(returns_of(score_stacks(state.stacks, state.ruleset)))
+        if not self._truncated and game.is_terminal(state):
+            return list(game.outcome(state).returns)
         return [0.0] * self._shared.players
 
     def __str__(self) -> str:
-        return f"{board_text(self._held.value)}\ndecisions: {self._decisions}"
+        text: str = self._shared.game.board_text(self._held.value)
+        return text + ("\ntruncated" if self._truncated else "")
 
 
-class CheekyMonkeyObserver:
+class SpielObserver:
     """An OpenSpiel observer (the ``PyObserver`` protocol): fills ``tensor`` and ``dict`` from a state.
 
     Args:
-        layout: The observation's layout.
+        encoding: The game's encoding of the observation kind wanted.
     """
 
-    def __init__(self, layout: ObservationLayout) -> None:
-        self.layout = layout
-        self._bound = max(field.bound for field in layout.fields)
-        self.tensor = np.zeros(layout.size, np.float32)
+    def __init__(self, encoding: Encoding[Any, Any]) -> None:
+        self.encoding = encoding
+        self._bound = max(encoding.observation_bounds)
+        self.tensor = np.zeros(encoding.observation_size, np.float32)
         """The observation, as a flat float32 vector."""
         self.dict = {
             field.name: self.tensor[field.offset : field.offset + field.size].reshape(field.shape)
-            for field in layout.fields
+            for field in encoding.observation_fields
         }
         """The same numbers by field, as views into :attr:`tensor`."""
 
-    def set_from(self, state: CheekyMonkeyState, player: int) -> None:
+    def set_from(self, state: SpielState, player: int) -> None:
         """Fill :attr:`tensor` with ``state`` as seat ``player`` observes it."""
-        fill(self.tensor, observe(state.game_state, player, self.layout.kind), self._bound)
+        fill(self.tensor, self.encoding.observe(state.game_state, player), self._bound)
 
-    def string_from(self, state: CheekyMonkeyState, player: int) -> str:
-        """The text board, as every seat sees the same table; with ``player``'s seat named."""
-        return f"seat {player} observing\n{state}"
+    def string_from(self, state: SpielState, player: int) -> str:
+        """What the tensor shows, as text (the same text for the same tensor)."""
+        return self.encoding.observation_text(state.game_state, player)
 
 
-def load(players: int = 2, rules: str = "standard", max_game_length: int = DEFAULT_MAX_GAME_LENGTH) -> Any:
-    """``pyspiel.load_game`` of this game with these parameters (the returned object is a ``pyspiel.Game``).
+def load(
+    players: int = 2,
+    rules: Any = "standard",
+    max_turns: int | None = None,
+    max_steps: int = DEFAULT_MAX_STEPS,
+    observation: str | None = None,
+    game: str = "cheeky-monkey",
+) -> Any:
+    """``pyspiel.load_game`` of ``game`` with these parameters (the returned object is a ``pyspiel.Game``).
+
+    ``rules`` is a preset's name, a JSON rule set, or a rule set of the game's own.
 
     Raises:
         InvalidValueError: If a parameter is out of range.
     """
-    if not isinstance(rules, str) or rules not in Ruleset.preset_names():
-        raise InvalidValueError(f"rules must be one of {', '.join(Ruleset.preset_names())}, got {rules!r}")
-    return pyspiel.load_game(GAME_NAME, {"players": players, "rules": rules, "max_game_length": max_game_length})
+    library_game = game_named(game)
+    if not isinstance(rules, str):
+        rules = rules_parameter(library_game, rules)
+    params: dict[str, Any] = {"players": players, "rules": rules, "max_turns": max_turns or 0, "max_steps": max_steps}
+    if observation is not None:
+        params["observation"] = observation
+    return pyspiel.load_game(spiel_name(game), params)
 
 
-pyspiel.register_game(_GAME_TYPE, CheekyMonkeyGame)
+def _register() -> dict[str, type[SpielGame]]:
+    # Every game that offers encodings for learning (a game with no observation kinds offers none yet).
+    classes: dict[str, type[SpielGame]] = {}
+    for name in GAME_NAMES:
+        game = game_named(name)
+        if not game.observation_kinds():
+            continue
+        title = "".join(part.title() for part in name.split("-"))
+        cls = type(f"{title}Game", (SpielGame,), {"game_name": name, "__module__": __name__})
+        classes[name] = cls
+        globals()[cls.__name__] = cls  # pickled by reference, as a module attribute
+        if spiel_name(name) not in pyspiel.registered_names():
+            pyspiel.register_game(_game_type(game), cls)
+    return classes
+
+
+_CLASSES: Final = _register()
+
+CheekyMonkeyGame: Final = _CLASSES["cheeky-monkey"]
+"""*Cheeky Monkey*'s :class:`SpielGame`."""
+CheekyMonkeyState = SpielState
+"""The name :class:`SpielState` had before the adapter played any game; the same class."""
+CheekyMonkeyObserver = SpielObserver
+"""The name :class:`SpielObserver` had before the adapter played any game; the same class."""

@@ -33,6 +33,7 @@ __all__ = [
 
 
 def _seat(value: object) -> int:
+    # TME8: an action is built only from values of its kind; anything else is an InvalidValueError.
     if value.__class__ is not int or value < 0:
         raise InvalidValueError(f"{value!r} is not a seat number: a seat is an integer, 0 for the first seat")
     return value

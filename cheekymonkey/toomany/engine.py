@@ -116,6 +116,7 @@ if not COMPILED:
 
 
 def _illegal(state: object, action: object, reason: str) -> IllegalActionError:
+    # TME8: every refusal is an IllegalActionError whose reason begins with the clause broken.
     return IllegalActionError(state, action, reason)
 
 
@@ -169,7 +170,7 @@ def _play(
     """Play ``card``, now in the hand of the seat to move, and what follows, until a decision, chance or the end.
 
     ``s`` gives the fields that do not change within a turn (rule set, round, seat); the others are passed
-    as they are now.
+    as they are now. The card in hand is public and played at once (TM10).
     """
     seat = s.seat
     row = rows[seat]
@@ -292,6 +293,7 @@ def _play(
         else:
             reason = _ENDS_TURN  # TM13: a giraffe or an elephant
         break
+    # TM9, TM13, TM15, TM16: the card goes face up onto the discard pile, and the turn ends.
     if log is not None:
         log.append(Discarded(seat, card, reason))
     return _end_turn(s, rows, discard + (card,), pile_size, pile, unseen, skips, log)  # noqa: RUF005
@@ -320,7 +322,7 @@ def _end_turn(
 ) -> GameState:
     """End the turn of ``s.seat``: pass to the left, skip the turns of seats with a Skip waiting, open the next."""
     players = len(rows)
-    seat = s.seat + 1
+    seat = s.seat + 1  # TM5: play passes to the left, seat numbers increasing, wrapping round
     if seat == players:
         seat = 0
     # TM16: a seat with a Skip waiting does nothing this turn; its Skip goes onto the discard pile. The seat
@@ -576,7 +578,7 @@ def _apply_raccoon_take(s: GameState, action: RaccoonTake, log: Log) -> GameStat
         at -= 1
     if at < 0:
         raise _illegal(s, action, f"TM14: there is no {card.label} in the discard pile below the raccoon")
-    # TM14: the one nearest the top is taken; the others keep their order.
+    # TME3: the one nearest the top is taken; the others keep their order (TM14).
     if log is not None:
         log.append(RaccoonTook(seat, card))
     rest = discard[:at] + discard[at + 1 :]
@@ -659,8 +661,9 @@ def _not_applicable(state: object, action: object) -> IllegalActionError:
 def apply(state: object, action: object) -> GameState:
     """Return the state after ``action``, with every move the rules then make by themselves (TM18).
 
-    ``state`` itself is never changed. The result is the next state where a player decides, chance acts, or
-    the game is over.
+    ``state`` itself is never changed (TME9). The result is the next state where a player decides, chance
+    acts, or the game is over. The engine counts no turns and sets no limit on them (TM26): a driver that
+    needs one keeps it, and reports a game cut off as truncated.
 
     Args:
         state: The state to act on, a :class:`~cheekymonkey.toomany.GameState`.
@@ -671,7 +674,7 @@ def apply(state: object, action: object) -> GameState:
 
     Raises:
         IllegalActionError: If the rules do not allow ``action`` now, or it is not an action at all; its
-            ``reason`` names the rule, for example ``"TM17: seat 2 already has a Skip waiting"``.
+            ``reason`` names the rule, for example ``"TM17: seat 2 already has a Skip waiting"`` (TME8).
 
     >>> from cheekymonkey.toomany import Card, new_game
     >>> apply(new_game(2), Reveal(Card.WILD)).phase
@@ -745,7 +748,8 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     to right. The bonus: TakeBonus, then Decline. The raccoon: one RaccoonTake per number it can take,
     ascending, then Decline. The Do Not Disturb: one TurnDown per face-up card of each opponent, by seat then
     position, then Decline. The Skip: one GiveSkip per opponent without one waiting, by seat, then Decline.
-    At the end: nothing. A choice the rules leave no alternative to is never asked (TM18).
+    At the end: nothing. A choice the rules leave no alternative to is never asked (TM18). This order is the
+    engine's own ruling (TME2).
 
     >>> from cheekymonkey.toomany import new_game
     >>> legal_actions(new_game(2))[:3]
@@ -808,7 +812,7 @@ def current_player(state: GameState) -> int | None:
 
 
 def chance_pool(state: GameState) -> tuple[int, ...]:
-    """The cards chance draws from now, one count per Card (TM19, TM20).
+    """The cards chance draws from now, one count per Card (TM19, TM20; chance as an action, TME10).
 
     A card drawn from the pile comes from the pile's known cards after a reshuffle, and before it from the
     pool of cards never seen (the draw pile and the unseen row cards are one pool then). A card picked up
@@ -827,7 +831,7 @@ def chance_pool(state: GameState) -> tuple[int, ...]:
 
 
 def chance_outcomes(state: GameState) -> tuple[tuple[Reveal, Fraction], ...]:
-    """The cards chance can reveal now, each with its exact probability: each card of the pool equally likely.
+    """The cards chance can reveal now, each with its exact probability: each card of the pool equally likely (TME10).
 
     Raises:
         NotAChanceNodeError: If ``state`` is not a chance node.
@@ -844,7 +848,8 @@ def chance_outcomes(state: GameState) -> tuple[tuple[Reveal, Fraction], ...]:
 def sample_chance(state: GameState, rng: random.Random) -> Reveal:
     """Chance's outcome drawn with ``rng``, each card of the pool equally likely.
 
-    The pick is ``rng.randrange(n)`` over the pool's n cards counted in card order.
+    The pick is ``rng.randrange(n)`` over the pool's n cards counted in card order (TME10), so a seed gives
+    the same game on every machine.
 
     Raises:
         NotAChanceNodeError: If ``state`` is not a chance node.

@@ -23,7 +23,7 @@ def outcome(state: GameState) -> Outcome:
     """The winner first, the others ranked by their row size, smaller better, tied where equal.
 
     Exactly one player wins (TM23); the ruling on the outcome ranks the others by their current row size,
-    the cards they would still need to turn up. The returns for learning are 1 for the winner and 0 for
+    the cards they would still need to turn up (TME1). The returns for learning are 1 for the winner and 0 for
     everybody else.
 
     Raises:

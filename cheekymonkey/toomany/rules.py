@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 import attrs
@@ -30,6 +30,29 @@ SHORT_ROW: Final = 4
 (see :meth:`Ruleset.short`)."""
 
 
+def stall_numbers(counts: Sequence[int], row_size: int, seats: int) -> tuple[int, ...]:
+    """The positions whose cards could all be stuck in the rows, stalling a round for ever (TME5); () if none.
+
+    A round stalls when, for some set N of positions, every copy of the numbers in N and every wild lie in
+    the rows where nobody can turn them up. ``seats`` rows hold at most ``seats`` cards at each position, so
+    no round can stall when, for every non-empty N within the row, the copies of N's numbers and the wilds
+    together outnumber ``seats * len(N)``. The worst N holds every number with fewer than ``seats`` copies
+    (or, if there is none, the number with the fewest); this returns it when it fails, ascending.
+
+    >>> stall_numbers((6, 6, 6, 6, 6, 6, 4, 4, 3, 3, 3, 2), 6, 6)
+    ()
+    >>> stall_numbers((1, 3, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0), 2, 2)
+    (1,)
+    """
+    wilds = counts[Card.WILD - 1]
+    numbers = range(1, row_size + 1)
+    scarce = [k for k in numbers if counts[k - 1] < seats]
+    worst = scarce or [min(numbers, key=lambda k: counts[k - 1])]
+    if sum(counts[k - 1] for k in worst) + wilds > seats * len(worst):
+        return ()
+    return tuple(worst)
+
+
 def _check_int(name: str, value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise InvalidRulesetError(f"{name} must be an integer, got {value!r}")
@@ -41,8 +64,9 @@ class Ruleset:
     """Frozen rule data: the deck, the seat range, and the row every seat is dealt in the first round.
 
     Build one from a preset (:meth:`standard`, :meth:`short`), from :meth:`custom`, or directly. Every way
-    checks it and raises :class:`~cheekymonkey.InvalidRulesetError` naming the problem if it cannot be played:
-    a deck that cannot fill a row, or that could leave a player nothing to draw (TM25).
+    checks it and raises :class:`~cheekymonkey.InvalidRulesetError` naming the problem if it cannot be played
+    (TME4): a deck that cannot fill a row, that could leave a player nothing to draw (TM25), or whose rounds
+    could stall for ever, every card some positions need stuck face down in the rows (TME5).
     """
 
     counts: tuple[int, ...]
@@ -92,6 +116,19 @@ class Ruleset:
             raise InvalidRulesetError(
                 f"{sum(counts)} cards are too few (TM25): {high} rows of {row} and up to "
                 f"{held - high * row} Skip(s) waiting leave nothing to draw; the deck needs {held + 1} or more"
+            )
+        # TME4, TME5: no round can stall. A round stalls when every copy of the numbers some set N of
+        # positions needs, and every wild, lies in the rows where nobody can turn it up; the rows hold at
+        # most max_players cards at each position of N, so more cards than that rule the stall out.
+        stall = stall_numbers(counts, row, high)
+        if stall:
+            shown = ", ".join(map(str, stall))
+            where = f"position{'s' if len(stall) > 1 else ''} {shown}"
+            copies = sum(counts[k - 1] for k in stall)
+            raise InvalidRulesetError(
+                f"a round could stall for ever (TME5): {high} rows can hold every card numbered {shown} "
+                f"({copies}) and every wild ({wilds}) at {where} of the rows, out of everybody's reach; "
+                f"these cards must number more than {high * len(stall)} (add copies or wilds, or allow fewer seats)"
             )
 
     @property

@@ -90,7 +90,7 @@ def drawn(value: object) -> str:
 
 
 class GameState:
-    """Everything the rules read at one moment of a game, as an immutable, hashable, picklable value.
+    """Everything the rules read at one moment of a game, as an immutable, hashable, picklable value (TME9).
 
     Nothing in it is hidden from any seat (TM19): a face-down card nobody has seen is ``None`` in its row,
     with no identity, and the cards nobody has seen are counted in :attr:`unseen`, the pool the engine deals
@@ -281,8 +281,8 @@ def trusted_state(
 ) -> GameState:
     """A state built without its checks, for one that follows from a checked state by a legal action.
 
-    Compiled, this is one allocation and twelve stores, and :data:`make_state` is this. In pure Python,
-    filling the slots of a look-alike class is cheaper, and :data:`make_state` does that instead.
+    Compiled, this is one allocation and twelve stores, and ``make_state`` is this. In pure Python,
+    filling the slots of a look-alike class is cheaper, and ``make_state`` does that instead.
     """
     return GameState(
         ruleset, round, round_first, seat, phase, rows, hand, discard, pile_size, pile, unseen, skips, _trusted=True
@@ -368,7 +368,7 @@ def raccoon_choices(row: tuple[Slot, ...], rest: tuple[Card, ...]) -> tuple[Card
 
 
 def check_state(state: object) -> None:
-    """Check every invariant of a state; raise :class:`~cheekymonkey.InvalidStateError` at the first broken one.
+    """Check every invariant of a state; raise :class:`~cheekymonkey.InvalidStateError` at the first broken one (TME7).
 
     Args:
         state: A :class:`~cheekymonkey.toomany.GameState`, or any object with its fields.
@@ -627,7 +627,7 @@ def new_game(players: int, *, ruleset: Ruleset | None = None, first_player: int 
     """Set up a game: rows of face-down cards dealt, the rest the draw pile, and the first draw pending.
 
     Nothing is dealt yet in fact: every card is in the pool of cards never seen, and chance gives each one
-    its face when it is first drawn or turned up (TM19). The discard pile is empty, so the first turn
+    its face when it is first drawn or turned up (TM19). The discard pile is empty (TM4), so the first turn
     begins with a draw (TM6, TM18).
 
     Args:

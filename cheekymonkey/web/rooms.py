@@ -2,7 +2,7 @@
 
 A :class:`~cheekymonkey.web.Room` is a thin layer over a :class:`~cheekymonkey.table.Table` of any
 :class:`~cheekymonkey.game.Game`: the table holds the state, the seats (people, and bots that it plays
-with :meth:`~cheekymonkey.table.Table.choose`), the events and the two random streams, and ends a game
+with :meth:`~cheekymonkey.Table.choose`), the events and the two random streams, and ends a game
 that reaches the room's move limit as *truncated*. The room adds what a server needs around it: the seat
 tokens, the version a move must name, the store every move is committed to before it is answered, the
 streams waiting for news, and a message per seat (:meth:`~cheekymonkey.web.Room.message`) made of the
@@ -71,9 +71,8 @@ _LOG: Final = logging.getLogger("cheekymonkey.web")
 _BOT_LEASE: Final = 30.0  # seconds a process may play a room's bots before it must renew its claim
 
 
-SERVED_GAMES: Final[tuple[str, ...]] = tuple(name for name in GAME_NAMES if name != "too-many-monkeys")
-"""The games a server offers unless told otherwise: every game whose JSON documents exist (Too Many Monkeys'
-are being written; until they are, its rooms could not be kept or sent)."""
+SERVED_GAMES: Final[tuple[str, ...]] = GAME_NAMES
+"""The games a server offers unless told otherwise: every game of :data:`~cheekymonkey.games.GAME_NAMES`."""
 
 
 class RoomError(CheekyMonkeyError):
@@ -165,7 +164,7 @@ class Limits:
     bot_memory: int = attrs.field(default=1000, validator=_positive(int))
     """Entries each bot may keep in its caches from one move to the next (about half a KiB each)."""
     max_number: int = attrs.field(default=10_000, validator=_positive(int))
-    """The largest :meth:`~cheekymonkey.game.Game.number_bound` of a rule set the server accepts."""
+    """The largest :meth:`~cheekymonkey.Game.number_bound` of a rule set the server accepts."""
     idle_minutes: float = attrs.field(default=60.0, validator=_positive(float))
     """A game nobody has moved in for this long ends."""
     finished_minutes: float = attrs.field(default=15.0, validator=_positive(float))
@@ -503,10 +502,10 @@ class Room:
         - ``seats``: each seat's ``name``, ``kind`` (``"human"`` or a bot kind) and ``title`` (a bot's
           kind for people, ``"MCTS"``; None for a person);
         - ``waiting`` (``"person"``, ``"bot"``, ``"over"`` or ``"truncated"``) and ``to_move``;
-        - ``view``: the seat's view document (:meth:`~cheekymonkey.game.Game.view`), never the full state;
+        - ``view``: the seat's view document (:meth:`~cheekymonkey.Game.view`), never the full state;
         - ``legal``: the seat's moves now, each its ``action`` document, its ``text`` in the game's notation
           and its ``words``; empty unless the seat is to move;
-        - ``facts``: :meth:`~cheekymonkey.game.Game.facts`, what the seat could work out for itself;
+        - ``facts``: :meth:`~cheekymonkey.Game.facts`, what the seat could work out for itself;
         - ``events``: ``{"seq", "event", "text"}`` for each event from ``since`` on: its document and one
           line in words written for this seat (their own seat is "you");
         - ``outcome``: ``{"winners", "ranks"}`` once the game is over, else None.
@@ -590,7 +589,7 @@ class RoomManager:
         bot_delay: Seconds a bot waits before each move (0 in tests).
         allow_seeds: Whether :meth:`create` accepts a seed. A seeded room's draws are predictable, so
             this is for tests and demonstrations only.
-        games: The names of the games served (by default :data:`SERVED_GAMES`).
+        games: The names of the games served (by default :data:`~cheekymonkey.web.rooms.SERVED_GAMES`).
         clock: Seconds since the epoch (``time.time``), for when rooms moved.
     """
 

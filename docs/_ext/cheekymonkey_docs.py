@@ -2,12 +2,15 @@
 
 What it does:
 
-- **The rules page.** ``rules/index.md`` is a stub; when Sphinx reads it, its text is replaced by
-  ``specs/rules.md`` with a label on every clause (``rule-r7``), each ``tests/x.py::test_name`` turned into a
-  link to that test's source, and a line under each clause linking the code that names the clause in a
-  comment or docstring (``# R7: claims chain``). ``rules/code.md`` and ``rules/tests.md`` are generated the
-  same way and show that code and those tests, each with links back to its clauses. A test named in the
-  rules that does not exist is a warning, so ``-W`` fails the build.
+- **The rules pages.** One page per game, from its spec: ``rules/cheeky-monkey.md`` from ``specs/rules.md``,
+  ``rules/too-many-monkeys.md`` from ``specs/too-many-monkeys.md``. Each is a stub; when Sphinx reads it,
+  its text is replaced by the spec with a label on every clause (``rule-r7``, ``rule-tm14``), each
+  ``tests/x.py::test_name`` turned into a link to that test's source, and a line under each clause linking
+  the code that names the clause in a comment or docstring (``# R7: claims chain``, ``# TM14: ...``). Each
+  game's code page and tests page (``rules/code.md`` and ``rules/tests.md``, ``rules/too-many-monkeys-code.md``
+  and ``rules/too-many-monkeys-tests.md``) are generated the same way and show that code and those tests,
+  each with links back to its clauses. ``rules/index.md`` lists every clause of both games beside its
+  sources. A test named in the rules that does not exist is a warning, so ``-W`` fails the build.
 - **Re-exported names.** Every name in ``cheekymonkey.__all__`` is documented at ``cheekymonkey.<name>``;
   a type hint that names its defining module (``cheekymonkey.rules.Ruleset``) is resolved to that entry.
 - **Coverage.** Every name in the ``__all__`` of every public module is documented and has a docstring,
@@ -31,8 +34,9 @@ import tempfile
 import tokenize
 import zlib
 from collections import defaultdict
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from docutils import nodes  # type: ignore[import-untyped]
 from sphinx.application import Sphinx
@@ -44,9 +48,46 @@ from sphinx.util.docutils import SphinxDirective
 
 LOGGER = logging.getLogger(__name__)
 
-RULES_DOC = "rules/index"
-CODE_DOC = "rules/code"
-TESTS_DOC = "rules/tests"
+INDEX_DOC = "rules/index"
+
+
+class Game:
+    """One game's rules pages: the spec they are made from, and the documents they fill."""
+
+    def __init__(self, title: str, spec: str, rules_doc: str, code_doc: str, tests_doc: str, prefixes: str) -> None:
+        self.title = title
+        self.spec = spec
+        self.rules_doc = rules_doc
+        self.code_doc = code_doc
+        self.tests_doc = tests_doc
+        self.prefixes = tuple(prefixes.split())
+
+    @property
+    def docs(self) -> tuple[str, str, str]:
+        """The three documents: the rules, the code, the tests."""
+        return self.rules_doc, self.code_doc, self.tests_doc
+
+    def owns(self, clause: str) -> bool:
+        """Whether ``clause`` (``R7``, ``TME3``) is one of this game's clauses.
+
+        >>> GAMES[1].owns("TME3"), GAMES[1].owns("E3"), GAMES[0].owns("E3")
+        (True, False, True)
+        """
+        return clause_key(clause)[0] in self.prefixes
+
+
+GAMES = (
+    Game("Cheeky Monkey", "rules.md", "rules/cheeky-monkey", "rules/code", "rules/tests", "R E"),
+    Game(
+        "Too Many Monkeys",
+        "too-many-monkeys.md",
+        "rules/too-many-monkeys",
+        "rules/too-many-monkeys-code",
+        "rules/too-many-monkeys-tests",
+        "TM TME",
+    ),
+)
+"""The games whose specs the docs render, each spec in the folder of ``cheekymonkey_rules``."""
 
 # ---------------------------------------------------------------------------------------------------------
 # Offline intersphinx fallback
@@ -137,14 +178,16 @@ def fallback_inventories() -> dict[str, str]:
 # ---------------------------------------------------------------------------------------------------------
 # Clauses in code: which top-level unit of which module names which clause
 
-_CLAUSE = re.compile(r"\b([RE])(\d{1,2}(?:\.\d+)?)\b(?:\s*[-\u2013]\s*\1?(\d{1,2})\b)?")
+_CLAUSE = re.compile(r"\b(TME|TM|R|E)(\d{1,2}(?:\.\d+)?)\b(?:\s*[-\u2013]\s*\1?(\d{1,2})\b)?")
 
 
 def clauses_in(text: str) -> set[str]:
-    """The clauses a comment or docstring names (``R7``, ``E3``, ``R7.1``), ranges (``R16-R19``) expanded.
+    """The clauses a comment or docstring names (``R7``, ``E3``, ``R7.1``, ``TM14``, ``TME3``), ranges expanded.
 
     >>> sorted(clauses_in("# R16-R18: scoring; see E3, R7.1 and R22 (not E501)"), key=clause_key)
     ['E3', 'R7.1', 'R16', 'R17', 'R18', 'R22']
+    >>> sorted(clauses_in("# TM13-TM15 and TME3, not HTML5 or RUF005"), key=clause_key)
+    ['TM13', 'TM14', 'TM15', 'TME3']
     """
     found: set[str] = set()
     for match in _CLAUSE.finditer(text):
@@ -156,8 +199,9 @@ def clauses_in(text: str) -> set[str]:
 
 
 def clause_key(clause: str) -> tuple[str, tuple[int, ...]]:
-    """Sort clauses by letter, then number: R2 before R10, R7 before R7.1."""
-    return clause[0], tuple(int(part) for part in clause[1:].split("."))
+    """Sort clauses by letters, then number: R2 before R10, R7 before R7.1, TM9 before TM10 before TME1."""
+    letters = clause.rstrip("0123456789.")
+    return letters, tuple(int(part) for part in clause[len(letters) :].split("."))
 
 
 def clause_label(clause: str) -> str:
@@ -309,20 +353,61 @@ class NamedTest:
 # The three generated pages
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*$")
-_CLAUSE_HEADING = re.compile(r"^([RE]\d+(?:\.\d+)?)\s")
+_CLAUSE_HEADING = re.compile(r"^((?:TME|TM|R|E)\d+(?:\.\d+)?)\s")
+_SOURCE = re.compile(r"^Source: (.*?)(?: \"[^\"]*\")?: ")
 
 
-_HIDDEN_TOCTREE = "\n\n```{toctree}\n:hidden:\n\ncode\ntests\n```\n"
+class SpecLine(NamedTuple):
+    """A line of a spec, with where it stands: its number, whether it is fenced, its heading, its clause."""
+
+    number: int
+    """The line's number, from 1."""
+    text: str
+    """The line."""
+    fence: bool
+    """Whether it is inside a fenced block (or is a fence)."""
+    heading: str | None
+    """For a heading, its text after the ``#`` marks; None for any other line."""
+    clause: str | None
+    """The clause the line belongs to (for a clause heading, the clause it opens); None outside clauses."""
+
+
+def spec_lines(text: str) -> Iterator[SpecLine]:
+    r"""Each line of a spec with its place: a heading opens a clause, or closes the one before if it is none.
+
+    >>> text = "\n".join(["## Turn", "### TM7 Place", "Text", "```", "### x", "```"])
+    >>> [(line.heading, line.clause) for line in spec_lines(text)]
+    [('Turn', None), ('TM7 Place', 'TM7'), (None, 'TM7'), (None, 'TM7'), (None, 'TM7'), (None, 'TM7')]
+    """
+    clause: str | None = None
+    fence = False
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.lstrip().startswith(("```", "~~~")):
+            fence = not fence
+        heading = None if fence else _HEADING.match(line)
+        if heading:
+            opened = _CLAUSE_HEADING.match(heading.group(2) + " ")
+            clause = opened.group(1) if opened else None
+            yield SpecLine(number, line, False, heading.group(2), clause)
+        else:
+            yield SpecLine(number, line, fence, None, clause)
+
+
+def _toctree(*docs: str) -> str:
+    return "\n\n```{toctree}\n:hidden:\n\n" + "\n".join(doc.rpartition("/")[2] for doc in docs) + "\n```\n"
 
 
 class RulesPages:
-    """The rules page, the code page and the tests page, made from ``specs/rules.md`` and the sources."""
+    """One game's rules page, code page and tests page, made from its spec and the sources."""
 
-    def __init__(self, rules_path: Path, root: Path) -> None:
+    def __init__(self, rules_path: Path, root: Path, game: Game = GAMES[0], units: list[Unit] | None = None) -> None:
         self.rules_path = rules_path
         self.root = root
+        self.game = game
         self.text = rules_path.read_text(encoding="utf-8") if rules_path.is_file() else None
-        self.units = code_units(root)
+        self.units = [
+            unit for unit in (code_units(root) if units is None else units) if any(map(game.owns, unit.clauses))
+        ]
         self.tests: dict[tuple[str, tuple[str, ...]], NamedTest] = {}
         self.titles: dict[str, str] = {}
         if self.text is not None:
@@ -330,21 +415,15 @@ class RulesPages:
 
     def _scan(self) -> None:
         assert self.text is not None
-        clause: str | None = None
-        fence = False
-        for line in self.text.splitlines():
-            if line.lstrip().startswith(("```", "~~~")):
-                fence = not fence
-            heading = None if fence else _HEADING.match(line)
-            if heading:
-                number = _CLAUSE_HEADING.match(heading.group(2) + " ")
-                clause = number.group(1) if number else None
+        for line in spec_lines(self.text):
+            clause = line.clause
+            if line.heading is not None:
                 if clause is not None:
-                    self.titles[clause] = heading.group(2)
+                    self.titles[clause] = line.heading
                 continue
             if clause is None:
                 continue
-            for match in _TEST_REF.finditer(line):
+            for match in _TEST_REF.finditer(line.text):
                 names = tuple(match.group(2).split("::")[1:])
                 key = (match.group(1), names)
                 if key not in self.tests:
@@ -354,7 +433,7 @@ class RulesPages:
 
     def _clause_links(self, clauses: set[str]) -> str:
         links = []
-        for clause in sorted(clauses, key=clause_key):
+        for clause in sorted(filter(self.game.owns, clauses), key=clause_key):
             if clause in self.titles:
                 links.append(f"{{ref}}`{clause} <{clause_label(clause)}>`")
             else:
@@ -362,16 +441,17 @@ class RulesPages:
         return ", ".join(links)
 
     def rules(self, warn: Any) -> str:
-        """The rules page: ``specs/rules.md`` with labels, test links and code links."""
+        """The rules page: the spec with labels, test links and code links."""
+        spec = f"specs/{self.rules_path.name}"
+        toctree = _toctree(self.game.code_doc, self.game.tests_doc)
         if self.text is None:
-            return "# The rules\n\nThe rules are not written yet (`specs/rules.md` is missing).\n" + _HIDDEN_TOCTREE
+            return f"# {self.game.title}\n\nThe rules are not written yet (`{spec}` is missing).\n" + toctree
         by_clause: dict[str, list[Unit]] = defaultdict(list)
         for unit in self.units:
-            for named in unit.clauses:
+            for named in filter(self.game.owns, unit.clauses):
                 by_clause[named].append(unit)
         out: list[str] = []
         clause: str | None = None
-        fence = False
 
         def close_clause() -> None:
             if clause is None:
@@ -383,26 +463,23 @@ class RulesPages:
             else:
                 out.extend(["*Code that names this clause:* none (no comment or docstring cites it).", ""])
 
-        for number, line in enumerate(self.text.splitlines(), start=1):
-            if line.lstrip().startswith(("```", "~~~")):
-                fence = not fence
-            heading = None if fence else _HEADING.match(line)
-            if heading:
+        for spec_line in spec_lines(self.text):
+            line = spec_line.text
+            if spec_line.heading is not None:
                 close_clause()
-                match = _CLAUSE_HEADING.match(heading.group(2) + " ")
-                clause = match.group(1) if match else None
+                clause = spec_line.clause
                 if clause is not None:
                     out.extend([f"({clause_label(clause)})=", line])
                 else:
                     out.append(line)
                 continue
-            if not fence and clause is not None:
+            if not spec_line.fence and clause is not None:
 
-                def link(match: re.Match[str], line_number: int = number) -> str:
+                def link(match: re.Match[str], line_number: int = spec_line.number) -> str:
                     names = tuple(match.group(2).split("::")[1:])
                     test = self.tests[(match.group(1), names)]
                     if test.lines is None:
-                        warn(f"specs/rules.md:{line_number}: {match.group(0).strip('`')} names no test that exists")
+                        warn(f"{spec}:{line_number}: {match.group(0).strip('`')} names no test that exists")
                         return match.group(0)
                     return f"{{ref}}`{test.name} <{test.label}>`"
 
@@ -412,15 +489,40 @@ class RulesPages:
                     line = "**Source:** " + line.removeprefix("Source: ")
             out.append(line)
         close_clause()
-        return "\n".join(out) + _HIDDEN_TOCTREE
+        return "\n".join(out) + toctree
+
+    def summary(self) -> list[str]:
+        """A table of every clause, linked, beside its sources (the seed's heading and paragraph, or the ruling)."""
+        if self.text is None:
+            return [f"The rules of {self.game.title} are not written yet.", ""]
+        out = ["| Clause | Sources |", "| --- | --- |"]
+        clause: str | None = None
+        sources: list[str] = []
+
+        def row() -> None:
+            if clause is not None:
+                link = f"{{ref}}`{self.titles[clause]} <{clause_label(clause)}>`"
+                out.append(f"| {link} | {'; '.join(sources) or 'none'} |")
+
+        for line in spec_lines(self.text):
+            if line.heading is not None:
+                row()
+                clause = line.clause
+                sources = []
+            elif clause is not None and not line.fence and (source := _SOURCE.match(line.text)):
+                sources.append(source.group(1).replace("|", "\\|"))
+        row()
+        return [*out, ""]
 
     def code(self) -> str:
         """The code page: every unit that names a clause, with links back to the clauses."""
+        example = "`# R7: claims chain`" if self.game is GAMES[0] else "`# TM14: the raccoon goes onto the pile`"
+        rules = self.game.rules_doc.rpartition("/")[2]
         out = [
-            "# The rules in the code",
+            f"# {self.game.title}: the rules in the code",
             "",
             "Every function, class or statement of the library whose comments or docstring name a clause of",
-            "{doc}`the rules <index>` (as in `# R7: claims chain`), with the clauses it names.",
+            f"{{doc}}`the rules <{rules}>` (as in {example}), with the clauses it names.",
             "",
         ]
         path = None
@@ -447,10 +549,11 @@ class RulesPages:
 
     def tests_page(self) -> str:
         """The tests page: every test the rules name, with its source and the clauses it checks."""
+        rules = self.game.rules_doc.rpartition("/")[2]
         out = [
-            "# The rules' tests",
+            f"# {self.game.title}: the rules' tests",
             "",
-            "Every test that {doc}`the rules <index>` name, with the clauses that name it.",
+            f"Every test that {{doc}}`the rules <{rules}>` name, with the clauses that name it.",
             "",
         ]
         if not self.tests:
@@ -485,7 +588,7 @@ _MODULE_ORDER = ("engine", "state", "rules", "actions", "scoring", "events", "re
 
 
 def _reading_order(unit: Unit) -> tuple[int, str, int]:
-    module = _short(unit).split(".")[0]
+    module = _short(unit).rpartition(".")[0].rpartition(".")[2] or _short(unit).split(".")[0]
     rank = _MODULE_ORDER.index(module) if module in _MODULE_ORDER else len(_MODULE_ORDER)
     return rank, unit.path, unit.first
 
@@ -517,30 +620,65 @@ def _clear_pages(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> Non
     _PAGES.clear()  # read the rules and the sources afresh in each build
 
 
+def _pages(app: Sphinx) -> list[RulesPages]:
+    """Each game's pages, made once per build: the specs sit in the folder of ``cheekymonkey_rules``."""
+    if not _PAGES:
+        root = Path(app.config.cheekymonkey_root)
+        specs = Path(app.config.cheekymonkey_rules).parent
+        units = code_units(root)
+        for game in GAMES:
+            _PAGES[game.rules_doc] = RulesPages(specs / game.spec, root, game, units)
+    return list(_PAGES.values())
+
+
+def index_page(pages: list[RulesPages]) -> str:
+    """The rules' first page: each game's clauses in a table beside their sources, and the games' pages."""
+    out = [
+        "# The rules",
+        "",
+        "Each game's rules are written down as numbered clauses, each citing the passage of the published rules",
+        "(in Spanish) it rests on, or the ruling that decides what they leave open, and naming the tests that",
+        "would fail if it were broken. Each game's page gives the clauses in full, linked to the code that",
+        "carries them out and to those tests.",
+        "",
+    ]
+    for page in pages:
+        rules = page.game.rules_doc.rpartition("/")[2]
+        out += [f"## {page.game.title}", "", f"The clauses of {{doc}}`{page.game.title} <{rules}>`:", ""]
+        out += page.summary()
+    return "\n".join(out) + _toctree(*(page.game.rules_doc for page in pages))
+
+
 def _source_read(app: Sphinx, docname: str, source: list[str]) -> None:
     if docname == EXPLANATION_DOC:
         _list_performance(app, source)
         return
-    if docname not in (RULES_DOC, CODE_DOC, TESTS_DOC):
+    every = _pages(app) if docname == INDEX_DOC or _game_doc(docname) else []
+    if not every:
         return
     root = Path(app.config.cheekymonkey_root)
-    rules_path = Path(app.config.cheekymonkey_rules)
-    if "pages" not in _PAGES:
-        _PAGES["pages"] = RulesPages(rules_path, root)
-    pages = _PAGES["pages"]
     # Rebuild these pages when the rules or any source they show changes.
-    app.env.note_dependency(str(rules_path))
-    for unit in pages.units:
-        app.env.note_dependency(str(root / unit.path))
-    for test in pages.tests.values():
-        if test.lines is not None:
-            app.env.note_dependency(str(root / test.path))
-    if docname == RULES_DOC:
+    for pages in every:
+        app.env.note_dependency(str(pages.rules_path))
+        for unit in pages.units:
+            app.env.note_dependency(str(root / unit.path))
+        for test in pages.tests.values():
+            if test.lines is not None:
+                app.env.note_dependency(str(root / test.path))
+    if docname == INDEX_DOC:
+        source[0] = index_page(every)
+        return
+    pages = next(page for page in every if docname in page.game.docs)
+    if docname == pages.game.rules_doc:
         source[0] = pages.rules(lambda message: LOGGER.warning(message, location=docname))
-    elif docname == CODE_DOC:
+    elif docname == pages.game.code_doc:
         source[0] = pages.code()
     else:
         source[0] = pages.tests_page()
+
+
+def _game_doc(docname: str) -> bool:
+    return any(docname in game.docs for game in GAMES)
 
 
 def _env_get_outdated(
@@ -548,7 +686,8 @@ def _env_get_outdated(
 ) -> list[str]:
     # The generated pages depend on files Sphinx does not track as sources (tests, code), and the explanation
     # index on whether the performance page exists: always re-read them.
-    return [doc for doc in (RULES_DOC, CODE_DOC, TESTS_DOC, EXPLANATION_DOC) if doc in env.found_docs]
+    generated = [INDEX_DOC, *(doc for game in GAMES for doc in game.docs), EXPLANATION_DOC]
+    return [doc for doc in generated if doc in env.found_docs]
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -10,22 +10,29 @@ test never starts from a state play could not reach. Chance is never sampled her
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+
+import attrs
 
 from cheekymonkey.toomany import (
     CARDS,
+    Action,
     Card,
+    Event,
     FaceDown,
     GameState,
     Phase,
+    Reveal,
     Ruleset,
     Slot,
     apply,
+    apply_with_events,
     face_down,
     is_chance_node,
     is_terminal,
     legal_actions,
     new_game,
+    parse_action,
     resolve_chance,
 )
 from cheekymonkey.toomany.state import usable_discard
@@ -51,6 +58,22 @@ TM1_COUNTS = {
     Card.DO_NOT_DISTURB: 2,
 }
 """TM1's deck written out from the rules (not read from the engine)."""
+
+
+def unchecked_ruleset(counts: Mapping[str | int, int], row_size: int, *, max_players: int = 2) -> Ruleset:
+    """A rule set built without :class:`Ruleset`'s checks, for a deck the checks refuse as one that can stall.
+
+    Only for tests about something else than a game's end (the lazy deal's distribution), or about the stall
+    itself: play under such a deck is correct move by move, but some rounds can never end (TME5).
+    """
+    per_card = [0] * len(CARDS)
+    for key, count in counts.items():
+        per_card[Card.parse(key) - 1] = count
+    ruleset: Ruleset = object.__new__(Ruleset)
+    values = (tuple(per_card), row_size, 2, max_players, "unchecked")
+    for name, value in zip(attrs.fields_dict(Ruleset), values, strict=True):
+        object.__setattr__(ruleset, name, value)
+    return ruleset
 
 
 def slot(text: str) -> Slot:
@@ -162,3 +185,63 @@ def random_game(seed: int, players: int, ruleset: Ruleset | None = None) -> Iter
             actions = legal_actions(state)
             state = apply(state, actions[rng.randrange(len(actions))])
         yield state
+
+
+class Stacked:
+    """A game played on a stacked deck: each time chance acts, it reveals the deck's next card, in order.
+
+    The deck is written as card codes separated by spaces (``"3 5 1 G"``), the players' decisions in the
+    notation, separated by commas (``"w 4, b"``). :meth:`play` makes the decisions one by one; before each,
+    and after the last, chance takes cards from the deck for as long as it acts. Every action goes through
+    :func:`~cheekymonkey.toomany.apply_with_events`, and every event is kept, in order.
+
+    >>> game = Stacked(new_game(2), "3 5 1 G").play()
+    >>> game.row(0), game.discard, game.state.seat
+    ('1 ? 3 ? 5 ?', 'G', 1)
+    """
+
+    def __init__(self, start: GameState, deck: str = "") -> None:
+        self.state = start
+        self.deck = list(cards(deck))
+        self.events: list[Event] = []
+
+    def stack(self, deck: str) -> Stacked:
+        """Put more cards under the deck."""
+        self.deck.extend(cards(deck))
+        return self
+
+    def play(self, choices: str = "") -> Stacked:
+        """Make each decision of ``choices`` where it falls, chance revealing the deck's cards around them.
+
+        Raises:
+            AssertionError: If a decision is due where none is left, or a choice is made at a chance node.
+            ActionTextError: If a choice names no legal action.
+        """
+        self._deal()
+        for part in (part.strip() for part in choices.split(",") if part.strip()):
+            assert not is_chance_node(self.state), f"the deck ran out before {part!r}: {self.state}"
+            self._apply(parse_action(part, self.state))
+            self._deal()
+        return self
+
+    def _deal(self) -> None:
+        while self.deck and is_chance_node(self.state):
+            self._apply(Reveal(self.deck.pop(0)))
+
+    def _apply(self, action: Action) -> None:
+        self.state, events = apply_with_events(self.state, action)
+        self.events.extend(events)
+
+    def row(self, seat: int) -> str:
+        """Seat ``seat``'s row as the helpers write it: ``"1 ? (3) W"``."""
+        return " ".join("?" if slot is None else f"({slot.card.code})" if isinstance(slot, FaceDown) else slot.code
+                        for slot in self.state.rows[seat])  # fmt: skip
+
+    @property
+    def discard(self) -> str:
+        """The discard pile's codes, bottom first."""
+        return " ".join(card.code for card in self.state.discard)
+
+    def kinds(self) -> list[str]:
+        """The kinds of event so far, in order: ``["Drew", "TurnedUp", ...]``."""
+        return [type(event).__name__ for event in self.events]

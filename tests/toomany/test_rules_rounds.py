@@ -17,6 +17,7 @@ from cheekymonkey.toomany import (
     Phase,
     RaccoonTake,
     Reason,
+    Reshuffled,
     Reveal,
     RoundStarted,
     RoundWon,
@@ -32,7 +33,7 @@ from cheekymonkey.toomany import (
     outcome,
     winner,
 )
-from tests.toomany.helpers import STANDARD, make, row
+from tests.toomany.helpers import STANDARD, TINY, Stacked, make, row
 
 
 def test_a_round_is_won_the_moment_the_row_is_face_up_and_the_card_picked_up_is_not_played() -> None:
@@ -106,3 +107,40 @@ def test_the_outcome_is_refused_before_the_end() -> None:
     with pytest.raises(GameNotOverError):
         outcome(new_game(2))
     assert winner(new_game(2)) is None
+
+
+# -- whole games on a stacked deck -------------------------------------------------------------------------
+
+
+def test_a_whole_game_with_a_reshuffle_a_round_won_with_a_card_in_hand_and_the_game_won_with_a_wild() -> None:
+    """TM20, TM21, TM22, TM23: the tiny deck, 2 seats, rows of 2, every card chance reveals chosen.
+
+    Round 1: three giraffes and a 3 (too high) are discarded; seat 0 takes nothing from the pile's top 3,
+    draws a 2 and turns up the other 2 (a duplicate); the draw pile is empty, so seat 1's draw reshuffles the
+    discard pile; seat 1 draws the 2, turns up the wild, which goes on position 1 by itself and completes the
+    row: the card it picked up is never played. Round 2: seat 1, one card, draws the other wild and wins.
+    """
+    game = Stacked(new_game(2, ruleset=TINY), "G G G 3 2 2 2 W W").play("d, d")
+    assert game.kinds() == [
+        *["Drew", "Discarded"] * 4,
+        *["Drew", "TurnedUp", "Uncovered", "Discarded"],  # seat 0: the 2, then a duplicate 2
+        *["Reshuffled", "Drew", "TurnedUp", "Uncovered", "WildPlaced", "RoundWon", "RoundStarted"],
+        *["Drew", "WildPlaced", "GameWon"],
+    ]
+    reshuffled = next(event for event in game.events if isinstance(event, Reshuffled))
+    assert reshuffled.cards == 5
+    won = [event for event in game.events if isinstance(event, RoundWon | GameWon)]
+    assert won == [RoundWon(1, 1), GameWon(1)]
+    assert (game.state.rows, game.state.hand) == (((None, None), (Card.WILD,)), None)
+    assert outcome(game.state).ranks == (2, 1)
+
+
+def test_a_whole_game_won_with_a_1() -> None:
+    """TM21, TM22, TM23: seat 0 turns up 1 and 2 in its first turn; in round 2 its one card is completed by a 1."""
+    game = Stacked(new_game(2, ruleset=TINY), "1 2 G 1").play()
+    assert game.kinds() == [
+        *["Drew", "TurnedUp", "Uncovered", "TurnedUp", "RoundWon", "RoundStarted"],
+        *["Drew", "Discarded"],  # round 2 begins with seat 1 (TM5): a giraffe
+        *["Drew", "TurnedUp", "GameWon"],
+    ]
+    assert (game.state.rows, winner(game.state)) == (((Card.ONE,), (None, None)), 0)

@@ -107,10 +107,10 @@ def test_a_row_outside_one_to_six_is_refused(size: int) -> None:
 
 def test_a_deck_too_small_to_leave_a_card_to_draw_is_refused() -> None:
     """TM25: at a draw the rows hold up to max_players * row_size cards and the Skips one per opponent."""
-    # 2 seats, rows of 2, one Skip: 4 + 1 cards may be held, so 5 cards leave nothing to draw.
+    # 2 seats, rows of 2, one Skip: 4 + 1 cards may be held, so 8 cards leave 3 to draw, and 5 none.
     with pytest.raises(InvalidRulesetError, match="TM25"):
         Ruleset.custom({1: 2, 2: 2, "skip": 1}, row_size=2, max_players=2)
-    assert Ruleset.custom({1: 2, 2: 2, "skip": 1, "giraffe": 1}, row_size=2, max_players=2).total_cards == 6
+    assert Ruleset.custom({1: 3, 2: 3, "skip": 1, "giraffe": 1}, row_size=2, max_players=2).total_cards == 8
     # The standard deck leaves 55 - 36 - 5 = 14 cards at least for the piles.
     with pytest.raises(InvalidRulesetError, match="TM25"):
         Ruleset.custom(dict.fromkeys(CARDS[:6], 4) | {Card.WILD: 2}, row_size=6, max_players=6)
@@ -120,9 +120,57 @@ def test_a_deck_that_cannot_complete_a_row_is_refused() -> None:
     """TM11, TM21: each position needs its number or a wild; a missing number needs a wild of its own."""
     with pytest.raises(InvalidRulesetError, match="no 3"):
         Ruleset.custom({1: 3, 2: 3, "elephant": 3}, row_size=3, max_players=2)
-    assert Ruleset.custom({1: 3, 2: 3, "wild": 1, "elephant": 3}, row_size=3, max_players=2).row_size == 3
+    assert Ruleset.custom({1: 3, 2: 3, "wild": 3, "elephant": 3}, row_size=3, max_players=2).row_size == 3
     with pytest.raises(InvalidRulesetError, match="no 2, 3"):
         Ruleset.custom({1: 3, "wild": 1, "elephant": 3}, row_size=3, max_players=2)
+
+
+@pytest.mark.parametrize(
+    ("counts", "row_size", "seats", "stuck"),
+    [
+        # Stage one's stall: no wild and a single 1, which two one-card rows can hold out of reach.
+        ({1: 1, "giraffe": 6}, 1, 2, "numbered 1 (1) and every wild (0) at position 1 "),
+        ({1: 2, "giraffe": 6}, 1, 2, "numbered 1 (2) and every wild (0) at position 1 "),
+        # A missing number with one wild: three seats can hold the wild at position 3.
+        ({1: 4, 2: 4, "wild": 1, "elephant": 3}, 3, 3, "numbered 3 (0) and every wild (1) at position 3 "),
+        # Scarce 1s and 2s together: four seats hold 3 + 3 + 2 cards at positions 1 and 2.
+        ({1: 3, 2: 3, 3: 5, "wild": 2, "giraffe": 9}, 3, 4, "numbered 1, 2 (6) and every wild (2) at positions 1, 2 "),
+        # Every number as often as there are seats and no wild: the rows can hold all of one number.
+        ({1: 2, 2: 2, "giraffe": 3}, 2, 2, "numbered 1 (2) and every wild (0) at position 1 "),
+    ],
+)
+def test_a_deck_whose_rounds_could_stall_is_refused_naming_the_positions(
+    counts: dict[str | int, int], row_size: int, seats: int, stuck: str
+) -> None:
+    """TME4, TME5: for every set N of positions, N's numbers and the wilds must outnumber seats x |N|."""
+    with pytest.raises(InvalidRulesetError, match="TME5") as caught:
+        Ruleset.custom(counts, row_size=row_size, max_players=seats)
+    assert stuck in caught.value.reason
+    assert isinstance(caught.value, ValueError)
+
+
+@pytest.mark.parametrize(
+    ("counts", "row_size", "seats"),
+    [
+        ({1: 3, "giraffe": 6}, 1, 2),  # three 1s: two rows cannot hold them all
+        ({1: 2, "wild": 1, "giraffe": 6}, 1, 2),  # a wild makes up for the third 1
+        ({1: 2, 2: 2, "wild": 1, "giraffe": 3}, 2, 2),  # 2 + 1 > 2 for each position, 5 > 4 for both
+        ({1: 6, 2: 6, 3: 6, 4: 6, 5: 6, 6: 6, "wild": 1, "giraffe": 6}, 6, 6),  # one wild is enough for six
+    ],
+)
+def test_a_deck_that_cannot_stall_is_accepted(counts: dict[str | int, int], row_size: int, seats: int) -> None:
+    """TME5: the condition is met: one card more than the rows can hold out of reach, for every set of positions."""
+    assert Ruleset.custom(counts, row_size=row_size, max_players=seats).max_players == seats
+
+
+@pytest.mark.parametrize("size", [1, 2, 3, 4, 5, 6])
+def test_the_standard_deck_cannot_stall_with_any_row_or_seat_count(size: int) -> None:
+    """TME5: six of each number and four wilds outnumber what six rows can hold, for every set of positions."""
+    for seats in range(2, 7):
+        assert Ruleset.custom(row_size=size, max_players=seats).row_size == size
+    # With no wilds, six rows could hold all six copies of one number: the standard deck needs its wilds.
+    with pytest.raises(InvalidRulesetError, match="TME5"):
+        Ruleset.custom(dict.fromkeys(CARDS[:6], 6) | {"giraffe": 19}, row_size=size, max_players=6)
 
 
 @pytest.mark.parametrize(

@@ -41,7 +41,7 @@ from cheekymonkey.toomany import (
     legal_actions,
     new_game,
 )
-from tests.toomany.helpers import cards, make, random_game, row
+from tests.toomany.helpers import Stacked, cards, make, random_game, row
 
 # -- TM11 wild -----------------------------------------------------------------------------------------------
 
@@ -86,6 +86,20 @@ def test_a_wild_with_one_face_down_position_is_placed_by_the_engine_and_wins_the
     assert state.row_sizes == (5, 6)
 
 
+def test_a_wild_turned_up_from_the_row_is_placed_like_a_drawn_one() -> None:
+    """TM11, TM9: the rules apply alike to a card turned up: the wild under the 2 asks for its place."""
+    game = Stacked(make(["1 ? ? ? ? ?", "? ? ? ? ? ?"]), "2 W").play()
+    assert (game.state.phase, game.state.hand, game.row(0)) == (Phase.WILD, Card.WILD, "1 2 ? ? ? ?")
+    assert legal_actions(game.state) == tuple(PlaceWild(p) for p in (3, 4, 5, 6))
+
+
+def test_a_wild_placed_on_a_turned_down_wild_brings_that_wild_up_to_be_placed() -> None:
+    """TM11, TM15: the known wild under the new one comes into hand, with no chance, and asks for a place."""
+    game = Stacked(make(["? (W) ? ? ? ?", "1 ? ? ? ? ?"]), "W").play("w 2")
+    assert game.kinds() == ["Drew", "WildPlaced", "Uncovered"]
+    assert (game.state.phase, game.state.hand, game.row(0)) == (Phase.WILD, Card.WILD, "? W ? ? ? ?")
+
+
 # -- TM12 the wild bonus --------------------------------------------------------------------------------------
 
 
@@ -122,6 +136,21 @@ def test_taking_the_bonus_with_one_other_face_down_position_places_the_wild_ther
     state, events = apply_with_events(state, TakeBonus())
     assert events[:2] == (BonusTaken(0, Card.THREE), WildPlaced(0, 6))
     assert state.round == 2  # and that completed the row (TM21)
+
+
+def test_a_number_whose_position_holds_a_turned_down_wild_is_placed_as_usual() -> None:
+    """TM7, TM12: a wild turned face down is a face-down card: the 3 swaps with it, and the wild comes up."""
+    game = Stacked(make(["? ? (W) ? ? ?", "1 ? ? ? ? ?"]), "3").play()
+    assert game.kinds() == ["Drew", "TurnedUp", "Uncovered"]
+    assert (game.state.phase, game.state.hand, game.row(0)) == (Phase.WILD, Card.WILD, "? ? 3 ? ? ?")
+
+
+def test_a_wild_freed_by_the_bonus_can_uncover_a_second_bonus() -> None:
+    """TM12: the 2 takes the wild's place; the wild goes on 4 and uncovers a 4, which is offered the bonus again."""
+    game = Stacked(make(["? W ? ? ? ?", "? ? ? ? ? ?"]), "2 4").play("b, w 4")
+    assert game.kinds() == ["Drew", "BonusTaken", "WildPlaced", "Uncovered"]
+    assert (game.state.phase, game.state.hand, game.row(0)) == (Phase.BONUS, Card.FOUR, "? 2 ? W ? ?")
+    assert legal_actions(game.state) == (TakeBonus(), Decline())
 
 
 # -- TM13 giraffe and elephant --------------------------------------------------------------------------------
@@ -176,6 +205,20 @@ def test_the_raccoon_declined_ends_the_turn_with_the_pile_as_it_was() -> None:
     state, events = apply_with_events(state, Decline())
     assert events == (RaccoonTook(0, None),)
     assert (state.seat, state.discard) == (1, cards("2 R"))
+
+
+def test_a_raccoon_turned_up_from_the_row_searches_the_pile_too() -> None:
+    """TM14, TM9: the raccoon under the 2 goes on the pile and offers the 5 below it, or nothing."""
+    game = Stacked(make(["? ? ? ? ? ?", "? ? ? ? ? ?"], discard="5 G"), "2 R").play()
+    assert (game.state.phase, game.discard) == (Phase.RACCOON, "5 G R")
+    assert legal_actions(game.state) == (RaccoonTake(Card.FIVE), Decline())
+
+
+def test_the_raccoon_may_take_a_number_whose_own_copy_lies_turned_down() -> None:
+    """TM14, TM15: position 4 is face down (turned down), so the 4 qualifies; the known 4 comes up, a duplicate."""
+    game = Stacked(make(["? ? ? (4) ? ?", "? ? ? ? ? ?"], discard="4 G"), "R").play("r 4")
+    assert game.kinds() == ["Drew", "Discarded", "RaccoonTook", "TurnedUp", "Uncovered", "Discarded"]
+    assert (game.row(0), game.discard, game.state.seat) == ("? ? ? 4 ? ?", "G R 4", 1)
 
 
 @pytest.mark.parametrize(
@@ -242,6 +285,13 @@ def test_do_not_disturb_declined_is_discarded() -> None:
     assert state.rows[1] == row("1 ? ? ? ? ?")
 
 
+def test_do_not_disturb_turned_up_from_the_row_asks_for_its_target() -> None:
+    """TM15, TM9: the Do Not Disturb under the 2 is played at once: seat 1's 3, or nothing."""
+    game = Stacked(make(["? ? ? ? ? ?", "? ? 3 ? ? ?"]), "2 D").play()
+    assert (game.state.phase, game.state.hand, game.row(0)) == (Phase.DISTURB, Card.DO_NOT_DISTURB, "? 2 ? ? ? ?")
+    assert legal_actions(game.state) == (TurnDown(1, 3), Decline())
+
+
 @pytest.mark.parametrize(
     ("action", "why"),
     [
@@ -299,6 +349,13 @@ def test_a_skip_with_every_opponent_waiting_already_has_no_effect() -> None:
     state, events = apply_with_events(state, Reveal(Card.SKIP))
     assert events == (Drew(0, Card.SKIP), Discarded(0, Card.SKIP, Reason.NO_TARGET), Skipped(1))
     assert state.seat == 0
+
+
+def test_a_skip_turned_up_from_the_row_asks_for_its_opponent() -> None:
+    """TM16, TM9: the Skip under the 2 is played at once: to seat 1, or to nobody."""
+    game = Stacked(make(["? ? ? ? ? ?", "? ? ? ? ? ?"]), "2 S").play()
+    assert (game.state.phase, game.state.hand) == (Phase.SKIP, Card.SKIP)
+    assert legal_actions(game.state) == (GiveSkip(1), Decline())
 
 
 def test_a_skip_declined_is_discarded_and_the_player_cannot_skip_themselves() -> None:

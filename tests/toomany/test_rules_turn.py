@@ -30,7 +30,7 @@ from cheekymonkey.toomany import (
     new_game,
     view,
 )
-from tests.toomany.helpers import make, row
+from tests.toomany.helpers import Stacked, make, row
 
 
 def test_001s_example_a_drawn_3_goes_face_up_third_from_the_left() -> None:
@@ -149,3 +149,84 @@ def test_drawing_from_the_pile_when_offered_the_discard_top() -> None:
     assert state.phase is Phase.CHOSEN_DRAW
     assert state.discard == (Card.FOUR,)
     assert apply(state, Reveal(Card.FOUR)).rows[0] == row("? ? ? 4 ? ?")
+
+
+# -- worked cases on a stacked deck ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("rows", "discard", "deck", "choices", "rows_after", "discard_after", "seat_after"),
+    [
+        # TM7, 001's example: a drawn 3 goes face up third from the left; the card there is in hand.
+        (["? ? ? ? ? ?", "? ? ? ? ? ?"], "", "3", "", ["? ? 3 ? ? ?", "? ? ? ? ? ?"], "", 0),
+        # TM8: the chain goes on, 3 then 5 then 1, until a giraffe ends it (TM13).
+        (["? ? ? ? ? ?", "? ? ? ? ? ?"], "", "3 5 1 G", "", ["1 ? 3 ? 5 ?", "? ? ? ? ? ?"], "G", 1),
+        # TM9: a drawn number already face up is discarded.
+        (["? ? 3 ? ? ?", "? ? ? ? ? ?"], "", "3", "", ["? ? 3 ? ? ?", "? ? ? ? ? ?"], "3", 1),
+        # TM9: a number turned up that is already face up ends the turn the same way.
+        (["? ? 3 ? ? ?", "? ? ? ? ? ?"], "", "1 3", "", ["1 ? 3 ? ? ?", "? ? ? ? ? ?"], "3", 1),
+        # TM9, TM22: a 5 is too high for a row of 4.
+        (["? ? ? ?", "? ? ? ? ? ?"], "", "5", "", ["? ? ? ?", "? ? ? ? ? ?"], "5", 1),
+        # TM6: the 3 on the discard pile is taken and placed; a 1 comes up, then an elephant.
+        (["? ? ? ? ? ?", "? ? ? ? ? ?"], "G 3", "1 E", "t", ["1 ? 3 ? ? ?", "? ? ? ? ? ?"], "G E", 1),
+        # TM6 as 001 words it: a 6 too high for a row of 5 may be taken, and goes straight back.
+        (["? ? ? ? ?", "? ? ? ? ? ?"], "G 6", "", "t", ["? ? ? ? ?", "? ? ? ? ? ?"], "G 6", 1),
+        # TM11: a drawn wild goes where the player says; the card under it is a giraffe.
+        (["1 ? ? ? ? ?", "? ? ? ? ? ?"], "", "W G", "w 4", ["1 ? ? W ? ?", "? ? ? ? ? ?"], "G", 1),
+        # TM11, TM12, TM15: a wild on a turned-down 2 brings the 2 up, which takes the bonus; the wild goes on.
+        (["? (2) ? ? ? ?", "1 ? ? ? ? ?"], "", "W G", "w 2, b, w 6", ["? 2 ? ? ? W", "1 ? ? ? ? ?"], "G", 1),
+        # TM12: a 3 drawn onto a wild's position: the bonus declined, the 3 is discarded.
+        (["? ? W ? ? ?", "? ? ? ? ? ?"], "", "3", "n", ["? ? W ? ? ?", "? ? ? ? ? ?"], "3", 1),
+        # TM14: the raccoon takes the 4 from under the pile, which is placed and turns up a giraffe.
+        (
+            ["1 ? ? ? ? ?", "? ? ? ? ? ?"],
+            "4 1 G 2 5",
+            "R G",
+            "d, r 4",
+            ["1 ? ? 4 ? ?", "? ? ? ? ? ?"],
+            "1 G 2 5 R G",
+            1,
+        ),
+        # TM15: a Do Not Disturb turns seat 1's 3 face down.
+        (["? ? ? ? ? ?", "? ? 3 ? ? ?"], "", "D", "x 1 3", ["? ? ? ? ? ?", "? ? (3) ? ? ?"], "D", 1),
+        # TM16: the Skip goes to seat 2; seat 1 draws a giraffe; seat 2 is skipped; seat 0 plays again.
+        (
+            ["? ? ? ? ? ?", "? ? ? ? ? ?", "? ? ? ? ? ?"],
+            "",
+            "S G",
+            "s 2",
+            ["? ? ? ? ? ?", "? ? ? ? ? ?", "? ? ? ? ? ?"],
+            "G S",
+            0,
+        ),
+    ],
+    ids=[
+        "draw a 3",
+        "a chain",
+        "a duplicate drawn",
+        "a duplicate turned up",
+        "too high",
+        "the discard top taken",
+        "a discard too high taken",
+        "a wild placed",
+        "a wild on a known card and the bonus",
+        "the bonus declined",
+        "the raccoon",
+        "Do Not Disturb",
+        "a Skip",
+    ],
+)
+def test_worked_cases_of_the_rules_on_a_stacked_deck(
+    rows: list[str],
+    discard: str,
+    deck: str,
+    choices: str,
+    rows_after: list[str],
+    discard_after: str,
+    seat_after: int,
+) -> None:
+    """TM6-TM16: each case of the rules played from a table, chance revealing a stacked deck, seat 0 to move."""
+    game = Stacked(make(rows, discard=discard), deck).play(choices)
+    assert not game.deck  # every card of the stacked deck was revealed
+    rows_now = [game.row(seat) for seat in range(len(rows))]
+    assert (rows_now, game.discard, game.state.seat) == (rows_after, discard_after, seat_after)

@@ -1,0 +1,125 @@
+"""What every RL adapter shares: which game, the one truncation rule, and the reward options.
+
+This module is pure Python; the adapters (:mod:`~cheekymonkey.rl.gymnasium_env`,
+:mod:`~cheekymonkey.rl.pettingzoo_env`, :mod:`~cheekymonkey.rl.openspiel_game`) take its arguments the
+same way and mean the same by them.
+
+**Which game.** Every adapter takes ``game``: a name from :data:`cheekymonkey.games.GAME_NAMES`
+(``"cheeky-monkey"``, the default) or a :class:`~cheekymonkey.game.Game`. It talks to the game only
+through that protocol and its :meth:`~cheekymonkey.Game.encoding`, so any game of the library plays
+in every adapter. A ``ruleset`` is the game's rule set, or the name of one of its presets.
+
+**Truncation: one rule, one meaning.** The rules of *Cheeky Monkey* set no limit on turns (R22): a policy
+that never stops can bust forever. So every adapter cuts a game off by the
+:class:`~cheekymonkey.table.Table`'s limits (:func:`~cheekymonkey.table.past_limits`): ``max_turns`` (a
+turn past this many would begin; None, the default, is no limit) and ``max_steps`` (this many actions
+have been played, chance outcomes and every seat's moves included; :data:`DEFAULT_MAX_STEPS` by default,
+None for no limit where the framework allows it). A game cut off is *truncated*: it stopped, and it has
+**no result**. Nobody won or lost it, so it pays nobody anything:
+
+- Gymnasium and PettingZoo: the step that reaches the limit returns ``truncated=True`` (for every agent in
+  PettingZoo), ``terminated=False``, and no outcome reward (only the shaping term below, if asked for). A
+  learner that bootstraps should bootstrap from that observation, as for any truncation.
+- OpenSpiel has no truncation flag: a game cut off is a terminal state whose returns are all 0, where a
+  game that ended by its rules has returns adding up to 1. So the game is declared general-sum
+  (``GameType.Utility.GENERAL_SUM``), with utilities from 0 to 1 (``utility_sum`` is not defined), and
+  :attr:`~cheekymonkey.rl.openspiel_game.SpielState.truncated` tells the two kinds of end apart. OpenSpiel
+  needs a bound on a game's length, so ``max_steps`` must be set there; it is the ``max_game_length``.
+
+A uniformly random player ends a 2-seat game in about 200 steps, so the default limit only stops a policy
+that would never stop.
+
+**Rewards.** By default a seat's reward is 0 until the game ends by its rules, then its return
+(:attr:`~cheekymonkey.Outcome.returns`): 1 for a sole win, ``1/k`` for a win shared by ``k``, 0 for a
+loss. With ``margin=c`` (Gymnasium and PettingZoo), each step also pays ``c`` times the change in the
+seat's *lead* since its last reward (the first reward: since the game began), the lead being its points
+minus the most points of any other seat (:meth:`~cheekymonkey.game.Encoding.points`: in *Cheeky Monkey*
+the score of the stacks as they stand, R16-R17). It is a potential-based shaping term, so it leaves the
+best policy unchanged (Ng, Harada and Russell, ICML 1999), and over a whole game it adds up to ``c`` times
+the final lead (in *Cheeky Monkey* every lead is 0 when a game begins). ``margin=0.01`` is a small push
+toward points that leaves winning the main goal.
+
+>>> lead((30.0, 41.0, 12.0), 0), lead((30.0, 41.0, 12.0), 1)
+(-11.0, 11.0)
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from typing import Any, Final
+
+from cheekymonkey.errors import InvalidValueError
+from cheekymonkey.game import Game
+from cheekymonkey.games import AnyGame, game_named
+
+__all__ = ["DEFAULT_MAX_STEPS", "check_limits", "check_margin", "game_of", "lead", "ruleset_of"]
+
+DEFAULT_MAX_STEPS: Final = 10_000
+"""The step limit of every adapter unless told otherwise (actions, chance outcomes included)."""
+
+
+def game_of(game: str | AnyGame) -> AnyGame:
+    """The game named ``game``, or ``game`` itself if it is a :class:`~cheekymonkey.game.Game`.
+
+    Raises:
+        InvalidValueError: If there is no game of that name, or ``game`` is neither a name nor a game.
+    """
+    if isinstance(game, str):
+        return game_named(game)
+    if not isinstance(game, Game):
+        raise InvalidValueError(f"game must be a game's name or a Game, got {game!r}")
+    return game
+
+
+def ruleset_of(game: AnyGame, ruleset: object) -> Any:
+    """``ruleset`` for ``game``: None (the standard rules), a preset's name, or a rule set of the game's own.
+
+    Raises:
+        InvalidRulesetError: If ``game`` has no preset of that name.
+    """
+    if isinstance(ruleset, str):
+        return game.ruleset(ruleset)
+    return ruleset
+
+
+def check_limits(max_turns: object, max_steps: object, max_decisions: object = None) -> tuple[int | None, int | None]:
+    """The limits ``(max_turns, max_steps)``, checked; ``max_decisions`` is the old name of ``max_turns``.
+
+    Raises:
+        InvalidValueError: If a limit is not a positive integer or None.
+    """
+    if max_decisions is not None:
+        warnings.warn(
+            "max_decisions is deprecated: the adapters share the Table's limits, max_turns and max_steps; "
+            "max_decisions=N now means max_turns=N",
+            DeprecationWarning,
+            stacklevel=3,
+        )
+        if max_turns is None:
+            max_turns = max_decisions
+    for name, limit in (("max_turns", max_turns), ("max_steps", max_steps)):
+        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
+            raise InvalidValueError(f"{name} must be a positive integer or None, got {limit!r}")
+    return max_turns, max_steps  # type: ignore[return-value]  # checked just above
+
+
+def check_margin(margin: object) -> float:
+    """The shaping coefficient ``margin``, checked: a finite number, 0 (the default) for none.
+
+    Raises:
+        InvalidValueError: If ``margin`` is not a finite number.
+    """
+    if (
+        isinstance(margin, bool)
+        or not isinstance(margin, int | float)
+        or margin != margin
+        or abs(margin) == float("inf")
+    ):
+        raise InvalidValueError(f"margin must be a finite number, got {margin!r}")
+    return float(margin)
+
+
+def lead(points: Sequence[float], seat: int) -> float:
+    """``seat``'s points minus the most points of any other seat: its lead (negative when behind)."""
+    return points[seat] - max(p for other, p in enumerate(points) if other != seat)

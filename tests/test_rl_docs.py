@@ -1,0 +1,86 @@
+"""What the RL docs say: figures the doctests print, the README's word on the rl extra, the install hook."""
+
+from __future__ import annotations
+
+import doctest
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+GUIDE = ROOT / "docs" / "howto" / "train.md"
+
+
+def _printed_and_prose(text: str) -> tuple[set[float], str]:
+    """The numbers the page's doctests print, and the page's prose (the text outside code blocks)."""
+    printed: set[float] = set()
+    for block in re.findall(r"```pycon\n(.*?)```", text, re.S):
+        for example in doctest.DocTestParser().get_examples(block):
+            printed.update(float(number) for number in re.findall(r"\d+\.\d+", example.want))
+    prose = re.sub(r"```.*?```", "", text, flags=re.S)
+    return printed, prose
+
+
+def test_the_training_guide_quotes_only_figures_its_doctest_prints() -> None:
+    """Every result in the guide's prose (a percentage to a tenth) is a share its seeded doctest prints."""
+    printed, prose = _printed_and_prose(GUIDE.read_text(encoding="utf-8"))
+    quoted = [float(figure) for figure in re.findall(r"(\d+\.\d)%", prose)]
+    assert quoted, "the guide quotes its results"
+    missing = [figure for figure in quoted if round(figure / 100, 3) not in printed]
+    assert not missing, f"quoted in the prose but printed by no doctest: {missing}"
+
+
+def test_the_readme_names_the_rl_extra() -> None:
+    """The README's list of extras says what the rl extra is for."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    line = next(line for line in readme.splitlines() if "cheekymonkey.rl" in line)
+    assert "`rl`" in line
+    assert "Gymnasium" in line
+
+
+def test_the_gymnasium_ids_are_entry_points_installed_with_a_start_up_hook() -> None:
+    """The project declares the environment ids as entry points, and ships the hook that registers them."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    entries = project["project"]["entry-points"]["cheekymonkey.gymnasium"]
+    from cheekymonkey.rl._gymnasium_startup import GROUP
+
+    assert GROUP == "cheekymonkey.gymnasium"
+    assert entries == {"cheekymonkey/Solo-v0": "cheekymonkey.rl.gymnasium_env:SoloEnv"}
+    included = project["tool"]["hatch"]["build"]["targets"]["wheel"]["force-include"]
+    assert included["cheekymonkey/rl/_gymnasium_startup.py"] == "_cheekymonkey_gymnasium.py"
+    hook = (ROOT / "cheekymonkey" / "rl" / "gymnasium-startup.pth").read_text(encoding="utf-8")
+    assert hook.strip() == "import _cheekymonkey_gymnasium; _cheekymonkey_gymnasium.install()"
+
+
+def test_the_start_up_hook_costs_python_no_module_but_its_own() -> None:
+    """At start-up the installed hook is loaded, and its import pulls in no module beyond ``__future__``.
+
+    Read from ``python -X importtime``, whose tree shows each import nested under the one that caused it, so
+    the check holds whatever other start-up hooks the interpreter's site-packages carry (an editable install
+    of another project may import ``typing`` there, and that is not this hook's cost).
+    """
+    code = "import sys; print(sorted(name for name in ('cheekymonkey', 'gymnasium') if name in sys.modules))"
+    result = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", code], capture_output=True, text=True, check=False, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
+    tree = [
+        (len(line) - len(line.lstrip()), line.strip())
+        for line in (
+            entry.rpartition("|")[2] for entry in result.stderr.splitlines() if entry.startswith("import time:")
+        )
+        if line.strip() and line.strip() != "imported package"
+    ]
+    names = [name for _, name in tree]
+    assert "_cheekymonkey_gymnasium" in names
+    where = names.index("_cheekymonkey_gymnasium")
+    depth = tree[where][0]
+    nested = []
+    for indent, name in reversed(tree[:where]):  # a module's own imports are printed just before it, deeper
+        if indent <= depth:
+            break
+        nested.append(name)
+    assert set(nested) <= {"__future__"}, nested
