@@ -6,10 +6,13 @@ every bot moved ``i`` seats round the table, so the first player's edge cancels.
 a run gives the same figures every time: these tests cannot flake, and they fail if a change moves a bot's
 strength out of its range. Heuristic over random shows at this size (its 95% Wilson interval lies above the
 fair share); the search's edge over the heuristic is a point or two, which only the declared run of
-thousands of games can show, so here its run is held to the range of its recorded result.
+thousands of games can show, so here its run is held to the range of its recorded result. Those two runs
+take some 15 s of CPU each, so they are marked slow, as Cheeky Monkey's longer ladder runs are.
 """
 
 from __future__ import annotations
+
+import pytest
 
 from cheekymonkey.simulation import BotSummary, simulate
 
@@ -35,12 +38,14 @@ def test_the_heuristic_beats_two_random_bots_at_three_seats() -> None:
     assert first.low > 1 / 3
 
 
+@pytest.mark.slow
 def test_the_search_against_the_heuristic_head_to_head_hits_its_recorded_range() -> None:
     """300 two-seat games: the expectimax bot wins 150 (50%); held to 47% - 56%, a weaker search falls out."""
     first = _first(["expectimax", "heuristic"], 300)
     assert 0.47 <= first.win_rate <= 0.56, first
 
 
+@pytest.mark.slow
 def test_the_search_against_two_heuristics_at_three_seats_hits_its_recorded_range() -> None:
     """150 three-seat games: the expectimax bot wins 55 (36.7%, above its 1/3 share); held to 33.5% - 42%."""
     first = _first(["expectimax", "heuristic", "heuristic"], 150)
