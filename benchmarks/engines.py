@@ -11,9 +11,9 @@ Two figures per game, from the same rounds:
 
 - **whole games**: the loop's CPU time over the engine calls it made, the loop's own work included;
 - **engine calls alone**: the calls the round's games made, recorded and then replayed in tight loops
-  (each kind of call in its own loop), their CPU time over their number: the fastest of ``--repeats``
-  replays (default 5), since a replay lasts only milliseconds and one busy moment of the machine would
-  otherwise decide it.
+  (each kind of call in its own loop), their CPU time over their number. The two games' replays alternate
+  ``--repeats`` times (default 5) and each kind of call keeps its fastest: a replay lasts milliseconds, and
+  one busy moment of the machine would otherwise decide it.
 
 The rounds alternate between the games, the order turned every round, so a change in the machine's load
 falls on both alike; the figures are medians over the rounds, and the ratio (Too Many Monkeys over Cheeky
@@ -97,27 +97,20 @@ KINDS = ("apply", "legal_actions", "sample_chance")
 """The engine calls, in the order the replay times them."""
 
 
-def replay(api: ModuleType, recording: Recording, rng: random.Random, repeats: int = 5) -> dict[str, float]:
-    """The CPU time, in seconds, of making every call of ``recording`` again, each kind in a tight loop.
-
-    For each kind of call, the fastest of ``repeats`` replays.
-    """
+def replay(api: ModuleType, recording: Recording, rng: random.Random) -> dict[str, float]:
+    """The CPU time, in seconds, of making every call of ``recording`` again, each kind in a tight loop."""
     apply, legal_actions, sample_chance = api.apply, api.legal_actions, api.sample_chance
-    best = dict.fromkeys(KINDS, float("inf"))
-    for _ in range(repeats):
-        start = time.process_time()
-        for state, action in recording.applied:
-            apply(state, action)
-        listed = time.process_time()
-        for state in recording.listed:
-            legal_actions(state)
-        sampled = time.process_time()
-        for state in recording.sampled:
-            sample_chance(state, rng)
-        end = time.process_time()
-        for kind, seconds in zip(KINDS, (listed - start, sampled - listed, end - sampled), strict=True):
-            best[kind] = min(best[kind], seconds)
-    return best
+    start = time.process_time()
+    for state, action in recording.applied:
+        apply(state, action)
+    listed = time.process_time()
+    for state in recording.listed:
+        legal_actions(state)
+    sampled = time.process_time()
+    for state in recording.sampled:
+        sample_chance(state, rng)
+    end = time.process_time()
+    return dict(zip(KINDS, (listed - start, sampled - listed, end - sampled), strict=True))
 
 
 def _load() -> str:
@@ -142,19 +135,28 @@ def run(rounds: int, players: int, calls: int, seed: int, repeats: int = 5) -> d
     made: dict[str, int] = dict.fromkeys(names, 0)
     for index in range(rounds):
         gc.collect()
-        for name in names[index % 2 :] + names[: index % 2]:
+        order = names[index % 2 :] + names[: index % 2]
+        recordings: dict[str, Recording] = {}
+        for name in order:
             api = GAMES[name]
             rng = random.Random(seed + 1000 * index)
             start = time.process_time()
             count = sum(play(api, players, rng) for _ in range(sizes[name]))
             whole[name].append((time.process_time() - start) / count * 1e9)
-            recording = record(api, players, random.Random(seed + 1000 * index), sizes[name])
-            seconds = replay(api, recording, rng, repeats)
-            alone[name].append(sum(seconds.values()) / recording.calls * 1e9)
+            made[name] += count
+            recordings[name] = record(api, players, random.Random(seed + 1000 * index), sizes[name])
+        # The calls alone: the two games' replays alternate, and each kind keeps its fastest replay.
+        best = {name: dict.fromkeys(KINDS, float("inf")) for name in names}
+        for _ in range(repeats):
+            for name in order:
+                for kind, seconds in replay(GAMES[name], recordings[name], random.Random(seed)).items():
+                    best[name][kind] = min(best[name][kind], seconds)
+        for name in names:
+            recording = recordings[name]
+            alone[name].append(sum(best[name].values()) / recording.calls * 1e9)
             numbers = (len(recording.applied), len(recording.listed), len(recording.sampled))
             for kind, number in zip(KINDS, numbers, strict=True):
-                by_kind[name][kind].append(seconds[kind] / number * 1e9)
-            made[name] += count
+                by_kind[name][kind].append(best[name][kind] / number * 1e9)
         first, second = names
         print(
             f"   round {index + 1}: whole games {whole[first][-1]:5.0f} / {whole[second][-1]:5.0f} ns a call "
