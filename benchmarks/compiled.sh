@@ -5,12 +5,14 @@
 #   benchmarks/compiled.sh test [pytest options]          run the test suite against it
 #   benchmarks/compiled.sh latency [bot_latency.py options] time the bots' decisions on it
 #   benchmarks/compiled.sh engines [engines.py options]   one engine call of both games, side by side
+#   benchmarks/compiled.sh ladder [tmm_ladder.py options] the Too Many Monkeys bot ladder, about 3 times faster
 # The working tree is never touched: an in-place build leaves .so files beside the sources, and
 # Python would then import them instead of the .py files.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 mode=bench
-if [ "${1:-}" = bench ] || [ "${1:-}" = test ] || [ "${1:-}" = latency ] || [ "${1:-}" = engines ]; then
+if [ "${1:-}" = bench ] || [ "${1:-}" = test ] || [ "${1:-}" = latency ] || [ "${1:-}" = engines ] ||
+    [ "${1:-}" = ladder ]; then
     mode="$1"
     shift
 fi
@@ -70,6 +72,9 @@ latency)
     ;;
 engines)
     "$work/venv/bin/python" "$repo/benchmarks/engines.py" "$@"
+    ;;
+ladder)
+    "$work/venv/bin/python" "$repo/benchmarks/tmm_ladder.py" "$@"
     ;;
 test)
     # The project without its package sources (those would shadow the installed wheel) and its history.

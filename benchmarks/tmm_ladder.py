@@ -9,6 +9,9 @@ page ``docs/explanation/bots-too-many-monkeys.md`` before they are run; this scr
     python benchmarks/tmm_ladder.py --step all          # every declared step, one after the other
     python benchmarks/tmm_ladder.py --step expectimax-3 # one step
     python benchmarks/tmm_ladder.py --bots expectimax,heuristic --games 200 --seed 0  # a run of your own
+    benchmarks/compiled.sh ladder --step all            # the same games on the compiled build, faster
+
+The games are seeded and the bots deterministic, so both builds play the same games to the same figures.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import sys
 import time
 from typing import Final
 
+from cheekymonkey._compiled import COMPILED
 from cheekymonkey.simulation import simulate
 
 # The declared evaluation: (step, bots, games, first seed). Written down before any of it was run.
@@ -41,7 +45,8 @@ def run(name: str, bots: str, games: int, seed: int, workers: int) -> None:
     """Play one step and print its summary line: wins, win rate and 95% interval of the first bot."""
     kinds = bots.split(",")
     fair = 1 / len(kinds)
-    print(f"== {name}: {bots}, {games} games from seed {seed}, {workers} worker(s); load average {_load()}")
+    build = "compiled" if COMPILED else "pure Python"
+    print(f"== {name}: {bots}, {games} games from seed {seed}, {workers} worker(s), {build}; load average {_load()}")
     start = time.perf_counter()
     cpu = time.process_time()
     summary = simulate(kinds, games, seed=seed, workers=workers, game="too-many-monkeys")
