@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import random
-from collections.abc import Iterator
 from typing import Protocol, runtime_checkable
 
+from cheekymonkey.bots.base import paused_gc  # the same pause as Cheeky Monkey's search bots
 from cheekymonkey.toomany.actions import Action
 from cheekymonkey.toomany.cards import Card, Slot
 from cheekymonkey.toomany.state import GameState
@@ -41,19 +39,3 @@ def usable(card: Card, row: tuple[Slot, ...]) -> bool:
 def face_up_count(row: tuple[Slot, ...]) -> int:
     """How many cards of ``row`` lie face up (numbers and wilds)."""
     return sum(1 for slot in row if slot.__class__ is Card)
-
-
-@contextlib.contextmanager
-def paused_gc() -> Iterator[None]:
-    """Pause the cyclic garbage collector for a search, and restore it as it was.
-
-    A search makes many short-lived tuples, which would set off collections that scan everything the
-    program holds; reference counting still frees them as usual (the search makes no cycles).
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
