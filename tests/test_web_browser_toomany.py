@@ -20,6 +20,7 @@ from playwright.sync_api import Browser, Page, expect
 from cheekymonkey.table import Seat, Table
 from cheekymonkey.toomany import (
     TOO_MANY_MONKEYS,
+    Card,
     Event,
     FaceDown,
     GiveSkip,
@@ -423,3 +424,32 @@ def test_a_round_won_on_the_page_shows_the_winner_and_the_next_smaller_row(serve
         expect(page.locator(f'.tm-seat[data-seat="{winner}"] .slot')).to_have_count(1)
         expect(page.locator(f'.tm-seat[data-seat="{1 - winner}"] .slot')).to_have_count(2)
         expect(page.locator("#log")).to_contain_text(told(room, viewer, RoundWon)[-1])
+
+
+def test_the_lobby_makes_a_room_with_this_games_custom_rules_and_a_bot(server: LiveServer, pages: Pages) -> None:
+    """The lobby's custom rules for this game (the deck, the row size) make the room the server then holds."""
+    page = pages.open(server.url + "/")
+    page.wait_for_selector("body[data-ready]")
+    page.select_option("#game", GAME.name)
+    expect(page.locator("#title")).to_have_text("Too Many Monkeys")
+    expect(page.locator("#seat-kind-1 option[value=random]")).to_have_text("Random bot")
+    page.select_option("#preset", "custom")
+    expect(page.locator("#row-size")).to_have_value(str(STANDARD.row_size))  # filled from the first preset
+    expect(page.locator("#count-wild")).to_have_value("4")
+    page.fill("#row-size", "3")
+    page.fill("#count-giraffe", "0")
+    page.click("#remove-seat")
+    page.fill("#seat-name-0", "Ann")
+    page.fill("#seed", "4")
+    page.click("button[type=submit]")
+    link = page.locator("#link-list a").first
+    expect(link).to_have_text("Take this seat")
+    link.click()
+    page.wait_for_selector("#board .tm-seat")
+    room = server.manager.rooms[page.get_attribute("body", "data-room") or ""]
+    ruleset = room.table.ruleset
+    assert (ruleset.row_size, ruleset.counts[Card.GIRAFFE - 1], ruleset.counts[Card.WILD - 1]) == (3, 0, 4)
+    assert room.table.kinds == ("human", "random")
+    expect(page.locator("#who")).to_have_text("You are Ann (seat 0) · custom rules")
+    expect(page.locator(".tm-seat .slot")).to_have_count(sum(len(row) for row in room.table.state.rows))
+    expect(page.locator('.tm-seat[data-seat="1"] .badge')).to_have_text("Random bot")
