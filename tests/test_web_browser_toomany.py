@@ -139,8 +139,13 @@ def held(server: LiveServer, room: dict[str, Any]) -> Room:
     return server.manager.rooms[room["room"]]
 
 
-def open_seats(server: LiveServer, pages: Pages, room: dict[str, Any]) -> list[Page]:
-    return [pages.open(server.url + seat["link"]) for seat in room["seats"]]
+def open_seats(server: LiveServer, pages: Pages, room: dict[str, Any], *, phone: int | None = None) -> list[Page]:
+    """A page for each seat's link; seat ``phone``'s at a phone's size, 390 by 844 pixels."""
+    sizes = {seat["seat"]: (390, 844) if seat["seat"] == phone else (1000, 900) for seat in room["seats"]}
+    return [
+        pages.open(server.url + seat["link"], width=sizes[seat["seat"]][0], height=sizes[seat["seat"]][1])
+        for seat in room["seats"]
+    ]
 
 
 def shows(page: Page, room: Room) -> None:
@@ -239,7 +244,7 @@ def test_two_people_at_one_table_each_see_the_other_move_and_the_table_as_the_se
     seed, moves, _ = find_game(names, STANDARD, both_decided, lambda table: not table.finished)
     room_document = make_room(server, names, STANDARD, seed)
     room = held(server, room_document)
-    ann, bob = open_seats(server, pages, room_document)
+    ann, bob = open_seats(server, pages, room_document, phone=1)
     expect(ann.locator("#who")).to_have_text("You are Ann (seat 0) · custom rules")
     expect(ann.locator(".tm-seat.mine .seat-name")).to_have_text("Ann")
     expect(bob.locator(".tm-seat.mine .seat-name")).to_have_text("Bob")
@@ -259,6 +264,12 @@ def test_two_people_at_one_table_each_see_the_other_move_and_the_table_as_the_se
     expect(waiting.locator("#actions button")).to_have_count(0)
     for seat, page in enumerate([ann, bob]):
         assert_page_shows_the_table(page, room, seat)
+    # At a phone's width every row of six fits, and nothing is wider than the screen.
+    assert bob.evaluate("document.documentElement.scrollWidth") <= 390
+    tops = bob.locator("#board .tm-seat .row-cards").evaluate_all(
+        "rows => rows.map((row) => new Set(Array.from(row.children).map((slot) => slot.offsetTop)).size)"
+    )
+    assert tops == [1, 1]
 
 
 def test_a_raccoon_pick_made_by_key_from_the_discard_pile_the_page_lays_open(server: LiveServer, pages: Pages) -> None:
@@ -347,11 +358,10 @@ def test_a_skip_given_by_key_waits_before_its_seat_and_skips_its_next_turn(serve
     names = ["Ann", "Bob", "Cy"]
 
     def arrives(table: Table[Any, Any, Any, Any, Any]) -> GiveSkip | None:
-        if table.state.phase is not Phase.SKIP:
+        if table.state.phase is not Phase.SKIP or table.to_move is None:
             return None
-        later = [
-            a for a in table.legal_actions() if isinstance(a, GiveSkip) and a.seat == (table.state.to_move + 2) % 3
-        ]
+        after_next = (table.to_move + 2) % 3
+        later = [a for a in table.legal_actions() if isinstance(a, GiveSkip) and a.seat == after_next]
         return later[0] if later else None
 
     def waits(table: Table[Any, Any, Any, Any, Any]) -> bool:
