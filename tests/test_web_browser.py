@@ -15,41 +15,22 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from cheekymonkey import CHEEKY_MONKEY, Animal, Claim, apply, new_game, sample_chance, score
 from cheekymonkey.actions import Draw
 from cheekymonkey.serialization import load_record, to_document
 from cheekymonkey.table import Table
-from cheekymonkey.web import Limits, Room, RoomManager
-from tests.web_support import CHROMIUM_MISSING, LiveServer, Pages, chromium, chromium_path, live_server, make_room
+from cheekymonkey.web import Room
+from tests.web_support import LiveServer, Pages, browser_rooms, live_server, make_room
 
 pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[LiveServer]:
-    limits = Limits(rooms_per_client=100, rooms_per_minute=100)
-    with live_server(RoomManager(allow_seeds=True, bot_delay=0.0, limits=limits)) as running:
+    with live_server(browser_rooms()) as running:
         yield running
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if chromium_path() is None:
-        pytest.fail(CHROMIUM_MISSING)
-    with chromium() as launched:
-        yield launched
-
-
-@pytest.fixture
-def pages(browser: Browser) -> Iterator[Pages]:
-    opened = Pages(browser)
-    try:
-        yield opened
-    finally:
-        opened.close()
-    assert opened.errors == [], "the page reported script errors"
 
 
 def held(server: LiveServer, room: dict[str, Any] | str) -> Room:

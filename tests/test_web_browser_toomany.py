@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from cheekymonkey.table import Seat, Table
 from cheekymonkey.toomany import (
@@ -34,8 +34,8 @@ from cheekymonkey.toomany import (
     TurnDown,
     TurnedDown,
 )
-from cheekymonkey.web import Limits, Room, RoomManager
-from tests.web_support import CHROMIUM_MISSING, LiveServer, Pages, call, chromium, chromium_path, live_server
+from cheekymonkey.web import Limits, Room
+from tests.web_support import LiveServer, Pages, browser_rooms, call, live_server
 
 pytestmark = pytest.mark.slow
 
@@ -49,27 +49,8 @@ SEEDS = range(300)
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[LiveServer]:
-    limits = Limits(rooms_per_client=100, rooms_per_minute=100)
-    with live_server(RoomManager(allow_seeds=True, bot_delay=0.0, limits=limits)) as running:
+    with live_server(browser_rooms()) as running:
         yield running
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if chromium_path() is None:
-        pytest.fail(CHROMIUM_MISSING)
-    with chromium() as launched:
-        yield launched
-
-
-@pytest.fixture
-def pages(browser: Browser) -> Iterator[Pages]:
-    opened = Pages(browser)
-    try:
-        yield opened
-    finally:
-        opened.close()
-    assert opened.errors == [], "the page reported script errors"
 
 
 # -- rehearsal: the same game as the room's, played with the first legal move -----------------------------
@@ -213,6 +194,26 @@ def play_first_moves(pages_by_seat: list[Page], room: Room, count: int, *, check
     return movers
 
 
+def reach(
+    server: LiveServer, pages: Pages, names: list[str], arrives: Check, then: Check, phase: Phase
+) -> tuple[Room, list[Page], int, Any]:
+    """Find a seeded game reaching a situation of ``phase``, play into it on the pages, and check it arose.
+
+    Returns the room, each seat's page, the seat deciding now (whose page shows the server's table), and the
+    move the rehearsal made there.
+    """
+    seed, moves, chosen = find_game(names, STANDARD, arrives, then)
+    room_document = make_room(server, names, STANDARD, seed)
+    room = held(server, room_document)
+    pages_by_seat = open_seats(server, pages, room_document)
+    play_first_moves(pages_by_seat, room, moves)
+    assert room.table.state.phase is phase  # the situation really arises
+    seat = room.table.to_move
+    assert seat is not None
+    assert_page_shows_the_table(pages_by_seat[seat], room, seat)
+    return room, pages_by_seat, seat, chosen
+
+
 def told(room: Room, viewer: int, kind: type) -> list[str]:
     """The narration of the room's events of class ``kind``, as ``viewer`` reads it."""
     table = room.table
@@ -280,16 +281,8 @@ def test_a_raccoon_pick_made_by_key_from_the_discard_pile_the_page_lays_open(ser
         takes = [a for a in table.legal_actions() if isinstance(a, RaccoonTake)]
         return takes[0] if table.state.phase is Phase.RACCOON and takes else None
 
-    seed, moves, pick = find_game(names, STANDARD, arrives, bool)
-    room_document = make_room(server, names, STANDARD, seed)
-    room = held(server, room_document)
-    pages_by_seat = open_seats(server, pages, room_document)
-    play_first_moves(pages_by_seat, room, moves)
-    assert room.table.state.phase is Phase.RACCOON  # the situation really arises
-    seat = room.table.to_move
-    assert seat is not None
+    room, pages_by_seat, seat, pick = reach(server, pages, names, arrives, bool, Phase.RACCOON)
     page = pages_by_seat[seat]
-    assert_page_shows_the_table(page, room, seat)
     discard = [str(card.name).lower() for card in room.table.state.discard]
     expect(page.locator("#discard-all")).to_have_attribute("open", "")
     shown = page.locator("#discard-all .discard-list .card").evaluate_all("cards => cards.map((c) => c.className)")
@@ -325,16 +318,8 @@ def test_a_do_not_disturb_chosen_by_clicking_the_card_turns_it_down_known_on_eve
         move = next(played for played in reversed(table.actions) if isinstance(played, TurnDown))
         return isinstance(table.state.rows[move.seat][move.position - 1], FaceDown)
 
-    seed, moves, down = find_game(names, STANDARD, arrives, stays_down)
-    room_document = make_room(server, names, STANDARD, seed)
-    room = held(server, room_document)
-    pages_by_seat = open_seats(server, pages, room_document)
-    play_first_moves(pages_by_seat, room, moves)
-    assert room.table.state.phase is Phase.DISTURB
-    seat = room.table.to_move
-    assert seat is not None
+    room, pages_by_seat, seat, down = reach(server, pages, names, arrives, stays_down, Phase.DISTURB)
     page = pages_by_seat[seat]
-    assert_page_shows_the_table(page, room, seat)
     card = room.table.state.rows[down.seat][down.position - 1]
     target = page.locator(f'#board .slot[data-seat="{down.seat}"][data-position="{down.position}"] .card')
     expect(target).to_have_class(re.compile(r"\bcard up\b"))
@@ -368,17 +353,9 @@ def test_a_skip_given_by_key_waits_before_its_seat_and_skips_its_next_turn(serve
         skip = table.actions[-1]
         return isinstance(skip, GiveSkip) and table.state.skips[skip.seat] and table.state.round == 1
 
-    seed, moves, skip = find_game(names, STANDARD, arrives, waits)
-    room_document = make_room(server, names, STANDARD, seed)
-    room = held(server, room_document)
-    pages_by_seat = open_seats(server, pages, room_document)
-    play_first_moves(pages_by_seat, room, moves)
-    assert room.table.state.phase is Phase.SKIP
-    seat = room.table.to_move
-    assert seat is not None
-    assert skip.seat == (seat + 2) % 3
+    room, pages_by_seat, seat, skip = reach(server, pages, names, arrives, waits, Phase.SKIP)
     page = pages_by_seat[seat]
-    assert_page_shows_the_table(page, room, seat)
+    assert skip.seat == (seat + 2) % 3  # the Skip waits a turn: the seat between moves first
     expect(page.locator(f'.tm-seat[data-seat="{skip.seat}"] .skip-target')).to_have_text("Give the Skip")
     expect(page.locator(f'#actions button[data-key="{skip.seat}"]')).to_have_text(
         f"Give the Skip to {names[skip.seat]}{skip.seat}"

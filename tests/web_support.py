@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 import uvicorn
 
-from cheekymonkey.web import RoomManager, create_app
+from cheekymonkey.web import Limits, RoomManager, create_app
 from cheekymonkey.web.server import uvicorn_config
 
 if TYPE_CHECKING:
@@ -322,3 +322,19 @@ class Pages:
         """Close every page opened."""
         for context in self._contexts:
             context.close()
+
+
+@contextmanager
+def open_pages(browser: Browser) -> Iterator[Pages]:
+    """:class:`Pages` for the ``with`` block, closed at its end; any script error on them fails the block."""
+    opened = Pages(browser)
+    try:
+        yield opened
+    finally:
+        opened.close()
+    assert opened.errors == [], "the page reported script errors"
+
+
+def browser_rooms() -> RoomManager:
+    """Rooms for the browser tests: seeds allowed, bots moving at once, room limits out of the way."""
+    return RoomManager(allow_seeds=True, bot_delay=0.0, limits=Limits(rooms_per_client=100, rooms_per_minute=100))
