@@ -43,6 +43,7 @@ GAME = TOO_MANY_MONKEYS
 DOCUMENTS = GAME.documents()
 STANDARD = GAME.ruleset("standard")
 TWO_CARD_ROWS = Ruleset(STANDARD.counts, row_size=2, name="custom")  # a round is won in a few turns
+ONE_CARD_ROWS = Ruleset(STANDARD.counts, row_size=1, name="custom")  # the first row turned up wins the game
 MAX_MOVES = Limits().max_moves
 SEEDS = range(300)
 
@@ -366,6 +367,9 @@ def test_a_skip_given_by_key_waits_before_its_seat_and_skips_its_next_turn(serve
     given = [e for e in room.table.events if isinstance(e, SkipGiven)]
     assert (given[-1].seat, given[-1].target) == (seat, skip.seat)
     assert room.table.state.skips[skip.seat]
+    expect(pages_by_seat[skip.seat].locator("#status")).to_have_text(
+        f"{names[(seat + 1) % 3]} is to move. A Skip waits in front of you: your next turn is skipped."
+    )
     for other in pages_by_seat:
         shows(other, room)
         expect(other.locator(f'.tm-seat[data-seat="{skip.seat}"] .skip-waiting')).to_have_text("Skip waiting")
@@ -440,3 +444,29 @@ def test_the_lobby_makes_a_room_with_this_games_custom_rules_and_a_bot(server: L
     expect(page.locator("#who")).to_have_text("You are Ann (seat 0) · custom rules")
     expect(page.locator(".tm-seat .slot")).to_have_count(sum(len(row) for row in room.table.state.rows))
     expect(page.locator('.tm-seat[data-seat="1"] .badge')).to_have_text("Random bot")
+
+
+def test_a_game_won_on_the_page_shows_the_winner_every_row_and_the_record(server: LiveServer, pages: Pages) -> None:
+    """The move that wins the game, made on the page: each page says who won and shows the rows; the record replays."""
+    names = ["Ann", "Bob"]
+    seed, moves, _ = find_game(
+        names, ONE_CARD_ROWS, lambda table: table.legal_actions()[0], lambda table: table.finished
+    )
+    room_document = make_room(server, names, ONE_CARD_ROWS, seed)
+    room = held(server, room_document)
+    pages_by_seat = open_seats(server, pages, room_document)
+    play_first_moves(pages_by_seat, room, moves + 1)
+    outcome = room.table.outcome()
+    assert outcome is not None  # the move made on the page won the game
+    (winner,) = outcome.winners
+    for viewer, page in enumerate(pages_by_seat):
+        shows(page, room)
+        expect(page.locator("#winners")).to_have_text("You win." if viewer == winner else f"{names[winner]} wins.")
+        expect(page.locator("#result-detail .tm-seat")).to_have_count(2)
+        expect(page.locator(f'#result-detail .tm-seat[data-seat="{winner}"] .slot')).to_have_attribute(
+            "data-state", "up"
+        )
+        expect(page.locator("#actions button")).to_have_count(0)
+    status, record = call(server, "GET", "/api/record", token=room_document["seats"][0]["link"].split("#", 1)[1])
+    assert status == 200
+    assert DOCUMENTS.from_document(record, "record").final_state() == room.table.state

@@ -376,6 +376,10 @@
     const view = message.view;
     if (message.closed || view.phase === "over" || message.waiting === "truncated") return null;
     if (message.legal.length && view.hand) return "Your turn: you hold " + a(view.hand) + ".";
+    if (!message.legal.length && view.skips[message.seat] && message.to_move !== null) {
+      const mover = message.seats[message.to_move];
+      return mover.name + " is to move. A Skip waits in front of you: your next turn is skipped.";
+    }
     return null;
   }
 
