@@ -462,6 +462,8 @@ def test_a_game_won_on_the_page_shows_the_winner_every_row_and_the_record(server
     for viewer, page in enumerate(pages_by_seat):
         shows(page, room)
         expect(page.locator("#winners")).to_have_text("You win." if viewer == winner else f"{names[winner]} wins.")
+        who = "You" if viewer == winner else names[winner]
+        expect(page.locator("#round-line")).to_have_text(f"Round 1, the last · {who} won the game.")
         expect(page.locator("#result-detail .tm-seat")).to_have_count(2)
         expect(page.locator(f'#result-detail .tm-seat[data-seat="{winner}"] .slot')).to_have_attribute(
             "data-state", "up"

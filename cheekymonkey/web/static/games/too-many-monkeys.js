@@ -228,13 +228,16 @@
   function roundLine(message) {
     const view = message.view;
     const sizes = view.rows.map((row) => row.length);
-    let text = "Round " + view.round + (view.phase === "over" ? ", the last" : "");
-    const won = roundWins.filter((win) => win.round < view.round || view.phase === "over");
-    if (won.length) {
+    let text = "Round " + view.round;
+    const won = roundWins.filter((win) => win.round < view.round);
+    if (view.phase === "over") {
+      const winner = who(message, view.to_move);
+      text += ", the last · " + winner + " won the game";
+    } else if (won.length) {
       const last = won[won.length - 1];
       const winner = who(message, last.seat);
       text += " · " + winner + " won round " + last.round;
-      if (view.phase !== "over" && last.round === view.round - 1) {
+      if (last.round === view.round - 1) {
         text += (winner === "You" ? ": your row" : ": " + winner + "'s row") + " is down to " + sizes[last.seat] + (sizes[last.seat] === 1 ? " card" : " cards");
       }
     }
