@@ -337,6 +337,8 @@ def test_a_do_not_disturb_chosen_by_clicking_the_card_turns_it_down_known_on_eve
         expect(slot).to_have_attribute("data-state", "known")
         expect(slot.locator(".card-mark")).to_have_text(card.code)
         expect(other.locator("#log")).to_contain_text(told(room, viewer, TurnedDown)[-1])
+        # The event animates the card it names: it flips face down on every page, the mover's and the owner's.
+        expect(slot.locator(".card")).to_have_class(re.compile(r"\banim-down\b"))
 
 
 def test_a_skip_given_by_key_waits_before_its_seat_and_skips_its_next_turn(server: LiveServer, pages: Pages) -> None:
