@@ -24,6 +24,7 @@ The protocol is generic in the game's own types, so code written against it keep
 
 from __future__ import annotations
 
+import operator
 import random
 import textwrap
 import unicodedata
@@ -46,6 +47,7 @@ __all__ = [
     "Outcome",
     "RecordLike",
     "TextTable",
+    "as_index",
     "check_names",
     "name_key",
     "ranks_by",
@@ -367,6 +369,29 @@ class ObservationField:
         for dimension in self.shape:
             size *= dimension
         return size
+
+
+def as_index(value: object) -> int:
+    """``value`` as an action or outcome index: an int, or an integer of another type (numpy's ``int64``).
+
+    Encodings and the adapters read indices with it; whether the index is in range is theirs to check.
+
+    Raises:
+        InvalidValueError: If ``value`` is a bool, a float, a string or anything else that is not an integer.
+
+    >>> as_index(3)
+    3
+    >>> as_index(True)
+    Traceback (most recent call last):
+    ...
+    cheekymonkey.errors.InvalidValueError: an index must be an integer, got True
+    """
+    try:
+        if isinstance(value, bool):
+            raise TypeError(value)
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        raise InvalidValueError(f"an index must be an integer, got {value!r}") from None
 
 
 class Encoding(Protocol[S_contra, A]):

@@ -53,7 +53,16 @@ from cheekymonkey.errors import InvalidValueError
 from cheekymonkey.game import Game
 from cheekymonkey.games import AnyGame, game_named
 
-__all__ = ["DEFAULT_MAX_STEPS", "check_limits", "check_margin", "game_of", "lead", "ruleset_of"]
+__all__ = [
+    "DEFAULT_MAX_STEPS",
+    "PREFERRED_OPPONENT",
+    "check_limits",
+    "check_margin",
+    "default_opponent",
+    "game_of",
+    "lead",
+    "ruleset_of",
+]
 
 DEFAULT_MAX_STEPS: Final = 10_000
 """The step limit of every adapter unless told otherwise (actions, chance outcomes included)."""
@@ -70,6 +79,25 @@ def game_of(game: str | AnyGame) -> AnyGame:
     if not isinstance(game, Game):
         raise InvalidValueError(f"game must be a game's name or a Game, got {game!r}")
     return game
+
+
+PREFERRED_OPPONENT: Final = "heuristic"
+"""The bot an environment seats against a learner unless told otherwise, if the game has one of that name."""
+
+
+def default_opponent(game: AnyGame) -> str:
+    """The name of the bot an environment seats against a learner unless told otherwise.
+
+    The game's :data:`PREFERRED_OPPONENT` (``"heuristic"``): a bot that plays sensibly, without search, so
+    episodes stay fast. A game with no bot of that name is played against its first bot
+    (:meth:`~cheekymonkey.Game.bot_names`), so that every game has a default and no adapter names one.
+
+    >>> from cheekymonkey.games import game_named
+    >>> default_opponent(game_named("cheeky-monkey"))
+    'heuristic'
+    """
+    names = game.bot_names()
+    return PREFERRED_OPPONENT if PREFERRED_OPPONENT in names else names[0]
 
 
 def ruleset_of(game: AnyGame, ruleset: object) -> Any:

@@ -48,9 +48,9 @@ except ImportError as error:
     ) from error
 
 from cheekymonkey.errors import InvalidValueError
+from cheekymonkey.game import as_index
 from cheekymonkey.games import DEFAULT_GAME, AnyGame
 from cheekymonkey.rl._arrays import to_array
-from cheekymonkey.rl.encoding import _as_index
 from cheekymonkey.rl.episodes import DEFAULT_MAX_STEPS, check_limits, check_margin, game_of, lead, ruleset_of
 from cheekymonkey.table import Seat, Table
 
@@ -206,7 +206,7 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships without types
             return
         if action is None:
             raise InvalidValueError(f"{agent} is still playing: None is the action of a finished agent only")
-        index = _as_index(action)
+        index = as_index(action)
         if not 0 <= index < self.encoding.num_actions:
             raise InvalidValueError(f"action index {index} is out of range 0 to {self.encoding.num_actions - 1}")
         table = self.table
