@@ -61,3 +61,33 @@ def test_the_start_up_hook_costs_python_no_module_but_its_own() -> None:
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "['_cheekymonkey_gymnasium']"
+
+
+def _longest(game_name: str, players: int, games: int = 200) -> int:
+    """The most steps any of ``games`` seeded games between random bots took, chance outcomes included."""
+    from cheekymonkey.games import game_named
+    from cheekymonkey.table import Seat, Table
+
+    game = game_named(game_name)
+    longest = 0
+    for seed in range(games):
+        table = Table(game, [Seat.bot(game, "random") for _ in range(players)], seed=seed, events=False)
+        table.advance()
+        assert table.over
+        longest = max(longest, len(table.actions))
+    return longest
+
+
+def test_the_default_step_limit_is_far_above_the_longest_seeded_random_games() -> None:
+    """The figures of the shared limit's docs: the longest of 200 seeded random games in each game."""
+    from cheekymonkey.rl import episodes
+
+    docs = " ".join((episodes.__doc__ or "").split())
+    assert "fewer than 300 steps in *Cheeky Monkey* (2 or 6 seats)" in docs
+    assert "fewer than 1,500 in *Too Many Monkeys* (6 seats, the standard rules; 2 seats take fewer than 500)" in docs
+    cheeky = max(_longest("cheeky-monkey", 2), _longest("cheeky-monkey", 6))
+    too_many, too_many_two = _longest("too-many-monkeys", 6), _longest("too-many-monkeys", 2)
+    assert cheeky < 300
+    assert too_many < 1500
+    assert too_many_two < 500
+    assert episodes.DEFAULT_MAX_STEPS >= 5 * 1500

@@ -437,3 +437,31 @@ def test_a_seed_plays_the_game_a_table_with_that_seed_plays() -> None:
             done = terminated or truncated
         assert solo.table.actions == reference.record.actions
         assert solo.game_state == aec.game_state == reference.state
+
+
+def test_the_default_opponent_is_the_games_heuristic_bot_or_else_its_first() -> None:
+    """SoloEnv seats default_opponent(game) by default: "heuristic" where the game has it, else its first bot."""
+    from cheekymonkey.games import GAME_NAMES, game_named
+    from cheekymonkey.rl.episodes import PREFERRED_OPPONENT, default_opponent
+    from cheekymonkey.rl.gymnasium_env import DEFAULT_OPPONENT
+
+    assert DEFAULT_OPPONENT == PREFERRED_OPPONENT == "heuristic"
+    for name in GAME_NAMES:
+        game = game_named(name)
+        expected = "heuristic" if "heuristic" in game.bot_names() else game.bot_names()[0]
+        assert default_opponent(game) == expected
+        solo = SoloEnv(players=3, game=name)
+        assert [seat.kind for seat in solo.table.seats if seat.is_bot] == [expected, expected]
+    assert default_opponent(CHEEKY_MONKEY) == "heuristic"
+
+    class OnlyRandom:
+        """Cheeky Monkey, offering its random bot alone."""
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(CHEEKY_MONKEY, name)
+
+        def bot_names(self) -> tuple[str, ...]:
+            return ("random",)
+
+    plain = SoloEnv(players=2, game=OnlyRandom())
+    assert [seat.kind for seat in plain.table.seats if seat.is_bot] == ["random"]

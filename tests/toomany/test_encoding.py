@@ -164,9 +164,9 @@ def test_bad_indices_actions_states_and_arguments_get_invalid_value_errors() -> 
         TooManyEncoding(2, observation="table").field("discard")
     for args in ((7,), (1,), (True,), (2, "standard"), (2, None, "pixels"), (3, TINY)):
         with pytest.raises(InvalidValueError):
-            TooManyEncoding(*args)  # type: ignore[arg-type]
+            TooManyEncoding(*args)
         with pytest.raises(InvalidValueError):
-            encoding(*args)  # type: ignore[arg-type]
+            encoding(*args)
 
 
 def test_the_binding_offers_the_encodings_and_keeps_one_per_kind() -> None:
@@ -178,7 +178,7 @@ def test_the_binding_offers_the_encodings_and_keeps_one_per_kind() -> None:
     assert made is TOO_MANY_MONKEYS.encoding(4, SHORT, "table")
     assert isinstance(made, TooManyEncoding)
     assert (made.players, made.ruleset, made.kind) == (4, SHORT, "table")
-    assert TOO_MANY_MONKEYS.encoding(2).kind == "full"
+    assert encoding(2).kind == "full"
     with pytest.raises(InvalidValueError):
         game.encoding(2, None, "pixels")
 
@@ -233,7 +233,7 @@ def _read(codec: TooManyEncoding, observation: Sequence[int], seat: int | None) 
         (round_first + first) % n,
         (to_move + first) % n,
         Phase(phase),
-        tuple(absolute(rows)),  # type: ignore[arg-type]
+        tuple(absolute(rows)),
         None if hand is None else CARDS[hand],
         tuple(reversed(discard)),
         part("pile_size")[0],
