@@ -76,12 +76,11 @@ def test_random_sim_test_passes_with_serialization_for_2_to_6_seats(players: int
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("rules", Ruleset.preset_names())
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
-def test_random_sim_test_passes_many_games_for_every_preset_and_seat_count(rules: str, players: int) -> None:
-    """More simulated games of OpenSpiel's checks, every preset and seat count."""
-    game = pyspiel.load_game(SPIEL, {"players": players, "rules": rules})
-    pyspiel.random_sim_test(game, num_sims=10, serialize=True, verbose=False)
+def test_random_sim_test_passes_more_games_of_the_standard_rules(players: int) -> None:
+    """More simulated games of OpenSpiel's checks (each check of serialization replays the game so far)."""
+    game = pyspiel.load_game(SPIEL, {"players": players})
+    pyspiel.random_sim_test(game, num_sims=4, serialize=True, verbose=False)
 
 
 def test_random_sim_test_passes_with_games_cut_off_at_a_limit() -> None:
