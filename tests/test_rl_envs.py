@@ -9,16 +9,14 @@ import textwrap
 import warnings
 from typing import Any
 
+import gymnasium
+import numpy as np
 import pytest
+from gymnasium.utils.env_checker import check_env
+from pettingzoo import test as pettingzoo_test
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
-np = pytest.importorskip("numpy", reason="the rl extra is part of dev")
-gymnasium = pytest.importorskip("gymnasium", reason="the rl extra is part of dev")
-pettingzoo_test = pytest.importorskip("pettingzoo.test", reason="the rl extra is part of dev")
-
-from gymnasium.utils.env_checker import check_env  # noqa: E402
-from pettingzoo.utils.wrappers import OrderEnforcingWrapper  # noqa: E402
-
-from cheekymonkey import (  # noqa: E402
+from cheekymonkey import (
     CHEEKY_MONKEY,
     Animal,
     CheekyMonkeyError,
@@ -31,11 +29,11 @@ from cheekymonkey import (  # noqa: E402
     Ruleset,
     play_game,
 )
-from cheekymonkey.rl import ActionCodec, observe, returns  # noqa: E402
-from cheekymonkey.rl.episodes import lead  # noqa: E402
-from cheekymonkey.rl.gymnasium_env import ENV_ID, CheekyMonkeySoloEnv, SoloEnv  # noqa: E402
-from cheekymonkey.rl.pettingzoo_env import CheekyMonkeyEnv, GameEnv, env, raw_env  # noqa: E402
-from cheekymonkey.table import Seat, Table  # noqa: E402
+from cheekymonkey.rl import ActionCodec, observe, returns
+from cheekymonkey.rl.episodes import lead
+from cheekymonkey.rl.gymnasium_env import ENV_ID, CheekyMonkeySoloEnv, SoloEnv
+from cheekymonkey.rl.pettingzoo_env import CheekyMonkeyEnv, GameEnv, env, raw_env
+from cheekymonkey.table import Seat, Table
 
 # api_test keeps name lists of PettingZoo's own environments that may observe a dict; any other
 # environment with dict observations (observation + action_mask) gets these two.

@@ -6,14 +6,12 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+import pyspiel
 import pytest
+from open_spiel.python.algorithms import mcts
+from open_spiel.python.observation import make_observation
 
-pyspiel = pytest.importorskip("pyspiel", reason="the rl extra is part of dev")
-
-from open_spiel.python.algorithms import mcts  # noqa: E402
-from open_spiel.python.observation import make_observation  # noqa: E402
-
-from cheekymonkey import (  # noqa: E402
+from cheekymonkey import (
     CHEEKY_MONKEY,
     Action,
     Animal,
@@ -29,9 +27,9 @@ from cheekymonkey import (  # noqa: E402
     chance_outcomes,
     new_game,
 )
-from cheekymonkey.games import GAME_NAMES, game_named  # noqa: E402
-from cheekymonkey.rl import ActionCodec, observation_text, observe, returns  # noqa: E402
-from cheekymonkey.rl.openspiel_game import (  # noqa: E402
+from cheekymonkey.games import GAME_NAMES, game_named
+from cheekymonkey.rl import ActionCodec, observation_text, observe, returns
+from cheekymonkey.rl.openspiel_game import (
     GAME_NAME,
     CheekyMonkeyGame,
     SpielGame,

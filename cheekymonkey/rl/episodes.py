@@ -12,8 +12,7 @@ in every adapter. A ``ruleset`` is the game's rule set, or the name of one of it
 **Truncation: one rule, one meaning.** Neither game's rules bound its length. In *Cheeky Monkey* a policy
 that never stops can bust forever (R22); in *Too Many Monkeys* seats that keep taking from the discard pile
 a number too high for their rows pass it round for ever (TM6, TM9, TM26). So every adapter cuts a game off
-by the
-:class:`~cheekymonkey.table.Table`'s limits (:func:`~cheekymonkey.table.past_limits`): ``max_turns`` (a
+by the :class:`~cheekymonkey.table.Table`'s limits (:func:`~cheekymonkey.table.past_limits`): ``max_turns`` (a
 turn past this many would begin; None, the default, is no limit) and ``max_steps`` (this many actions
 have been played, chance outcomes and every seat's moves included; :data:`DEFAULT_MAX_STEPS` by default,
 None for no limit where the framework allows it). A game cut off is *truncated*: it stopped, and it has

@@ -10,14 +10,15 @@ the package's entry points, so ``gymnasium.make("cheekymonkey/Solo-v0")`` needs 
   which), so it learns every seat; ``seat=k`` keeps it in seat ``k``. Everything it sees is from its own
   seat (the viewer is seat 0 of its observation, and the action indices count seats from it), so a
   policy plays every seat alike.
-- **Observations** are the game's observation vector of the chosen kind
-  (:meth:`~cheekymonkey.Game.encoding`; for *Cheeky Monkey* :mod:`~cheekymonkey.rl.observations`,
-  full by default) as float32. The legal actions come as ``info["action_mask"]`` (int8, one entry per
-  action index) and from :meth:`~SoloEnv.action_masks`, the method masked learners such as sb3-contrib's
-  ``MaskablePPO`` call. Once an episode has ended the mask is all 0: nothing is legal until ``reset``.
-  Under Gymnasium's autoreset (vector environments) the step that ends an episode therefore returns an
-  all-0 mask with the last observation, and the next call of ``step`` resets, whatever action it is given
-  (``AutoresetMode.NEXT_STEP``); a masked learner should not sample from that mask.
+- **Observations** are the game's observation vector of the chosen kind (:meth:`~cheekymonkey.Game.encoding`;
+  for *Cheeky Monkey* :mod:`~cheekymonkey.rl.observations`, for *Too Many Monkeys*
+  :mod:`~cheekymonkey.toomany.encoding`, full by default) as float32. The legal actions come as
+  ``info["action_mask"]`` (int8, one entry per action index) and from :meth:`~SoloEnv.action_masks`, the
+  method masked learners such as sb3-contrib's ``MaskablePPO`` call. Once an episode has ended the mask is all
+  0: nothing is legal until ``reset``. Under Gymnasium's autoreset (vector environments) the step that ends an
+  episode therefore returns an all-0 mask with the last observation, and the next call of ``step`` resets,
+  whatever action it is given (``AutoresetMode.NEXT_STEP``); a masked learner should not sample from that
+  mask.
 - **Actions** are those indices. An illegal one ends the episode as a loss with reward ``illegal_reward``
   (-1 by default) and ``info["illegal"] = True``, so unmasked learners and Gymnasium's checker can sample
   freely; with ``illegal_action="raise"`` it raises :class:`~cheekymonkey.IllegalActionError` instead and

@@ -1,8 +1,8 @@
 """The library's games as OpenSpiel games (the ``rl`` extra: ``pip install 'cheekymonkey[rl]'``).
 
 Importing this module registers every game of :data:`cheekymonkey.games.GAME_NAMES` with ``pyspiel``,
-*Cheeky Monkey* as :data:`GAME_NAME` (``"python_"`` and the game's name with underscores), so OpenSpiel's
-algorithms load them by name:
+*Cheeky Monkey* as :data:`GAME_NAME` and *Too Many Monkeys* as ``"python_too_many_monkeys"``
+(``"python_"`` and the game's name with underscores), so OpenSpiel's algorithms load them by name:
 
 >>> import pyspiel
 >>> import cheekymonkey.rl.openspiel_game
@@ -23,7 +23,7 @@ the actions, chance outcomes, observations and their texts are the game's own en
   ``,``, ``=``, ``(``, ``)`` and ``%`` percent-escaped; that is the form ``str(game)`` shows and
   serialization keeps, and the parameter reads both;
 - ``observation``: the observation kind of the state's tensors and strings (the game's default, ``"full"``
-  for *Cheeky Monkey*; or ``"table"``); :func:`~open_spiel.python.observation.make_observation` can also
+  in both games; or ``"table"``); :func:`~open_spiel.python.observation.make_observation` can also
   ask for either with ``params={"observation": ...}``;
 - ``max_turns`` (0, the default, for no limit) and ``max_steps`` (:data:`~cheekymonkey.rl.episodes.DEFAULT_MAX_STEPS`
   by default; it must be set, and it is the game's ``max_game_length``): the truncation rule every adapter

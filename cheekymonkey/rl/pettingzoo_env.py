@@ -8,8 +8,9 @@ environment wrapped in PettingZoo's ``OrderEnforcingWrapper`` (the usual way to 
 
 - **Observations** are dicts of ``observation`` (the game's observation vector of the chosen kind, from the
   agent's own seat: it is seat 0 of its observation; for *Cheeky Monkey* :mod:`~cheekymonkey.rl.observations`,
-  full by default, as float32) and ``action_mask`` (int8, one entry per action index, all 0 for an agent
-  whose turn it is not). One policy can play every agent.
+  for *Too Many Monkeys* :mod:`~cheekymonkey.toomany.encoding`, full by default, as float32) and
+  ``action_mask`` (int8, one entry per action index, all 0 for an agent whose turn it is not). One policy can
+  play every agent.
 - **Actions** are action indices, counted from the agent who acts. One that is not legal raises
   :class:`~cheekymonkey.IllegalActionError` (an index out of range, :class:`~cheekymonkey.InvalidValueError`),
   and the environment is unchanged.

@@ -37,44 +37,44 @@ nobody has seen has no identity anywhere, and the state holds nothing a seat can
   of perfect information, with chance.
 - ``"table"`` is the same but for the order of the discard pile below its top: its counts and top card
   only. The order matters only when several turns in a row take from the discard pile; the vector is
-  about a quarter of the size.
+  from under a fifth (2 seats) to a third (6 seats) of the full one's size.
 
 The fields, in order, for ``n`` seats under a rule set of ``T`` cards dealt in rows of ``r`` at first
-(``[n, 6, 5]`` is ``n`` rows of 6 rows of 5, row-major; every entry is a whole number from 0 to its bound;
+(``[n, 6, 5]`` is ``n`` rows of 6 positions of 5 entries, row-major; every entry is a whole number from 0 to its bound;
 ``c`` is the largest count of one card in the deck):
 
-=================  ==============  ===========  ==========================================================
-field              shape           bound        meaning
-=================  ==============  ===========  ==========================================================
-``viewer``         ``[n]``         1            one-hot of the seat observing: entry 0 (all 0 for a spectator)
-``to_move``        ``[n]``         1            one-hot of the seat whose turn it is (after the end, the winner)
-``phase``          ``[10]``        1            one-hot of the :class:`~cheekymonkey.toomany.Phase`, start to over
-``round``          ``[1]``         ``R``        the round, from 1; ``R = n (r - 1) + 1``, the most a game has
-``round_first``    ``[n]``         1            one-hot of the seat that began the round (TM5)
-``row_sizes``      ``[n]``         ``r``        each seat's row size this round (TM22)
-``rows``           ``[n, 6, 5]``   1            each position of each row, one-hot: face-up number, face-up
-                                                wild, number turned down, wild turned down (both known, TM15),
-                                                never seen; all 0 past the row's end
-``hand``           ``[12]``        1            one-hot of the card in hand (TM10), all 0 for none
-``pile_size``      ``[1]``         ``T``        cards in the draw pile
-``reshuffled``     ``[1]``         1            1 once the discard pile has been shuffled into the draw pile
-                                                this round (TM20)
-``pile``           ``[12]``        ``c``        after a reshuffle, the draw pile's cards by kind (known, in
-                                                unknown order); all 0 before
-``unseen``         ``[12]``        ``c``        the cards nobody has seen this round, by kind: the pool
-                                                chance deals from (TM19)
-``discard_size``   ``[1]``         ``T``        cards in the discard pile
-``discard_top``    ``[12]``        1            one-hot of the discard pile's top card, all 0 when empty
-``discard_counts`` ``[12]``        ``c``        the discard pile's cards by kind
-``skips``          ``[n]``         1            1 for each seat with a Skip waiting (TM16, TM17)
-=================  ==============  ===========  ==========================================================
+==================  ===============  ===========  ==========================================================
+field               shape            bound        meaning
+==================  ===============  ===========  ==========================================================
+``viewer``          ``[n]``          1            one-hot of the seat observing: entry 0 (all 0 for a spectator)
+``to_move``         ``[n]``          1            one-hot of the seat whose turn it is (after the end, the winner)
+``phase``           ``[10]``         1            one-hot of the :class:`~cheekymonkey.toomany.Phase`, start to over
+``round``           ``[1]``          ``R``        the round, from 1; ``R = n (r - 1) + 1``, the most a game has
+``round_first``     ``[n]``          1            one-hot of the seat that began the round (TM5)
+``row_sizes``       ``[n]``          ``r``        each seat's row size this round (TM22)
+``rows``            ``[n, 6, 5]``    1            each position of each row, one-hot: face-up number, face-up
+                                                  wild, number turned down, wild turned down (both known, TM15),
+                                                  never seen; all 0 past the row's end
+``hand``            ``[12]``         1            one-hot of the card in hand (TM10), all 0 for none
+``pile_size``       ``[1]``          ``T``        cards in the draw pile
+``reshuffled``      ``[1]``          1            1 once the discard pile has been shuffled into the draw pile
+                                                  this round (TM20)
+``pile``            ``[12]``         ``c``        after a reshuffle, the draw pile's cards by kind (known, in
+                                                  unknown order); all 0 before
+``unseen``          ``[12]``         ``c``        the cards nobody has seen this round, by kind: the pool
+                                                  chance deals from (TM19)
+``discard_size``    ``[1]``          ``T``        cards in the discard pile
+``discard_top``     ``[12]``         1            one-hot of the discard pile's top card, all 0 when empty
+``discard_counts``  ``[12]``         ``c``        the discard pile's cards by kind
+``skips``           ``[n]``          1            1 for each seat with a Skip waiting (TM16, TM17)
+==================  ===============  ===========  ==========================================================
 
 The full observation goes on with:
 
-=================  ==============  ===========  ==========================================================
-``discard``        ``[T - n, 12]`` 1            the discard pile card by card from the top down, one-hot;
-                                                0 past the bottom (the rows hold ``n`` cards at least)
-=================  ==============  ===========  ==========================================================
+==================  ===============  ===========  ==========================================================
+``discard``         ``[T - n, 12]``  1            the discard pile card by card from the top down, one-hot;
+                                                  0 past the bottom (the rows hold ``n`` cards at least)
+==================  ===============  ===========  ==========================================================
 
 Every field with a row per seat (``to_move``, ``round_first``, ``row_sizes``, ``rows``, ``skips``) lists
 the viewer's own seat first. A spectator (seat None) sits nowhere: its ``viewer`` field is all 0 and its
@@ -98,6 +98,9 @@ with it.
 >>> encoding = TooManyEncoding(3)
 >>> encoding.num_actions, encoding.num_outcomes, encoding.observation_size
 (30, 12, 803)
+>>> [round(TooManyEncoding(n, observation="table").observation_size / TooManyEncoding(n).observation_size, 2)
+...  for n in (2, 6)]
+[0.18, 0.33]
 >>> state = apply(new_game(3), Reveal(Card.SKIP))
 >>> [encoding.action_name(index) for index in encoding.legal_indices(state)]
 ['Decline()', 'GiveSkip(+1)', 'GiveSkip(+2)']

@@ -11,23 +11,21 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
+import gymnasium
+import numpy as np
+import pyspiel
 import pytest
+from gymnasium.utils.env_checker import check_env
+from open_spiel.python.algorithms import mcts
+from open_spiel.python.observation import make_observation
+from pettingzoo import test as pettingzoo_test
 
-np = pytest.importorskip("numpy", reason="the rl extra is part of dev")
-pyspiel = pytest.importorskip("pyspiel", reason="the rl extra is part of dev")
-gymnasium = pytest.importorskip("gymnasium", reason="the rl extra is part of dev")
-pettingzoo_test = pytest.importorskip("pettingzoo.test", reason="the rl extra is part of dev")
-
-from gymnasium.utils.env_checker import check_env  # noqa: E402
-from open_spiel.python.algorithms import mcts  # noqa: E402
-from open_spiel.python.observation import make_observation  # noqa: E402
-
-from cheekymonkey.rl.episodes import default_opponent, lead  # noqa: E402
-from cheekymonkey.rl.gymnasium_env import ENV_ID, SoloEnv  # noqa: E402
-from cheekymonkey.rl.openspiel_game import SpielGame, load, spiel_name  # noqa: E402
-from cheekymonkey.rl.pettingzoo_env import GameEnv, env  # noqa: E402
-from cheekymonkey.table import Seat, Table  # noqa: E402
-from cheekymonkey.toomany import (  # noqa: E402
+from cheekymonkey.rl.episodes import default_opponent, lead
+from cheekymonkey.rl.gymnasium_env import ENV_ID, SoloEnv
+from cheekymonkey.rl.openspiel_game import SpielGame, load, spiel_name
+from cheekymonkey.rl.pettingzoo_env import GameEnv, env
+from cheekymonkey.table import Seat, Table
+from cheekymonkey.toomany import (
     TOO_MANY_MONKEYS,
     Card,
     Phase,
@@ -39,7 +37,7 @@ from cheekymonkey.toomany import (  # noqa: E402
     new_game,
     outcome,
 )
-from cheekymonkey.toomany.encoding import TAKE_DISCARD_INDEX, TooManyEncoding  # noqa: E402
+from cheekymonkey.toomany.encoding import TAKE_DISCARD_INDEX, TooManyEncoding
 
 GAME = "too-many-monkeys"
 SPIEL = spiel_name(GAME)
@@ -87,6 +85,17 @@ def test_random_sim_test_passes_with_games_cut_off_at_a_limit() -> None:
     """The checks hold when the turn or step limit truncates games."""
     for params in ({"players": 3, "max_turns": 12}, {"players": 2, "max_steps": 40, "rules": "short"}):
         pyspiel.random_sim_test(pyspiel.load_game(SPIEL, params), num_sims=3, serialize=True, verbose=False)
+
+
+def test_a_rule_set_of_the_games_own_is_an_openspiel_parameter() -> None:
+    """A custom rule set travels in the game string as JSON, and passes OpenSpiel's checks with serialization."""
+    tiny = Ruleset((6, 6, 6, 6, 6, 6, 4, 4, 3, 3, 3, 2), row_size=3, name="tiny")
+    game = load(players=3, rules=tiny, game=GAME)
+    again = pyspiel.load_game(str(game))
+    assert str(again) == str(game)
+    assert again.ruleset == tiny
+    assert again.new_initial_state().game_state == new_game(3, ruleset=tiny)
+    pyspiel.random_sim_test(again, num_sims=2, serialize=True, verbose=False)
 
 
 def test_the_game_is_registered_with_openspiel_by_the_generic_class() -> None:
@@ -232,9 +241,9 @@ def test_pettingzoo_api_test_passes(players: int, observation: str) -> None:
     assert aec.unwrapped.metadata["name"] == "too_many_monkeys_v0"
 
 
-@pytest.mark.parametrize("players", [2, 6])
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_pettingzoo_seed_test_passes(players: int) -> None:
-    """PettingZoo's seed_test: the same seed, the same games."""
+    """PettingZoo's own seed_test at 2 to 6 seats: the same seed, the same games."""
     found = _warnings_of(lambda: pettingzoo_test.seed_test(lambda: env(players=players, game=GAME), num_cycles=300))
     assert not found
 
@@ -385,6 +394,68 @@ def test_every_adapter_cuts_off_a_game_that_would_never_end_where_the_table_does
             break
     assert truncated
     assert turns.table.turns == 6  # the sixth turn was about to begin
+
+
+class _First:
+    """A bot that always plays the first of the legal actions: it never uses its random stream."""
+
+    kind = "first"
+
+    def choose(self, state: Any, rng: random.Random) -> Any:
+        return TOO_MANY_MONKEYS.legal_actions(state)[0]
+
+
+def test_a_turn_limit_cuts_the_game_at_the_same_action_in_every_adapter() -> None:
+    """With max_turns, OpenSpiel, PettingZoo and Gymnasium stop at the action where a Table with that limit stops.
+
+    The same seeded game (the first legal action every time) is played in each: all four end truncated on
+    the same action, in the same state, as the sixth turn would begin, and pay no outcome.
+    """
+    limit, seed = 5, 2
+    reference = Table(TOO_MANY_MONKEYS, [Seat.of(_First()), Seat.of(_First())], seed=seed, max_turns=limit)
+    reference.advance()
+    assert reference.truncated
+    assert reference.turns == limit + 1
+    actions, final = reference.actions, reference.state
+
+    spiel = load(players=2, max_turns=limit, game=GAME)
+    state = spiel.new_initial_state()
+    for action in actions:
+        assert not state.is_terminal()
+        state.apply_action(spiel.encoding.encode(action, state.game_state))
+    assert state.is_terminal()
+    assert state.truncated
+    assert state.game_state == final
+    assert state.returns() == [0.0, 0.0]
+
+    aec = GameEnv(players=2, game=GAME, max_turns=limit, max_steps=None)
+    aec.reset(seed=seed)
+    totals = dict.fromkeys(aec.agents, 0.0)
+    for agent in aec.agent_iter():
+        _, reward, terminated, truncated, _ = aec.last()
+        totals[agent] += reward
+        if terminated or truncated:
+            assert (terminated, truncated) == (False, True)
+            aec.step(None)
+        else:
+            aec.step(aec.encoding.encode(_First().choose(aec.game_state, random.Random()), aec.game_state))
+    assert aec.table.actions == actions
+    assert aec.game_state == final
+    assert totals == {"player_0": 0.0, "player_1": 0.0}
+
+    solo = SoloEnv(players=2, seat=0, game=GAME, opponents=[_First()], max_turns=limit, max_steps=None)
+    solo.reset(seed=seed)
+    rewards = []
+    while True:
+        chosen = _First().choose(solo.game_state, random.Random())
+        _, reward, terminated, truncated, _ = solo.step(solo.encoding.encode(chosen, solo.game_state))
+        rewards.append(float(reward))
+        if terminated or truncated:
+            break
+    assert (terminated, truncated) == (False, True)
+    assert solo.table.actions == actions
+    assert solo.game_state == final
+    assert set(rewards) == {0.0}
 
 
 def test_a_new_game_is_the_same_in_every_adapter() -> None:
