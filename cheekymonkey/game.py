@@ -28,7 +28,7 @@ import operator
 import random
 import textwrap
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import Any, Final, Protocol, TypeVar, runtime_checkable
 
@@ -49,6 +49,7 @@ __all__ = [
     "TextTable",
     "as_index",
     "check_names",
+    "lay_out",
     "name_key",
     "ranks_by",
 ]
@@ -369,6 +370,21 @@ class ObservationField:
         for dimension in self.shape:
             size *= dimension
         return size
+
+
+def lay_out(specs: Iterable[tuple[str, tuple[int, ...], int, str]]) -> tuple[ObservationField, ...]:
+    """Fields one after another, from each one's name, shape, bound and meaning: their offsets follow.
+
+    >>> [(field.name, field.offset) for field in lay_out([("a", (2, 3), 1, ""), ("b", (1,), 9, "")])]
+    [('a', 0), ('b', 6)]
+    """
+    fields = []
+    offset = 0
+    for name, shape, bound, meaning in specs:
+        field = ObservationField(name, offset, shape, bound, meaning)
+        fields.append(field)
+        offset += field.size
+    return tuple(fields)
 
 
 def as_index(value: object) -> int:

@@ -290,9 +290,10 @@ def test_a_state_reached_by_engine_actions_matches_the_adapter() -> None:
 
 
 @pytest.mark.slow
-def test_openspiels_mcts_bot_plays_a_whole_game_through_the_adapter() -> None:
-    """OpenSpiel's MCTS (chance nodes sampled from chance_outcomes) plays seat 0 against uniform random play."""
-    game = load(players=2)
+@pytest.mark.parametrize(("name", "rules"), [("cheeky-monkey", "standard"), ("too-many-monkeys", "short")])
+def test_openspiels_mcts_bot_plays_a_whole_game_through_the_adapter(name: str, rules: str) -> None:
+    """OpenSpiel's MCTS (chance nodes sampled from chance_outcomes) plays seat 0 of either game against random play."""
+    game = load(players=2, rules=rules, game=name)
     rng = np.random.RandomState(0)
     bot = mcts.MCTSBot(game, 2.0, 8, mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
     state = game.new_initial_state()
@@ -309,5 +310,6 @@ def test_openspiels_mcts_bot_plays_a_whole_game_through_the_adapter() -> None:
             action = int(rng.choice(state.legal_actions()))
         state.apply_action(action)
     assert moves > 0
-    assert state.game_state.phase is Phase.OVER
+    assert not state.truncated
+    assert game.game.is_terminal(state.game_state)
     assert sum(state.returns()) == pytest.approx(1.0)

@@ -16,7 +16,6 @@ import numpy as np
 import pyspiel
 import pytest
 from gymnasium.utils.env_checker import check_env
-from open_spiel.python.algorithms import mcts
 from open_spiel.python.observation import make_observation
 from pettingzoo import test as pettingzoo_test
 
@@ -38,6 +37,7 @@ from cheekymonkey.toomany import (
     outcome,
 )
 from cheekymonkey.toomany.encoding import TAKE_DISCARD_INDEX, TooManyEncoding
+from tests.test_rl_openspiel import _play
 
 GAME = "too-many-monkeys"
 SPIEL = spiel_name(GAME)
@@ -111,19 +111,6 @@ def test_the_game_is_registered_with_openspiel_by_the_generic_class() -> None:
         str(load(players=3, game=GAME))
         == f"{SPIEL}(max_steps=10000,max_turns=0,observation=full,players=3,rules=standard)"
     )
-
-
-def _play(game: Any, seed: int, visit: Callable[[Any], None]) -> Any:
-    rng = np.random.default_rng(seed)
-    state = game.new_initial_state()
-    while not state.is_terminal():
-        visit(state)
-        if state.is_chance_node():
-            outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
-            state.apply_action(int(rng.choice(outcomes, p=probabilities)))
-        else:
-            state.apply_action(int(rng.choice(state.legal_actions())))
-    return state
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -202,29 +189,6 @@ def test_serialization_and_observers_keep_the_game_and_the_state() -> None:
     assert full.tensor.tolist() == list(TooManyEncoding(3, Ruleset.short()).observe(state.game_state, 1))
     assert full.dict["discard"].shape == (55 - 3, 12)
     assert full.string_from(state, 1) == TooManyEncoding(3, Ruleset.short()).observation_text(state.game_state, 1)
-
-
-@pytest.mark.slow
-def test_openspiels_mcts_bot_plays_a_whole_game_through_the_adapter() -> None:
-    """OpenSpiel's MCTS plays seat 0 of a short game against uniform random play, to its end."""
-    game = load(players=2, rules="short", game=GAME)
-    rng = np.random.RandomState(0)
-    bot = mcts.MCTSBot(game, 2.0, 8, mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
-    state = game.new_initial_state()
-    moves = 0
-    while not state.is_terminal():
-        if state.is_chance_node():
-            outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
-            action = int(rng.choice(outcomes, p=probabilities))
-        elif state.current_player() == 0:
-            action = bot.step(state)
-            assert action in state.legal_actions()
-            moves += 1
-        else:
-            action = int(rng.choice(state.legal_actions()))
-        state.apply_action(action)
-    assert moves > 0
-    assert state.game_state.phase is Phase.OVER
 
 
 # -- PettingZoo --------------------------------------------------------------------------------------------

@@ -128,7 +128,7 @@ from collections.abc import Sequence
 from typing import Final, SupportsIndex
 
 from cheekymonkey.errors import InvalidValueError
-from cheekymonkey.game import ObservationField, as_index
+from cheekymonkey.game import ObservationField, as_index, lay_out
 from cheekymonkey.toomany.actions import (
     DECLINE,
     DRAW,
@@ -617,13 +617,7 @@ def _fields(kind: str, players: int, ruleset: Ruleset) -> tuple[ObservationField
     ]
     if kind == "full":
         specs.append(("discard", (total - n, _K), 1, "the discard pile card by card from the top down, one-hot"))
-    fields = []
-    offset = 0
-    for name, shape, bound, meaning in specs:
-        field = ObservationField(name, offset, shape, bound, meaning)
-        fields.append(field)
-        offset += field.size
-    return tuple(fields)
+    return lay_out(specs)
 
 
 @functools.lru_cache(maxsize=64)
