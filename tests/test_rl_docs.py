@@ -32,6 +32,26 @@ def test_the_training_guide_quotes_only_figures_its_doctest_prints() -> None:
     assert not missing, f"quoted in the prose but printed by no doctest: {missing}"
 
 
+def test_every_range_the_training_guide_quotes_is_a_range_its_doctest_asserts() -> None:
+    """Each "between A and B" of the guide's prose (A% and B% too) is an ``A < ... < B`` check of a doctest."""
+    text = GUIDE.read_text(encoding="utf-8")
+    sources = " ".join(
+        example.source
+        for block in re.findall(r"```pycon\n(.*?)```", text, re.S)
+        for example in doctest.DocTestParser().get_examples(block)
+    )
+    checked = {
+        (float(low), float(high)) for low, high in re.findall(r"(\d+(?:\.\d+)?) < [^<\n]+ < (\d+(?:\.\d+)?)", sources)
+    }
+    _, prose = _printed_and_prose(text)
+    quoted = re.findall(r"between ([\d,]+)(%?) and ([\d,]+)(%?)", " ".join(prose.split()))
+    assert len(quoted) >= 4, quoted
+    for low, low_percent, high, high_percent in quoted:
+        scale = 100 if low_percent and high_percent else 1
+        bounds = (float(low.replace(",", "")) / scale, float(high.replace(",", "")) / scale)
+        assert bounds in checked, f"between {low}{low_percent} and {high}{high_percent} is asserted by no doctest"
+
+
 def test_the_readme_names_the_rl_extra() -> None:
     """The README's list of extras says what the rl extra is for."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
