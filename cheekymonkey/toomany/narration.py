@@ -135,6 +135,9 @@ def describe_event(event: Event, names: Sequence[str], viewer: int | None = None
         discards = _says(who[event.seat], "discards")
         if event.reason is Reason.PLAYED:
             return f"{discards} the {event.card.label}."
+        if event.reason is Reason.DECLINED:
+            declined = "declining the wild bonus" if event.card.is_number else "unused"
+            return f"{discards} the {event.card.label}, {declined}."
         return f"{discards} the {event.card.label}: {_REASONS[event.reason]}."
     if isinstance(event, Reshuffled):
         return f"The discard pile is shuffled into a new draw pile of {event.cards} cards."
@@ -165,7 +168,7 @@ def action_words(action: Action, state: GameState, names: Sequence[str]) -> str:
     if isinstance(action, TakeBonus):
         hand = state.hand
         label = hand.label if hand is not None else "number"
-        return f"take the bonus: the {label} for the wild"
+        return f"take the bonus: the {label} for your wild at position {label}, the wild back in hand"
     if isinstance(action, RaccoonTake):
         return f"let the raccoon take the {action.card.label}"
     if isinstance(action, TurnDown):
@@ -175,9 +178,10 @@ def action_words(action: Action, state: GameState, names: Sequence[str]) -> str:
     if isinstance(action, GiveSkip):
         return f"give the Skip to {names[action.seat]}"
     assert isinstance(action, Decline)
+    if state.phase is Phase.BONUS and state.hand is not None:
+        return f"decline the bonus: discard the {state.hand.label}, and the turn ends"
     declined = {
-        Phase.BONUS: "decline the bonus",
-        Phase.RACCOON: "take nothing",
+        Phase.RACCOON: "take nothing, and the turn ends",
         Phase.DISTURB: "turn nothing down",
         Phase.SKIP: "give the Skip to nobody",
     }
