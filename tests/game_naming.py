@@ -261,7 +261,7 @@ def _code_lines(path: Path) -> int:
     if path.suffix != ".py":
         return sum(1 for line in source.splitlines() if line.strip() and not line.strip().startswith(("//", "*")))
     prose = _docstring_lines(ast.parse(source))
-    lines = set()
+    lines: set[int] = set()
     for token in tokenize.generate_tokens(io.StringIO(source).readline):
         kind = token.type
         if kind in (tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT):
