@@ -34,8 +34,7 @@ Any time:
   t, table       show the table again
   ?, help        this help
   q, quit        give up the game (the record so far is still saved)
-Where the game reads t or q as one of its moves (the choices above name them), it is that move;
-table and quit always do what they say."""
+  (t and q alone are the game's own moves where the choices offer them)"""
 
 _TABLE = ("t", "table")
 _QUIT = ("q", "quit")

@@ -162,7 +162,13 @@ def action_words(action: Action, state: GameState, names: Sequence[str]) -> str:
     if isinstance(action, Draw):
         return "draw from the pile"
     if isinstance(action, TakeDiscard):
-        return f"take the {state.discard[-1].label} from the discard pile"
+        top = state.discard[-1]
+        row = state.rows[state.seat]
+        if top > len(row):  # 001 allows it (TM6): the card is only discarded again
+            return f"take the {top.label} from the discard pile (too high for your row: the turn ends)"
+        if row[top - 1] is Card.WILD:
+            return f"take the {top.label} from the discard pile (for the bonus with your wild)"
+        return f"take the {top.label} from the discard pile"
     if isinstance(action, PlaceWild):
         return f"put the wild at position {action.position}"
     if isinstance(action, TakeBonus):
