@@ -75,7 +75,12 @@ intersphinx_mapping = {
 intersphinx_timeout = 5
 # cheekymonkey.web.create_app returns a Starlette application, and cheekymonkey.web.server.uvicorn_config a
 # uvicorn configuration; neither project publishes a Sphinx inventory.
-nitpick_ignore = [("py:class", "starlette.applications.Starlette"), ("py:class", "uvicorn.config.Config")]
+# A game's DocumentCodec holds the cattrs converter of its documents; these docs load no inventory of cattrs.
+nitpick_ignore = [
+    ("py:class", "starlette.applications.Starlette"),
+    ("py:class", "uvicorn.config.Config"),
+    ("py:class", "cattrs.converters.Converter"),
+]
 
 # Diagrams as SVG, so they scale and their text can be selected.
 graphviz_output_format = "svg"

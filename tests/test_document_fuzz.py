@@ -9,12 +9,11 @@ own (a score sheet's winners by R17-R18, a record that replays, a state whose ev
 
 from __future__ import annotations
 
-import copy
 import json
 from typing import Any
 
 import jsonschema
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cheekymonkey import (
@@ -33,14 +32,15 @@ from cheekymonkey import (
     apply,
     legal_actions,
     play_game,
+    serialization,
     view,
 )
 from cheekymonkey.events import Busted, GameOver, Stacked, Swapped
 from cheekymonkey.schema import SCHEMA_KINDS, load_schema
-from cheekymonkey.serialization import KINDS, MAX_INTEGER, Document, DocumentError, dumps, loads, to_document
+from cheekymonkey.serialization import KINDS, MAX_INTEGER, Document, DocumentError, loads, to_document
+from tests.document_testing import HUGE, Fuzzing, hostile_documents
 
 _VALIDATORS = {kind: jsonschema.Draft202012Validator(load_schema(kind)) for kind in SCHEMA_KINDS}
-MAX_MESSAGE = 2000
 
 
 def _samples() -> list[dict[str, Any]]:
@@ -83,9 +83,6 @@ _FIELD_NAMES = sorted(
 _NUMBERS: st.SearchStrategy[object] = st.sampled_from(
     [0, 1, -1, 15, 16, 17, MAX_INTEGER, MAX_INTEGER + 1, -MAX_INTEGER - 1, 10**20, 10**400, 2**64]
 ) | st.integers(min_value=-(2**70), max_value=2**70)
-# An integer of 5,000 digits: written into the text only (Python will not print it, nor hypothesis show it).
-HUGE = "<a 5000-digit integer>"
-_HUGE_DIGITS = "7" * 5000
 _NUMBERS = _NUMBERS | st.just(HUGE)
 _FLOATS = st.floats(allow_nan=True, allow_infinity=True) | st.sampled_from([1.0, 1e308, -0.0, 1e-320])
 _STRINGS = (
@@ -100,68 +97,6 @@ _JSON = st.recursive(
     lambda children: st.lists(children, max_size=4) | st.dictionaries(_KEYS, children, max_size=4),
     max_leaves=8,
 )
-
-
-def _paths(node: object, prefix: tuple[str | int, ...] = ()) -> list[tuple[str | int, ...]]:
-    found: list[tuple[str | int, ...]] = [prefix]
-    items: list[tuple[str | int, object]] = []
-    if isinstance(node, dict):
-        items = list(node.items())
-    elif isinstance(node, list):
-        items = list(enumerate(node))
-    for key, child in items:
-        found.extend(_paths(child, (*prefix, key)))
-    return found
-
-
-def _nest(value: object, depth: int) -> object:
-    for level in range(depth):
-        value = [value] if level % 2 else {"k": value}
-    return value
-
-
-@st.composite
-def hostile_documents(draw: st.DrawFn) -> str:
-    """The text of a valid document of some kind, changed in one to three hostile ways (or a random one)."""
-    if draw(st.integers(0, 9)) == 0:
-        return _dumps(draw(_JSON))
-    document = copy.deepcopy(draw(st.sampled_from(SAMPLES)))
-    for _ in range(draw(st.integers(1, 3))):
-        paths = _paths(document)
-        path = draw(st.sampled_from(paths[1:] if len(paths) > 1 else paths))
-        parent: Any = document
-        for key in path[:-1]:
-            parent = parent[key]
-        operation = draw(st.sampled_from(["replace", "delete", "add", "nest", "repeat"]))
-        if not path:
-            break
-        key = path[-1]
-        if operation == "replace":
-            parent[key] = draw(_JSON)
-        elif operation == "delete":
-            del parent[key]
-        elif operation == "nest":
-            parent[key] = _nest(parent[key], draw(st.sampled_from([2, 30, 40, 500])))
-        elif operation == "repeat" and isinstance(parent[key], list):
-            parent[key] = parent[key] * draw(st.sampled_from([2, 50, 3000]))
-        elif isinstance(parent, dict):
-            parent[draw(_KEYS)] = draw(_JSON)
-        else:
-            parent.insert(int(key), draw(_JSON))
-    return _dumps(document)
-
-
-def _dumps(document: object) -> str:
-    """JSON text, with each HUGE marker replaced by an integer of 5,000 digits."""
-    return json.dumps(document, allow_nan=True).replace(json.dumps(HUGE), _HUGE_DIGITS)
-
-
-def _load(text: str) -> Document | DocumentError:
-    """The loaded value, or the DocumentError raised (any other exception fails the test)."""
-    try:
-        return loads(text)
-    except DocumentError as error:
-        return error
 
 
 def _winners_by_the_rules(sheet: ScoreSheet) -> tuple[tuple[int, ...], Decision]:
@@ -207,23 +142,14 @@ def _check_consistent(value: Document) -> None:
         assert value.animal in value.returned[:-1]
 
 
+FUZZING = Fuzzing(serialization, _VALIDATORS, _check_consistent)
+
+
 @settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large], deadline=None)
-@given(hostile_documents())
+@given(hostile_documents(SAMPLES, _JSON, _KEYS))
 def test_a_hostile_document_loads_to_a_consistent_value_or_raises_a_short_document_error(text: str) -> None:
     """No exception but DocumentError, no long message, and nothing inconsistent loads."""
-    value = _load(text)
-    if isinstance(value, DocumentError):
-        event("refused")
-        assert len(str(value)) < MAX_MESSAGE
-        assert value.path.startswith("$")
-        assert value.reason
-        return
-    event(f"loaded a {type(value).__name__}")
-    again = dumps(value)
-    assert loads(again) == value
-    document = json.loads(again)
-    _VALIDATORS[document["kind"]].validate(document)  # the schema agrees with what the library accepts
-    _check_consistent(value)
+    FUZZING.check(text)
 
 
 @settings(suppress_health_check=[HealthCheck.too_slow], deadline=None)
@@ -232,14 +158,7 @@ def test_a_document_with_a_hostile_header_is_refused_unless_the_header_is_right(
     document: dict[str, Any], field: str, value: object
 ) -> None:
     """The header's format and kind take only their own values; the schema refuses the same."""
-    changed = {**document, field: value}
-    loaded = _load(_dumps(changed))
-    if not isinstance(loaded, DocumentError):
-        assert changed[field] == document[field]
-        return
-    assert len(str(loaded)) < MAX_MESSAGE
-    if value != HUGE:  # jsonschema cannot print an integer that long, so it is not asked
-        assert not _VALIDATORS[document["kind"]].is_valid(changed)
+    FUZZING.check_header(document, field, value)
 
 
 def test_the_fuzzer_s_samples_cover_every_kind_and_hostile_numbers_are_refused() -> None:
@@ -249,6 +168,6 @@ def test_the_fuzzer_s_samples_cover_every_kind_and_hostile_numbers_are_refused()
     ruleset["bonus_values"]["seal"] = MAX_INTEGER
     assert loads(json.dumps(ruleset)) is not None
     ruleset["bonus_values"]["seal"] = MAX_INTEGER + 1
-    refused = _load(json.dumps(ruleset))
+    refused = FUZZING.load(json.dumps(ruleset))
     assert isinstance(refused, DocumentError)
     assert "too large" in refused.reason

@@ -59,6 +59,7 @@ from cheekymonkey.serialization import (
     loads,
     to_document,
 )
+from tests.document_testing import count_calls
 
 E, S, L, M = Animal.ELEPHANT, Animal.SEAL, Animal.LION, Animal.MONKEY
 MAX_MESSAGE = 2000
@@ -293,26 +294,6 @@ def test_a_document_with_hundreds_of_problems_gets_a_short_message() -> None:
 # --- 6. limits -------------------------------------------------------------------------------------
 
 
-class _Calls:
-    """How often a function was called (it still runs)."""
-
-    def __init__(self) -> None:
-        self.count = 0
-
-
-def _count_calls(monkeypatch: pytest.MonkeyPatch, owner: object, name: str) -> _Calls:
-    """Count the calls of ``owner.name`` for the rest of the test, through monkeypatch."""
-    calls = _Calls()
-    original = getattr(owner, name)
-
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        calls.count += 1
-        return original(*args, **kwargs)
-
-    monkeypatch.setattr(owner, name, counted)
-    return calls
-
-
 def test_a_document_over_the_size_limit_is_refused_before_parsing(monkeypatch: pytest.MonkeyPatch) -> None:
     """Text longer than the limit is refused at once; the caller can raise the limit."""
     text = dump_state(new_game(2))
@@ -322,8 +303,8 @@ def test_a_document_over_the_size_limit_is_refused_before_parsing(monkeypatch: p
     huge = " " * (Limits().max_bytes + 1)
     huge_bytes = huge.encode()
     # The work done on a huge text, measured: no scan of its nesting, no JSON parse, no copy of it.
-    calls = _count_calls(monkeypatch, json, "loads")
-    scans = _count_calls(monkeypatch, _parsing, "_text_depth")
+    calls = count_calls(monkeypatch, json, "loads")
+    scans = count_calls(monkeypatch, _parsing, "_text_depth")
     tracemalloc.start()
     try:
         with pytest.raises(DocumentError, match="limit"):
@@ -348,8 +329,8 @@ def test_a_record_over_the_action_limit_is_refused_before_replaying(monkeypatch:
     assert load_record(text, limits=Limits(max_actions=len(record.actions))) == record
     # A long record of junk is refused by its length, without structuring or replaying a single action.
     junk = json.dumps({**to_document(record), "actions": [{"type": "draw"}] * (Limits().max_actions + 1)})
-    structured = _count_calls(monkeypatch, documents, "_structure")
-    replayed = _count_calls(monkeypatch, GameRecord, "states")
+    structured = count_calls(monkeypatch, documents, "_structure")
+    replayed = count_calls(monkeypatch, GameRecord, "states")
     with pytest.raises(DocumentError, match="limit"):
         load_record(junk)
     assert (structured.count, replayed.count) == (0, 0)

@@ -19,9 +19,10 @@ from typing import Any
 import attrs
 import pytest
 
-from cheekymonkey import CHEEKY_MONKEY, Claim, Ruleset, apply
+from cheekymonkey import CHEEKY_MONKEY, Claim, Ruleset, apply, toomany
 from cheekymonkey.bots import bust_probability
 from cheekymonkey.errors import IllegalActionError
+from cheekymonkey.games import GAME_NAMES, game_named
 from cheekymonkey.serialization import DocumentError, load_action, load_view, to_document
 from cheekymonkey.table import Seat, Table
 from cheekymonkey.web import STATIC_DIR, Limits, RoomManager
@@ -460,10 +461,18 @@ def test_the_options_give_each_games_presets_bots_with_titles_and_seat_range(ser
     """The lobby learns everything about a game from the server: presets, bots (MCTS, not Mcts), seat counts."""
     status, options = call(server, "GET", "/api/options")
     assert status == 200
-    (game,) = options["games"]
-    assert (game["name"], game["title"], game["seats"]) == ("cheeky-monkey", "Cheeky Monkey", [2, 6])
+    games = {game["name"]: game for game in options["games"]}
+    assert tuple(games) == GAME_NAMES  # every game is served
+    game = games["cheeky-monkey"]
+    assert (game["title"], game["seats"]) == ("Cheeky Monkey", [2, 6])
     assert {"name": "mcts", "title": "MCTS"} in game["bots"]
     assert game["presets"]["standard"] == to_document(Ruleset.standard())
+    other = games["too-many-monkeys"]
+    assert (other["title"], other["seats"]) == ("Too Many Monkeys", [2, 6])
+    documents = game_named("too-many-monkeys").documents()
+    assert other["presets"] == {
+        name: documents.to_document(toomany.Ruleset.preset(name)) for name in ("standard", "short")
+    }
 
 
 def test_every_file_the_pages_load_ships_in_the_package() -> None:

@@ -17,7 +17,7 @@ from typing import Any
 
 from cheekymonkey.cli.options import OptionError, game_from, names_type, seat_names
 from cheekymonkey.errors import CheekyMonkeyError
-from cheekymonkey.games import DEFAULT_GAME, GAME_NAMES
+from cheekymonkey.games import GAME_NAMES, game_of_document
 from cheekymonkey.table import Seat, Table
 
 __all__ = ["add_arguments", "run"]
@@ -27,7 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add this command's options."""
     parser.add_argument("file", type=Path, help="a game record saved by 'cheekymonkey play' (or any record document)")
     parser.add_argument(
-        "--game", choices=GAME_NAMES, default=DEFAULT_GAME, help=f"the record's game (default {DEFAULT_GAME})"
+        "--game", choices=GAME_NAMES, default=None, help="the record's game (default: the one its format names)"
     )
     parser.add_argument(
         "--step",
@@ -47,12 +47,13 @@ def run(args: argparse.Namespace) -> int:
     """Narrate the record in ``args.file``; return the exit status."""
     from cheekymonkey.cli.narrate import Narrator, make_console, stdin_is_terminal
 
-    game = game_from(args)
     try:
         text = args.file.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise OptionError(f"cannot read {str(args.file)!r}: {error}") from None
     try:
+        # The record's own format names its game, unless --game says which it must be.
+        game = game_from(args) if args.game is not None else game_of_document(text)
         record = game.documents().loads(text, "record")
     except CheekyMonkeyError as error:
         raise OptionError(f"{args.file}: {error}") from None

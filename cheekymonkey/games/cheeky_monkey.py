@@ -144,40 +144,6 @@ class _BoundedBot:
         return f"<{self.kind} bot, caches of at most {self.memory} entries between moves>"
 
 
-class _Documents:
-    """Cheeky Monkey's :class:`~cheekymonkey.game.Documents`: :mod:`cheekymonkey.serialization` (``json`` extra)."""
-
-    def __init__(self) -> None:
-        from cheekymonkey import serialization
-
-        self._module = serialization
-
-    @property
-    def format(self) -> str:
-        return self._module.FORMAT
-
-    @property
-    def kinds(self) -> tuple[str, ...]:
-        return self._module.KINDS
-
-    def to_document(self, value: Any) -> dict[str, Any]:
-        return self._module.to_document(value)
-
-    def from_document(self, document: object, kind: str | None = None) -> Any:
-        return self._module.from_document(document, self._kind(kind))
-
-    def dumps(self, value: Any, *, indent: int | None = None) -> str:
-        return self._module.dumps(value, indent=indent)
-
-    def loads(self, text: str | bytes, kind: str | None = None) -> Any:
-        return self._module.loads(text, self._kind(kind))
-
-    def _kind(self, kind: str | None) -> Any:
-        if kind is not None and kind not in self._module.KINDS:
-            raise self._module.DocumentError(kind, [("$", f"there is no document kind {kind!r}")])
-        return kind
-
-
 _ACTION_HELP: Final = """\
 While deciding:
   d, draw        draw another token (the odds of a bust are shown above)
@@ -396,8 +362,14 @@ class CheekyMonkey:
         return GameRecord(ruleset, players, first_player, tuple(actions), seed, tuple(names), tuple(bots))
 
     def documents(self) -> Documents:
-        """:mod:`cheekymonkey.serialization`'s documents (the ``json`` extra)."""
-        return _Documents()
+        """:data:`cheekymonkey.serialization.documents.CODEC`: the documents of :mod:`cheekymonkey.serialization`.
+
+        Raises:
+            ImportError: If the ``json`` extra (cattrs) is not installed; the message names it.
+        """
+        from cheekymonkey.serialization.documents import CODEC
+
+        return CODEC
 
     def observation_kinds(self) -> tuple[str, ...]:
         """``("full", "table")``: see :mod:`cheekymonkey.rl.observations`."""

@@ -1,15 +1,17 @@
-"""Generate the JSON Schema of every document kind from the value types and the serialization tables.
+"""Generate the JSON Schema of every document kind of every game from the value types and their format.
 
-The schema follows the same tables the converter in :mod:`cheekymonkey.serialization` uses (which
-fields are per-animal objects, the ``type`` tags of actions and events), and each attrs class's
-fields and their types, so the two cannot drift apart unnoticed: a test compares the shipped files
-with :func:`generate_schemas`.
+The schema follows the same description the converter in :mod:`cheekymonkey.serialization` is built from
+(a game's :class:`~cheekymonkey.serialization.spec.DocumentFormat`: which fields are per-member objects, how
+enums are spelled, the ``type`` tags of actions and events, the bounds of integers), and each attrs class's
+fields and their types, so the two cannot drift apart unnoticed: a test compares the shipped files with
+:func:`generate_schemas`.
 """
 
 from __future__ import annotations
 
 import ast
 import enum
+import importlib
 import inspect
 import itertools
 import json
@@ -17,38 +19,36 @@ import sys
 import textwrap
 import types
 import typing
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Final, get_args, get_origin
 
 import attrs
 
-from cheekymonkey.rules import ANIMALS, Animal
-from cheekymonkey.schema import SCHEMA_KINDS, schema_filename
-from cheekymonkey.scoring import Decision
-from cheekymonkey.serialization import (
-    ACTION_TAGS,
-    BOUNDS,
-    DOCUMENT_TYPES,
-    EVENT_TAGS,
-    FORMAT,
-    MAX_INTEGER,
-    PER_ANIMAL,
-    SIGNED,
-    TAG_FIELD,
-)
-from cheekymonkey.state import Phase
+from cheekymonkey.schema import SCHEMA_GAMES, schema_filename
+from cheekymonkey.serialization.spec import MAX_INTEGER, DocumentFormat, Spelling
 
-__all__ = ["generate_schema", "generate_schemas", "schema_text", "write_schemas"]
+__all__ = ["document_format", "generate_schema", "generate_schemas", "schema_text", "write_schemas"]
 
 DIALECT: Final = "https://json-schema.org/draft/2020-12/schema"
 """The JSON Schema dialect the files use."""
 
-_ENUMS: Final[dict[type, tuple[str, list[str], str]]] = {
-    Animal: ("animal", [a.name.lower() for a in ANIMALS], "An animal, by its lowercase name (R1)."),
-    Phase: ("phase", [p.name.lower() for p in Phase], "Where in a turn the game is."),
-    Decision: ("decision", [d.value for d in Decision], "How the winners were decided (R18, R19)."),
+_FORMATS: Final = {
+    "cheeky-monkey": "cheekymonkey.serialization.format",
+    "too-many-monkeys": "cheekymonkey.toomany.documents",
 }
-_TAGS: Final = {**ACTION_TAGS, **EVENT_TAGS}
+
+
+def document_format(game: str = "cheeky-monkey") -> DocumentFormat:
+    """The description of ``game``'s documents (its module's ``DOCUMENT_FORMAT``).
+
+    Raises:
+        ValueError: If there is no game of that name.
+    """
+    if game not in _FORMATS:
+        raise ValueError(f"no schemas for the game {game!r}; the games are {', '.join(SCHEMA_GAMES)}")
+    fmt: DocumentFormat = importlib.import_module(_FORMATS[game]).DOCUMENT_FORMAT
+    return fmt
 
 
 def _first_line(doc: str | None) -> str:
@@ -92,38 +92,47 @@ def _field_docs(cls: type) -> dict[str, str]:
 class _Builder:
     """Collects the ``$defs`` one document's schema refers to."""
 
-    def __init__(self) -> None:
+    def __init__(self, fmt: DocumentFormat) -> None:
+        self.fmt = fmt
         self.defs: dict[str, Any] = {}
+        self.spellings = {spelling.enum_type: spelling for spelling in fmt.spellings}
+        self.tags = {cls: tag for union in fmt.unions for cls, tag in union.tags.items()}
 
     def ref(self, name: str) -> dict[str, Any]:
         return {"$ref": f"#/$defs/{name}"}
 
-    def per_animal(self, nullable: bool) -> dict[str, Any]:
+    def per_member(self, spelling: Spelling, nullable: bool, optional: bool) -> dict[str, Any]:
         value: dict[str, Any] = {"type": "integer", "minimum": 0, "maximum": MAX_INTEGER}
         if nullable:
             value = {"anyOf": [value, {"type": "null"}]}
-        return {
+        schema: dict[str, Any] = {
             "type": "object",
-            "properties": {a.name.lower(): value for a in ANIMALS},
-            "required": [a.name.lower() for a in ANIMALS],
+            "properties": dict.fromkeys(spelling.words, value),
+            "required": list(spelling.words),
             "additionalProperties": False,
         }
+        return {"anyOf": [schema, {"type": "null"}]} if optional else schema
 
     def type_schema(self, tp: Any, owner: type, name: str) -> dict[str, Any]:
-        if (owner, name) in PER_ANIMAL:
-            return self.per_animal(PER_ANIMAL[owner, name])
+        fmt = self.fmt
+        if (owner, name) in fmt.per_member:
+            spelling, nullable = fmt.per_member[owner, name]
+            return self.per_member(spelling, nullable, type(None) in get_args(tp))
         if tp is bool:
             return {"type": "boolean"}
         if tp is int:
-            if (owner, name) in SIGNED:
+            if (owner, name) in fmt.signed:
                 return {"type": "integer", "minimum": -MAX_INTEGER, "maximum": MAX_INTEGER}
-            return {"type": "integer", "minimum": 0, "maximum": BOUNDS.get((owner, name), MAX_INTEGER)}
+            least = fmt.minimums.get((owner, name), 0)
+            return {"type": "integer", "minimum": least, "maximum": fmt.bounds.get((owner, name), MAX_INTEGER)}
+        if tp is float:
+            return {"type": "number"}
         if tp is str:
             return {"type": "string", "minLength": 1}
         if isinstance(tp, type) and issubclass(tp, enum.Enum):
-            key, values, description = _ENUMS[tp]
-            self.defs[key] = {"enum": values, "description": description}
-            return self.ref(key)
+            spelling = self.spellings[tp]
+            self.defs[spelling.key] = {"enum": list(spelling.words), "description": spelling.description}
+            return self.ref(spelling.key)
         origin = get_origin(tp)
         args = get_args(tp)
         if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
@@ -133,10 +142,11 @@ class _Builder:
             if len(members) < len(args):
                 inner = members[0] if len(members) == 1 else typing.Union[tuple(members)]  # noqa: UP007
                 return {"anyOf": [self.type_schema(inner, owner, name), {"type": "null"}]}
-            if set(members) == set(ACTION_TAGS):
-                return self.union("Action", ACTION_TAGS, "Any action: a player's move or a chance outcome.")
-            if set(members) == set(EVENT_TAGS):
-                return self.union("Event", EVENT_TAGS, "Any event: what an action did.")
+            for union in fmt.unions:
+                if set(members) == set(union.tags):
+                    return self.union(union.key, union.tags, union.description)
+            # A union told apart by the JSON type of its value (a row position: a card or an object).
+            return {"anyOf": [self.type_schema(member, owner, name) for member in members]}
         if attrs.has(tp):
             if tp.__name__ not in self.defs:
                 self.defs[tp.__name__] = {}  # a placeholder while the class is built
@@ -144,7 +154,7 @@ class _Builder:
             return self.ref(tp.__name__)
         raise TypeError(f"no JSON Schema for the type {tp!r} of {owner.__name__}.{name}")
 
-    def union(self, key: str, tags: dict[type, str], description: str) -> dict[str, Any]:
+    def union(self, key: str, tags: Mapping[type, str], description: str) -> dict[str, Any]:
         if key not in self.defs:
             self.defs[key] = {}
             self.defs[key] = {"oneOf": [self.type_schema(cls, cls, "") for cls in tags], "description": description}
@@ -157,10 +167,10 @@ class _Builder:
         docs = _field_docs(cls)
         properties: dict[str, Any] = {}
         required: list[str] = []
-        tag = _TAGS.get(cls)
+        tag = self.tags.get(cls)
         if tag is not None:
-            properties[TAG_FIELD] = {"const": tag, "description": "Which kind of value this is."}
-            required.append(TAG_FIELD)
+            properties[self.fmt.tag_field] = {"const": tag, "description": "Which kind of value this is."}
+            required.append(self.fmt.tag_field)
         for field in attrs.fields(cls):
             schema = self.type_schema(hints[field.name], cls, field.name)
             if field.name in docs:
@@ -177,44 +187,45 @@ class _Builder:
         }
 
 
-def _as_document(schema: dict[str, Any], kind: str) -> dict[str, Any]:
+def _as_document(schema: dict[str, Any], kind: str, fmt: DocumentFormat) -> dict[str, Any]:
     properties = {
-        "format": {"const": FORMAT, "description": "The document format and its version."},
+        "format": {"const": fmt.text, "description": "The document format and its version."},
         "kind": {"const": kind, "description": "What the document holds."},
         **schema["properties"],
     }
-    if kind == "action":
+    if kind == fmt.headerless:
         # An action is the same with or without the header (a view lists them without): both or neither.
         header = {"dependentRequired": {"format": ["kind"], "kind": ["format"]}}
         return {**schema, "properties": properties, **header}
     return {**schema, "properties": properties, "required": sorted([*schema["required"], "format", "kind"])}
 
 
-def generate_schema(kind: str) -> dict[str, Any]:
-    """The JSON Schema of ``kind`` documents, built from the types.
+def generate_schema(kind: str, game: str = "cheeky-monkey") -> dict[str, Any]:
+    """The JSON Schema of ``game``'s ``kind`` documents, built from the types.
 
     Raises:
-        ValueError: If ``kind`` is not a document kind.
+        ValueError: If there is no such game, or ``kind`` is not one of its document kinds.
     """
-    if kind not in SCHEMA_KINDS:
-        raise ValueError(f"no schema for kind {kind!r}; the kinds are {', '.join(SCHEMA_KINDS)}")
-    builder = _Builder()
+    fmt = document_format(game)
+    if kind not in fmt.kinds:
+        raise ValueError(f"no schema for kind {kind!r}; the kinds are {', '.join(fmt.kinds)}")
+    builder = _Builder(fmt)
     variants = []
-    for cls in DOCUMENT_TYPES[kind]:  # type: ignore[index]
+    for cls in fmt.types[kind]:
         builder.type_schema(cls, cls, "")
-        variants.append(_as_document(builder.defs[cls.__name__], kind))
+        variants.append(_as_document(builder.defs[cls.__name__], kind, fmt))
     top: dict[str, Any] = variants[0] if len(variants) == 1 else {"oneOf": variants}
     return {
         "$schema": DIALECT,
-        "title": f"{FORMAT} {kind} document",
+        "title": f"{fmt.text} {kind} document",
         **top,
         "$defs": dict(sorted(builder.defs.items())),
     }
 
 
-def generate_schemas() -> dict[str, dict[str, Any]]:
-    """The JSON Schema of every document kind, by kind."""
-    return {kind: generate_schema(kind) for kind in SCHEMA_KINDS}
+def generate_schemas(game: str = "cheeky-monkey") -> dict[str, dict[str, Any]]:
+    """The JSON Schema of every document kind of ``game``, by kind."""
+    return {kind: generate_schema(kind, game) for kind in document_format(game).kinds}
 
 
 def schema_text(schema: dict[str, Any]) -> str:
@@ -222,16 +233,17 @@ def schema_text(schema: dict[str, Any]) -> str:
     return json.dumps(schema, indent=2, sort_keys=True) + "\n"
 
 
-def write_schemas(directory: Path | None = None) -> list[Path]:
-    """Write every kind's schema file into ``directory`` (the package's schema folder by default).
+def write_schemas(directory: Path | None = None, game: str = "cheeky-monkey") -> list[Path]:
+    """Write every kind's schema file of ``game`` into ``directory`` (by default, where the package keeps them).
 
     Returns:
         The paths written.
     """
-    target = Path(__file__).parent if directory is None else directory
+    package = Path(__file__).parent
     written = []
-    for kind, schema in generate_schemas().items():
-        path = target / schema_filename(kind)
+    for kind, schema in generate_schemas(game).items():
+        path = package / schema_filename(kind, game) if directory is None else directory / f"{kind}.schema.json"
+        path.parent.mkdir(exist_ok=True)
         path.write_text(schema_text(schema), encoding="utf-8")
         written.append(path)
     return written

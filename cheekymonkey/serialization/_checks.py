@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Final, cast
 
-from cheekymonkey.errors import CheekyMonkeyError, ReplayError
 from cheekymonkey.events import Busted, Claimed, Event, GameOver, HerdSecured, Stacked, Stopped, Swapped
 from cheekymonkey.records import GameRecord
 from cheekymonkey.rules import Animal, Ruleset
 from cheekymonkey.scoring import ScoreSheet, sheet_problems
+from cheekymonkey.serialization.codec import check_replay
 from cheekymonkey.serialization.errors import DocumentError
 from cheekymonkey.serialization.format import Document, Kind
 from cheekymonkey.state import all_one_animal
@@ -64,18 +64,6 @@ def _refuse_reversed_standard_values(kind: Kind, value: Document) -> None:
         raise DocumentError(kind, [(path, reason)])
 
 
-def _check_record(record: GameRecord) -> None:
-    try:
-        record.start()
-    except CheekyMonkeyError as error:
-        raise DocumentError(None, [("$", str(error))]) from error
-    try:
-        record.states()
-    except ReplayError as error:
-        reason = f"step {error.step} does not replay: {error.cause}"
-        raise DocumentError(None, [(f"$.actions[{error.step}]", reason)]) from error
-
-
 def _check_sheet(sheet: ScoreSheet, ruleset: Ruleset | None, path: str) -> None:
     # The sheet's own consistency check lives beside scoring; a document names where each problem is.
     found = sheet_problems(sheet, ruleset)
@@ -100,7 +88,7 @@ def check_value(kind: Kind, value: Document) -> None:
         elif isinstance(value, GameOver):
             _check_sheet(value.sheet, None, "$.sheet")
         elif isinstance(value, GameRecord):
-            _check_record(value)
+            check_replay(value)
         elif isinstance(value, TableView) and value.sheet is not None:
             _check_sheet(value.sheet, value.ruleset, "$.sheet")  # the sheet must follow from its counts
         elif kind == "event":

@@ -1,16 +1,20 @@
-"""Values to plain data and back (cattrs): each field's type checked, the documents' own spellings.
+"""Values to plain data and back (cattrs), for any game: each field's type checked, the documents' own spellings.
 
-Animals, phases and decisions are lowercase words; a count per animal is an object keyed by animal name;
-actions and events carry their kind in a ``type`` field (cattrs' tagged-union strategy); every integer is
-bounded. A value that does not fit raises, and :func:`problems` turns cattrs' errors into
-``(path, reason)`` pairs.
+:func:`make_converter` builds the converter of one :class:`~cheekymonkey.serialization.spec.DocumentFormat`:
+enums are words; a count per member of an enum is an object keyed by the members' words; the classes of a
+tagged union (actions, events) carry their tag in a ``type`` field (cattrs' tagged-union strategy); a union
+of an enum, a class and null (a row position) is told apart by the JSON type; every integer is bounded. A
+value that does not fit raises, and :func:`problems` turns cattrs' errors into ``(path, reason)`` pairs.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Mapping
-from typing import Any, Final, cast, get_args, get_type_hints
+import math
+import types
+import typing
+from collections.abc import Callable, Iterable
+from typing import Any, cast, get_args, get_type_hints
 
 import attrs
 import cattrs
@@ -19,29 +23,13 @@ from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, overrid
 from cattrs.strategies import configure_tagged_union
 from cattrs.v import format_exception
 
-from cheekymonkey.actions import Action
 from cheekymonkey.errors import CheekyMonkeyError
-from cheekymonkey.events import Event
-from cheekymonkey.rules import ANIMALS, Animal
-from cheekymonkey.scoring import Decision
 from cheekymonkey.serialization.errors import BadValue, describe
-from cheekymonkey.serialization.format import (
-    ACTION_TAGS,
-    BOUNDS,
-    EVENT_TAGS,
-    MAX_INTEGER,
-    PER_ANIMAL,
-    SIGNED,
-    TAG_FIELD,
-)
-from cheekymonkey.state import Phase
+from cheekymonkey.serialization.spec import MAX_INTEGER, DocumentFormat, Spelling, TaggedUnion
 
-__all__ = ["CONVERTER", "problems"]
+__all__ = ["make_converter", "problems"]
 
-_ANIMAL_NAMES: Final = tuple(a.name.lower() for a in ANIMALS)
-_ANIMAL_BY_NAME: Final = {a.name.lower(): a for a in ANIMALS}
-_PHASE_BY_NAME: Final = {p.name.lower(): p for p in Phase}
-_DECISION_BY_VALUE: Final = {d.value: d for d in Decision}
+Hook = Callable[[object, object], Any]
 
 
 def _check_size(value: int, maximum: int = MAX_INTEGER, minimum: int = 0) -> int:
@@ -54,29 +42,32 @@ def _check_size(value: int, maximum: int = MAX_INTEGER, minimum: int = 0) -> int
 
 
 def _structure_int(value: object, _: object) -> int:
-    # Every integer in a document is a count, a seat or a score, so 0 or more, except those in SIGNED.
+    # Every integer in a document is a count, a seat, a position or a score, so 0 or more, except the signed.
     if isinstance(value, bool) or not isinstance(value, int):
         raise BadValue(f"expected an integer, got {describe(value)}")
     return _check_size(value)
 
 
-def _structure_signed(value: object, _: object) -> int | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise BadValue(f"expected an integer or null, got {describe(value)}")
-    return _check_size(value, minimum=-MAX_INTEGER)
-
-
-def _bounded_hook(maximum: int, nullable: bool) -> Callable[[object, object], int | None]:
+def _bounded_hook(maximum: int, minimum: int, nullable: bool) -> Hook:
     def structure(value: object, _: object) -> int | None:
         if value is None and nullable:
             return None
         if isinstance(value, bool) or not isinstance(value, int):
             raise BadValue(f"expected an integer{' or null' if nullable else ''}, got {describe(value)}")
-        return _check_size(value, maximum)
+        return _check_size(value, maximum, minimum)
 
     return structure
+
+
+def _structure_float(value: object, _: object) -> float:
+    # A whole number is a number too (JSON has one number type); NaN and infinities are not numbers.
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise BadValue(f"expected a number, got {describe(value)}")
+    if isinstance(value, int):
+        _check_size(value, minimum=-MAX_INTEGER)
+    elif not math.isfinite(value):
+        raise BadValue(f"expected a finite number, got {describe(value)}")
+    return float(value)
 
 
 def _structure_bool(value: object, _: object) -> bool:
@@ -96,28 +87,21 @@ def _structure_str(value: object, _: object) -> str:
     return value
 
 
-def _structure_animal(value: object, _: object) -> Animal:
-    animal = _ANIMAL_BY_NAME.get(value) if isinstance(value, str) else None
-    if animal is None:
-        raise BadValue(f"expected an animal ({', '.join(_ANIMAL_NAMES)}), got {describe(value)}")
-    return animal
+def _enum_hooks(spelling: Spelling) -> tuple[Hook, Callable[[Any], str]]:
+    by_word = spelling.by_word()
+    word_of = dict(zip(spelling.members, spelling.words, strict=True))
+    listed = ", ".join(spelling.words)
+
+    def structure(value: object, _: object) -> Any:
+        member = by_word.get(value) if isinstance(value, str) else None
+        if member is None:
+            raise BadValue(f"expected {spelling.noun} ({listed}), got {describe(value)}")
+        return member
+
+    return structure, word_of.__getitem__
 
 
-def _structure_phase(value: object, _: object) -> Phase:
-    phase = _PHASE_BY_NAME.get(value) if isinstance(value, str) else None
-    if phase is None:
-        raise BadValue(f"expected a phase ({', '.join(_PHASE_BY_NAME)}), got {describe(value)}")
-    return phase
-
-
-def _structure_decision(value: object, _: object) -> Decision:
-    decision = _DECISION_BY_VALUE.get(value) if isinstance(value, str) else None
-    if decision is None:
-        raise BadValue(f"expected a decision ({', '.join(_DECISION_BY_VALUE)}), got {describe(value)}")
-    return decision
-
-
-def _strict_tuple_factory(tp: Any, converter: cattrs.Converter) -> Callable[[object, object], tuple[object, ...]]:
+def _strict_tuple_factory(tp: Any, converter: cattrs.Converter) -> Hook:
     # cattrs would iterate any iterable (a string is a sequence of characters); a document holds lists.
     inner = homogenous_tuple_structure_factory(tp, converter)
 
@@ -134,18 +118,68 @@ def _is_homogenous_tuple(tp: Any) -> bool:
     return getattr(tp, "__origin__", None) is tuple and len(args) == 2 and args[1] is Ellipsis
 
 
-def _per_animal_hooks(nullable: bool) -> tuple[Callable[[object, object], tuple[object, ...]], Callable[[Any], Any]]:
-    def structure(value: object, _: object) -> tuple[object, ...]:
+def _is_union(tp: Any) -> bool:
+    return typing.get_origin(tp) in (types.UnionType, typing.Union)
+
+
+def _untagged_union_factory(spellings: dict[type, Spelling]) -> Callable[[Any, cattrs.Converter], Hook]:
+    """Structure a union of one enum, one class and null (a row position) by the JSON type of the value."""
+
+    def factory(tp: Any, converter: cattrs.Converter) -> Hook:
+        members = [arg for arg in get_args(tp) if arg is not type(None)]
+        nullable = len(members) < len(get_args(tp))
+        enum = next(member for member in members if member in spellings)
+        cls = next(member for member in members if attrs.has(member))
+        enum_hook = converter.get_structure_hook(enum)
+        class_hook = converter.get_structure_hook(cls)
+        expected = f"{spellings[enum].noun} ({', '.join(spellings[enum].words)}), a {cls.__name__} object"
+        expected += ", or null" if nullable else ""
+
+        def structure(value: object, _: object) -> Any:
+            if value is None and nullable:
+                return None
+            if isinstance(value, str):
+                return enum_hook(value, enum)
+            if isinstance(value, dict):
+                return class_hook(value, cls)
+            raise BadValue(f"expected {expected}, got {describe(value)}")
+
+        return structure
+
+    return factory
+
+
+def _is_untagged_union(spellings: dict[type, Spelling]) -> Callable[[Any], bool]:
+    def predicate(tp: Any) -> bool:
+        if not _is_union(tp):
+            return False
+        members = [arg for arg in get_args(tp) if arg is not type(None)]
+        enums = [member for member in members if member in spellings]
+        classes = [member for member in members if isinstance(member, type) and attrs.has(member)]
+        return len(members) == 2 and len(enums) == 1 and len(classes) == 1
+
+    return predicate
+
+
+def _per_member_hooks(spelling: Spelling, nullable: bool, optional: bool) -> tuple[Hook, Callable[[Any], Any]]:
+    names = spelling.words
+    known = set(names)
+    noun = spelling.key
+
+    def structure(value: object, _: object) -> tuple[object, ...] | None:
+        if value is None and optional:
+            return None
         if not isinstance(value, dict):
-            raise BadValue(f"expected an object with a value per animal, got {describe(value)}")
-        unknown = [describe(k) for k in itertools.islice((k for k in value if k not in _ANIMAL_BY_NAME), 5)]
+            raise BadValue(f"expected an object with a value per {noun}, got {describe(value)}")
+        unknown = [describe(k) for k in itertools.islice((k for k in value if k not in known), 5)]
         if unknown:
-            raise BadValue(f"unknown animals {', '.join(unknown)}; the animals are {', '.join(_ANIMAL_NAMES)}")
-        missing = [name for name in _ANIMAL_NAMES if name not in value]
+            plural = spelling.plural
+            raise BadValue(f"unknown {plural} {', '.join(unknown)}; the {plural} are {', '.join(names)}")
+        missing = [name for name in names if name not in value]
         if missing:
-            raise BadValue(f"no value for {', '.join(missing)}: every animal needs one (0 if not in play)")
+            raise BadValue(f"no value for {', '.join(missing)}: every {noun} needs one (0 if not in play)")
         values: list[object] = []
-        for name in _ANIMAL_NAMES:
+        for name in names:
             item = value[name]
             if item is None and nullable:
                 values.append(None)
@@ -156,37 +190,32 @@ def _per_animal_hooks(nullable: bool) -> tuple[Callable[[object, object], tuple[
             values.append(_check_size(item))
         return tuple(values)
 
-    def unstructure(values: tuple[object, ...]) -> dict[str, object]:
-        return dict(zip(_ANIMAL_NAMES, values, strict=True))
+    def unstructure(values: tuple[object, ...] | None) -> dict[str, object] | None:
+        return None if values is None else dict(zip(names, values, strict=True))
 
     return structure, unstructure
 
 
-def _tagged_union(converter: cattrs.Converter, union: Any, tags: Mapping[type, str], what: str) -> None:
-    """Actions and events as objects with their kind in a ``type`` field (cattrs' tagged-union strategy).
+def _tagged_union(converter: cattrs.Converter, union: TaggedUnion, tag_field: str) -> None:
+    """Objects with their class in a ``type`` field (cattrs' tagged-union strategy).
 
     The strategy writes the tag and picks the class by it. It looks each member's hooks up now, so the
     members' own hooks are registered before this. A guard in front of it says clearly what is wrong with
     a value that is not an object or has no known tag, where the strategy would raise a bare ``KeyError``.
     """
-    configure_tagged_union(union, converter, tag_generator=tags.__getitem__, tag_name=TAG_FIELD)
-    dispatch = converter.get_structure_hook(union)
-    known = tuple(tags.values())
+    configure_tagged_union(union.union, converter, tag_generator=union.tags.__getitem__, tag_name=tag_field)
+    dispatch = converter.get_structure_hook(union.union)
+    known = tuple(union.tags.values())
 
     def structure(value: object, target: object) -> Any:
         if not isinstance(value, dict):
-            raise BadValue(f"expected an {what} object, got {describe(value)}")
-        tag = value.get(TAG_FIELD)
+            raise BadValue(f"expected {union.noun} object, got {describe(value)}")
+        tag = value.get(tag_field)
         if not isinstance(tag, str) or tag not in known:
-            raise BadValue(f"{TAG_FIELD} {describe(tag)} is not an {what}; expected one of {', '.join(known)}")
+            raise BadValue(f"{tag_field} {describe(tag)} is not {union.noun}; expected one of {', '.join(known)}")
         return dispatch(value, target)
 
-    converter.register_structure_hook(union, structure)
-
-
-def _mentions(tp: object, targets: tuple[object, ...]) -> bool:
-    """Whether the type ``tp`` is one of ``targets`` or holds one (as ``tuple[Action, ...]`` holds Action)."""
-    return tp in targets or any(_mentions(arg, targets) for arg in get_args(tp))
+    converter.register_structure_hook(union.union, structure)
 
 
 def _field_types(cls: type) -> dict[str, Any]:
@@ -198,41 +227,79 @@ def _field_types(cls: type) -> dict[str, Any]:
     return types
 
 
-def _make_converter() -> cattrs.Converter:
+def _reaches(tp: object, targets: Iterable[object], seen: set[object] | None = None) -> bool:
+    """Whether the type ``tp`` is one of ``targets`` or holds one, in its arguments or its classes' fields."""
+    targets = tuple(targets)
+    seen = set() if seen is None else seen
+    if tp in targets:
+        return True
+    if tp in seen:
+        return False
+    seen.add(tp)
+    if any(_reaches(arg, targets, seen) for arg in get_args(tp)):
+        return True
+    return isinstance(tp, type) and attrs.has(tp) and any(_reaches(f, targets, seen) for f in _field_types(tp).values())
+
+
+def _in_order(classes: list[type]) -> list[type]:
+    """``classes`` with each after every other one it holds: a class's hooks look up its fields' hooks."""
+    ordered: list[type] = []
+    pending = list(classes)
+    while pending:
+        ready = next(
+            (cls for cls in pending if not any(_reaches_fields(cls, other) for other in pending if other is not cls)),
+            pending[0],  # a cycle (none in any document): keep the given order
+        )
+        pending.remove(ready)
+        ordered.append(ready)
+    return ordered
+
+
+def _reaches_fields(cls: type, other: type) -> bool:
+    return any(_reaches(tp, (other,)) for tp in _field_types(cls).values())
+
+
+def make_converter(fmt: DocumentFormat) -> cattrs.Converter:
+    """The converter every document of ``fmt`` goes through, both ways."""
     converter = cattrs.Converter(forbid_extra_keys=True, detailed_validation=True)
     converter.register_structure_hook(int, _structure_int)
+    converter.register_structure_hook(float, _structure_float)
     converter.register_structure_hook(bool, _structure_bool)
     converter.register_structure_hook(str, _structure_str)
-    converter.register_structure_hook(Animal, _structure_animal)
-    converter.register_structure_hook(Phase, _structure_phase)
-    converter.register_structure_hook(Decision, _structure_decision)
-    converter.register_unstructure_hook(Animal, lambda a: a.name.lower())
-    converter.register_unstructure_hook(Phase, lambda p: p.name.lower())
-    converter.register_unstructure_hook(Decision, lambda d: d.value)
+    spellings = {spelling.enum_type: spelling for spelling in fmt.spellings}
+    for spelling in fmt.spellings:
+        structure, unstructure = _enum_hooks(spelling)
+        converter.register_structure_hook(spelling.enum_type, structure)
+        converter.register_unstructure_hook(spelling.enum_type, unstructure)
     converter.register_structure_hook_factory(_is_homogenous_tuple, _strict_tuple_factory)
-    # Per-animal fields become objects keyed by animal name, both ways; a seed may be negative; seats and
-    # seat counts have their bounds.
+    converter.register_structure_hook_factory(_is_untagged_union(spellings), _untagged_union_factory(spellings))
+    # Per-member fields become objects keyed by the members' words, both ways; signed, bounded and
+    # counted-from-1 integers have their hooks.
     classes: dict[type, dict[str, tuple[Any, Any]]] = {}
-    for (cls, name), nullable in PER_ANIMAL.items():
-        classes.setdefault(cls, {})[name] = _per_animal_hooks(nullable)
-    for cls, name in SIGNED:
-        classes.setdefault(cls, {})[name] = (_structure_signed, None)
-    for (cls, name), maximum in BOUNDS.items():
-        nullable = type(None) in get_args(_field_types(cls)[name])
-        classes.setdefault(cls, {})[name] = (_bounded_hook(maximum, nullable), None)
+
+    def optional(cls: type, name: str) -> bool:
+        return type(None) in get_args(_field_types(cls)[name])
+
+    for (cls, name), (spelling, nullable) in fmt.per_member.items():
+        classes.setdefault(cls, {})[name] = _per_member_hooks(spelling, nullable, optional(cls, name))
+    for cls, name in fmt.signed:
+        hook = _bounded_hook(MAX_INTEGER, -MAX_INTEGER, optional(cls, name))
+        classes.setdefault(cls, {})[name] = (hook, None)
+    for cls, name in {**fmt.bounds, **fmt.minimums}:
+        maximum = fmt.bounds.get((cls, name), MAX_INTEGER)
+        hook = _bounded_hook(maximum, fmt.minimums.get((cls, name), 0), optional(cls, name))
+        classes.setdefault(cls, {})[name] = (hook, None)
     # A class's hooks are generated when registered, and look up the hooks of its fields' types then; the
-    # unions look up their members' hooks when configured. So: the classes that hold no action or event
-    # first (the members among them), then the unions, then the classes that hold actions (a view, a record).
-    action_union: Any = Action
-    event_union: Any = Event
-    unions = (action_union, event_union)
-    holding = [cls for cls in classes if any(_mentions(tp, unions) for tp in _field_types(cls).values())]
-    for cls, hooks in classes.items():
-        if cls not in holding:
-            _register(converter, cls, hooks)
-    _tagged_union(converter, action_union, ACTION_TAGS, "action")
-    _tagged_union(converter, event_union, EVENT_TAGS, "event")
-    for cls in holding:
+    # unions look up their members' hooks when configured. So: the classes that hold no union first (the
+    # members among them), each after those it holds, then the unions, then the classes that hold a union
+    # (a view, a record).
+    unions = tuple(union.union for union in fmt.unions)
+    holding = [cls for cls in classes if any(_reaches(tp, unions) for tp in _field_types(cls).values())]
+    for cls in _in_order([cls for cls in classes if cls not in holding]):
+        _register(converter, cls, classes[cls])
+    for union in fmt.unions:
+        _tagged_union(converter, union, fmt.tag_field)
+    for cls in _in_order(holding):
         _register(converter, cls, classes[cls])
     return converter
 
@@ -244,10 +311,6 @@ def _register(converter: cattrs.Converter, cls: type, hooks: dict[str, tuple[Any
     }
     converter.register_structure_hook(cls, make_dict_structure_fn(cls, converter, **structure_overrides))
     converter.register_unstructure_hook(cls, make_dict_unstructure_fn(cls, converter, **unstructure_overrides))
-
-
-CONVERTER: Final = _make_converter()
-"""The converter every document goes through."""
 
 
 # --- errors --------------------------------------------------------------------------------------

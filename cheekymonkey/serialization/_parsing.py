@@ -1,4 +1,7 @@
-"""JSON text to plain values, within the limits: size, nesting, numbers and keys checked before the work."""
+"""JSON text to plain values, within the limits: size, nesting, numbers and keys checked before the work.
+
+Nothing here depends on a game: every game's documents are parsed the same way.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +11,8 @@ import re
 from typing import Any, Final, cast
 
 from cheekymonkey.serialization.errors import BadValue, DocumentError, describe
-from cheekymonkey.serialization.format import MAX_INTEGER, Kind
 from cheekymonkey.serialization.limits import Limits
+from cheekymonkey.serialization.spec import MAX_INTEGER
 
 __all__ = ["parse", "too_deep", "value_depth"]
 
@@ -61,12 +64,12 @@ def value_depth(value: object, limit: int) -> int:
     return deepest
 
 
-def too_deep(kind: Kind | None, limits: Limits) -> DocumentError:
+def too_deep(kind: str | None, limits: Limits) -> DocumentError:
     """The error for a document that nests deeper than ``limits`` allow."""
     return DocumentError(kind, [("$", f"the document nests deeper than the limit of {limits.max_depth} levels")])
 
 
-def parse(text: str | bytes, kind: Kind | None, limits: Limits) -> object:
+def parse(text: str | bytes, kind: str | None, limits: Limits) -> object:
     """Parse JSON text within ``limits``: the size first, then the nesting, then the text itself.
 
     Raises:

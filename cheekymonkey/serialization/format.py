@@ -1,4 +1,8 @@
-"""What a document is: its format tag, its kinds, and how each field is written (the schema reads these too)."""
+"""What a Cheeky Monkey document is: its format tag, its kinds, and how each field is written.
+
+The tables here make :data:`DOCUMENT_FORMAT`, from which the converter, the loaders and the JSON Schemas are
+built the same way as every game's (:mod:`cheekymonkey.serialization.spec`).
+"""
 
 from __future__ import annotations
 
@@ -17,12 +21,13 @@ from cheekymonkey.events import (
     Swapped,
 )
 from cheekymonkey.records import GameRecord
-from cheekymonkey.rules import MAX_PLAYERS, Ruleset
-from cheekymonkey.scoring import ScoreSheet, SeatScore
-from cheekymonkey.state import GameState
+from cheekymonkey.rules import MAX_PLAYERS, Animal, Ruleset
+from cheekymonkey.scoring import Decision, ScoreSheet, SeatScore
+from cheekymonkey.serialization.spec import MAX_INTEGER, DocumentFormat, Spelling, TaggedUnion
+from cheekymonkey.state import GameState, Phase
 from cheekymonkey.views import TableView
 
-__all__ = ["FORMAT", "KINDS", "MAX_INTEGER", "Document", "Kind"]
+__all__ = ["DOCUMENT_FORMAT", "FORMAT", "KINDS", "MAX_INTEGER", "Document", "Kind"]
 
 FORMAT_NAME: Final = "cheekymonkey"
 """The name in the ``format`` field of every document."""
@@ -78,9 +83,6 @@ PER_ANIMAL: Final[dict[tuple[type, str], bool]] = {
 SIGNED: Final[frozenset[tuple[type, str]]] = frozenset({(GameRecord, "seed")})
 """Integer fields that may be negative; every other integer in a document is 0 or more."""
 
-MAX_INTEGER: Final = 2**53 - 1
-"""The largest integer (in size) a document may hold: the range every JSON reader keeps exact (RFC 7493)."""
-
 _SEAT_FIELDS: Final = (
     (Claim, "seat"),
     (Swap, "seat"),
@@ -116,3 +118,24 @@ DOCUMENT_TYPES: Final[dict[Kind, tuple[type, ...]]] = {
     "record": (GameRecord,),
 }
 """The classes whose values each kind of document holds."""
+
+ANIMAL: Final = Spelling.of_names(Animal, "an animal", "animals", "An animal, by its lowercase name (R1).")
+PHASE: Final = Spelling.of_names(Phase, "a phase", "phases", "Where in a turn the game is.")
+DECISION: Final = Spelling.of_values(Decision, "a decision", "decisions", "How the winners were decided (R18, R19).")
+
+DOCUMENT_FORMAT: Final = DocumentFormat(
+    name=FORMAT_NAME,
+    version=FORMAT_VERSION,
+    kinds=KINDS,
+    types=DOCUMENT_TYPES,
+    spellings=(ANIMAL, PHASE, DECISION),
+    unions=(
+        TaggedUnion(Action, ACTION_TAGS, "an action", "Action", "Any action: a player's move or a chance outcome."),
+        TaggedUnion(Event, EVENT_TAGS, "an event", "Event", "Any event: what an action did."),
+    ),
+    per_member={field: (ANIMAL, nullable) for field, nullable in PER_ANIMAL.items()},
+    signed=SIGNED,
+    bounds=BOUNDS,
+    tag_field=TAG_FIELD,
+)
+"""Cheeky Monkey's documents, as the tables above say."""

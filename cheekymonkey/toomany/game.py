@@ -2,9 +2,9 @@
 
 Nothing here is new rules: each method calls the function of the same idea in this package's modules, and
 :data:`TOO_MANY_MONKEYS` is what the layers written for any game (:class:`~cheekymonkey.table.Table`, the
-command line, the web rooms, the RL adapters, the simulation) hold. Its JSON documents and learning
-encodings come in the next stage of the work: :meth:`~cheekymonkey.toomany.TooManyMonkeys.documents` and
-:meth:`~cheekymonkey.toomany.TooManyMonkeys.encoding` raise :class:`NotImplementedError` until then.
+command line, the web rooms, the RL adapters, the simulation) hold. Its JSON documents are
+:mod:`cheekymonkey.toomany.documents` (the ``json`` extra); its learning encodings come in the next stage of
+the work: :meth:`~cheekymonkey.toomany.TooManyMonkeys.encoding` raises :class:`NotImplementedError` until then.
 
 >>> from cheekymonkey.games import game_named
 >>> game = game_named("too-many-monkeys")
@@ -252,12 +252,14 @@ class TooManyMonkeys:
         return GameRecord(ruleset, players, first_player, tuple(actions), seed, tuple(names), tuple(bots))
 
     def documents(self) -> Documents:
-        """Not yet: Too Many Monkeys' JSON documents come in the next stage.
+        """:data:`cheekymonkey.toomany.documents.CODEC`: the game's JSON documents, format ``too-many-monkeys/1``.
 
         Raises:
-            NotImplementedError: Always, for now.
+            ImportError: If the ``json`` extra (cattrs) is not installed; the message names it.
         """
-        raise NotImplementedError("Too Many Monkeys' JSON documents come in the next stage")
+        from cheekymonkey.toomany.documents import CODEC
+
+        return CODEC
 
     def observation_kinds(self) -> tuple[str, ...]:
         """None yet: the learning encodings come in the next stage."""

@@ -71,9 +71,8 @@ _LOG: Final = logging.getLogger("cheekymonkey.web")
 _BOT_LEASE: Final = 30.0  # seconds a process may play a room's bots before it must renew its claim
 
 
-SERVED_GAMES: Final[tuple[str, ...]] = tuple(name for name in GAME_NAMES if name != "too-many-monkeys")
-"""The games a server offers unless told otherwise: every game whose JSON documents exist (Too Many Monkeys'
-are being written; until they are, its rooms could not be kept or sent)."""
+SERVED_GAMES: Final[tuple[str, ...]] = GAME_NAMES
+"""The games a server offers unless told otherwise: every game of :data:`~cheekymonkey.games.GAME_NAMES`."""
 
 
 class RoomError(CheekyMonkeyError):

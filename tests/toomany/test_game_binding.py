@@ -163,10 +163,8 @@ def test_the_random_bot_picks_every_legal_action_uniformly() -> None:
         bot_named("search")
 
 
-def test_documents_and_encodings_come_in_the_next_stage() -> None:
+def test_encodings_come_in_the_next_stage() -> None:
     """Not yet built: the binding says so with NotImplementedError, and offers no observation kinds."""
-    with pytest.raises(NotImplementedError, match="next stage"):
-        TOO_MANY_MONKEYS.documents()
     with pytest.raises(NotImplementedError, match="next stage"):
         TOO_MANY_MONKEYS.encoding(2)
     assert TOO_MANY_MONKEYS.observation_kinds() == ()
