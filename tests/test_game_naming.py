@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from cheekymonkey.games import GAME_NAMES
 from tests import game_naming
 from tests.game_naming import CHEEKY_MONKEY, FRONT_ENDS, TOO_MANY_MONKEYS, games_named, namings
 
@@ -68,10 +69,18 @@ def test_the_counts_per_front_end_are_the_docs_counts() -> None:
         assert abs(shown[0] - code) <= code / 10, f"{front_end}: {code} lines of code, the docs say {shown[0]}"
 
 
-def test_the_simulation_and_the_command_line_s_play_name_no_game() -> None:
-    """The simulation names no game at all; of the command line only verify's table of proofs does."""
-    assert namings("simulation") == []
-    assert {n.path for n in namings("CLI")} <= {"cli/verify.py"}
+def test_the_command_line_the_web_server_and_page_and_the_simulation_name_no_game() -> None:
+    """Not one line of them names a game; the session's lines are all in the registry of games."""
+    for front_end in ("CLI", "web server", "web page", "simulation"):
+        assert namings(front_end) == [], front_end
+    assert {n.path for n in namings("table/session")} == {"games/__init__.py"}
+
+
+def test_the_web_page_s_game_modules_are_each_named_after_a_game() -> None:
+    """The page's scripts left out of the count are its game modules, one per game of the registry at most."""
+    modules = sorted(path.stem for path in game_naming.PACKAGE.glob(game_naming.GAME_MODULES))
+    assert modules, "no game module found: the glob is stale"
+    assert set(modules) <= set(GAME_NAMES)
 
 
 def _found_in(tmp_path: Path, source: str, suffix: str = ".py") -> dict[int, tuple[str, ...]]:

@@ -37,6 +37,7 @@ __all__ = [
     "add_variant_option",
     "bot_names_type",
     "bots_for_seats",
+    "bots_from",
     "check_bots",
     "check_output_file",
     "delay_type",
@@ -218,14 +219,35 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
 
 
 def add_bots_option(parser: argparse.ArgumentParser, *, who: str, default: tuple[str, ...] = ("heuristic",)) -> None:
-    """Add ``--bots``: bot kinds, comma-separated, repeated round the table; ``who`` says whom they play."""
+    """Add ``--bots``: bot kinds, comma-separated, repeated round the table; ``who`` says whom they play.
+
+    Without the option, :func:`bots_from` gives ``default``, kept to the bots the game has.
+    """
+    parser.set_defaults(default_bots=default)
     parser.add_argument(
         "--bots",
         type=bot_names_type,
-        default=default,
-        help=f"{who}, comma-separated, repeated round the table (default {','.join(default)}), the game's own: "
-        + each_game(lambda game: ", ".join(game.bot_names())),
+        default=None,
+        help=f"{who}, comma-separated, repeated round the table (default {','.join(default)}, those the game has, "
+        "else its first bot), the game's own: " + each_game(lambda game: ", ".join(game.bot_names())),
     )
+
+
+def bots_from(game: AnyGame, args: argparse.Namespace) -> tuple[str, ...]:
+    """The bot kinds of ``--bots``, checked; without it, the command's default kept to the game's bots.
+
+    A game with none of the default bots gets its first bot, so every game plays with the options left out.
+
+    Raises:
+        OptionError: If ``--bots`` names a bot the game does not have.
+    """
+    given: tuple[str, ...] | None = args.bots
+    if given is not None:
+        check_bots(game, given)
+        return given
+    known = game.bot_names()
+    kept = tuple(name for name in args.default_bots if name in known)
+    return kept or known[:1]
 
 
 def add_table_options(parser: argparse.ArgumentParser, *, bots_who: str, record_default: str) -> None:

@@ -23,7 +23,7 @@ from cheekymonkey.cli.options import (
     add_game_option,
     add_variant_option,
     bots_for_seats,
-    check_bots,
+    bots_from,
     game_from,
     output_path,
     players_from,
@@ -167,8 +167,7 @@ def run(args: argparse.Namespace) -> int:
 
     game = game_from(args)
     ruleset = ruleset_from(game, args)
-    names: tuple[str, ...] = args.bots
-    check_bots(game, names)
+    names = bots_from(game, args)
     # One seat per bot by default (at least the fewest the rules seat); more than the rules seat is refused.
     low, high = game.seat_range(ruleset)
     if len(names) > high:

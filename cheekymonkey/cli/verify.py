@@ -14,22 +14,12 @@ import argparse
 import importlib
 import sys
 from pathlib import Path
-from typing import Final
 
 from cheekymonkey.cli import install_hint
 from cheekymonkey.cli.options import add_game_option, each_game, game_from, number_type
-from cheekymonkey.games import GAME_NAMES, game_named
+from cheekymonkey.games import GAME_NAMES, PROOF_MODULES, game_named
 
-__all__ = ["PROOFS", "add_arguments", "run"]
-
-PROOFS: Final[dict[str, str]] = {
-    "cheeky-monkey": "cheekymonkey.verify.command",
-    "too-many-monkeys": "cheekymonkey.toomany.verify",
-}
-"""Where each game keeps its proofs: a module with ``command_line(preset, document, players, fail)``.
-
-The proofs need z3 (the ``verify`` extra), which no binding may import, so the command finds them here.
-"""
+__all__ = ["add_arguments", "run"]
 
 _seats = number_type(int, 2, what="a number of players")
 
@@ -65,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     """Verify the chosen rule set for each seat count and print the reports; return the exit status."""
     game = game_from(args)
     try:
-        proofs = importlib.import_module(PROOFS[game.name])
+        proofs = importlib.import_module(PROOF_MODULES[game.name])
     except ImportError:
         # The command line came with the cli extra; the proofs need z3, from the verify extra.
         return _fail(f"this command needs z3, from the verify extra: {install_hint('verify')}")
