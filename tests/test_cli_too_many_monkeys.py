@@ -173,7 +173,7 @@ def test_at_a_terminal_the_game_has_its_own_help_a_coloured_board_and_q_quits_wi
 ) -> None:
     """In a pseudo-terminal: '?' shows the game's notation and the commands, the board is coloured, 'q' quits."""
     record = tmp_path / "quit.json"
-    # Seed 2: the person's first decision is the wild's position, so 'q' is not one of the moves.
+    # Seed 2: the person's first decision is whom to give a Skip, where 'q' is no move.
     args = ["play", "--game", "too-many-monkeys", "--seed", "2", "--delay", "0", "--record", str(record)]
     status, out = run_at_terminal(args, "?\nq\n", cwd=tmp_path)
     assert status == 0, out
@@ -232,3 +232,17 @@ def test_serve_offers_only_the_games_named_by_game(tmp_path: Path) -> None:
     finally:
         server.terminate()
         server.communicate(timeout=60)
+
+
+def test_the_tutorial_s_terminal_game_is_what_the_command_shows() -> None:
+    """The board and prompt in the tutorial's "Play it at the terminal" are the command's, line for line."""
+    tutorial = (ROOT / "docs" / "too-many-monkeys.md").read_text(encoding="utf-8")
+    section = tutorial[tutorial.index("## Play it at the terminal") :]
+    shown = re.findall(r"```text\n(.*?)```", section, flags=re.DOTALL)[0].splitlines()
+    done = run(["play", "--game", "too-many-monkeys", "--players", "3", "--seed", "2", "--no-record"], stdin="q\n")
+    assert done.returncode == 0, done.stderr
+    lines = [line.rstrip() for line in done.stdout.splitlines()]
+    start = lines.index(shown[0])
+    expected = [line.rstrip() for line in shown]
+    expected[-1] += " q"  # the prompt, then the answer, echoed from a pipe
+    assert lines[start : start + len(shown)] == expected

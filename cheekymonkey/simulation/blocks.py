@@ -67,7 +67,7 @@ class BlockResult:
     """Per seat, wins in :data:`WIN_UNITS` per game."""
     scores: tuple[tuple[tuple[int, int], ...], ...]
     """Per bot line, ``(score, games)`` pairs: its final scores, from :attr:`Outcome.scores
-    <cheekymonkey.game.Outcome.scores>` (none for a game that counts no points)."""
+    <cheekymonkey.Outcome.scores>` (none for a game that counts no points)."""
     actions: int
     """Actions played in all its games that came to a result."""
     turns: tuple[tuple[int, int], ...]
@@ -76,7 +76,7 @@ class BlockResult:
     """How many of its games were cut off by the limits, and so are counted nowhere else."""
     places: tuple[tuple[tuple[int, int], ...], ...] = ()
     """Per bot line, ``(place, games)`` pairs: how often it finished in each place (:attr:`Outcome.ranks
-    <cheekymonkey.game.Outcome.ranks>`, 1 for a win), which every game has."""
+    <cheekymonkey.Outcome.ranks>`, 1 for a win), which every game has."""
 
 
 def _seat(game: Game[Any, Any, Any, Any, Any], entry: str | GameBot[Any, Any], label: str) -> Seat:

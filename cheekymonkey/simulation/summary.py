@@ -30,7 +30,7 @@ class BotSummary:
     scores: Histogram
     """How often it finished with each score (empty for a game that counts no points)."""
     mean_place: float = 0.0
-    """The mean place it finished in, 1 for a win (:attr:`Outcome.ranks <cheekymonkey.game.Outcome.ranks>`:
+    """The mean place it finished in, 1 for a win (:attr:`Outcome.ranks <cheekymonkey.Outcome.ranks>`:
     every game ranks its seats); 0.0 if no game was counted."""
     places: Histogram = attrs.field(factory=lambda: Histogram(()))
     """How often it finished in each place."""
@@ -76,7 +76,7 @@ class Summary:
     def scored(self) -> bool:
         """Whether the games counted points, so that :attr:`BotSummary.mean_score` means something.
 
-        They did if their outcomes had scores (:attr:`Outcome.scores <cheekymonkey.game.Outcome.scores>`).
+        They did if their outcomes had scores (:attr:`Outcome.scores <cheekymonkey.Outcome.scores>`).
         A game that counts no points (or a run with no game counted) has none, and a front end leaves the
         scores out, showing the places instead.
         """
