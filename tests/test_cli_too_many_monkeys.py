@@ -7,7 +7,6 @@ words and that the board drawn above it is the game's, then types one of the cho
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import re
@@ -15,7 +14,6 @@ import select
 import subprocess
 import sys
 import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +27,6 @@ ROOT = Path(__file__).resolve().parent.parent
 GAME = game_named("too-many-monkeys")
 PROMPT = "?=help: "
 NAMES = ["Player", "Random 1", "Random 2"]
-GAME_OPTION = ("--game", "too-many-monkeys")
 
 
 def _state_of(path: Path) -> Any:
@@ -207,31 +204,8 @@ def test_without_bots_named_each_game_gets_its_default_or_its_first_bot(command:
     """Cheeky Monkey keeps its heuristic opponents; a game without that bot plays its first one."""
     for game, seat_1 in (("cheeky-monkey", "Heuristic 1"), ("too-many-monkeys", "Random 1")):
         done = run([command, "--game", game, "--seed", "1", "--no-record"], stdin="q\n" if command == "play" else None)
-        assert done.returncode in (0, 1), done.stderr
+        assert done.returncode == 0, done.stderr
         assert seat_1 in done.stdout.splitlines()[0]
-
-
-def test_serve_offers_only_the_games_named_by_game(tmp_path: Path) -> None:
-    """``serve --game too-many-monkeys``: the server's options list that game alone."""
-    server = subprocess.Popen(
-        [sys.executable, "-m", "cheekymonkey", "serve", "--port", "0", "--store", ":memory:", *GAME_OPTION],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=tmp_path,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )
-    try:
-        assert server.stdout is not None
-        found = re.search(r"http://127\.0\.0\.1:(\d+)/", server.stdout.readline())
-        assert found is not None
-        with urllib.request.urlopen(found[0] + "api/options", timeout=60) as answer:
-            options = json.loads(answer.read())
-        assert [game["name"] for game in options["games"]] == ["too-many-monkeys"]
-    finally:
-        server.terminate()
-        server.communicate(timeout=60)
 
 
 def test_the_tutorial_s_terminal_game_is_what_the_command_shows() -> None:
