@@ -183,6 +183,22 @@ def test_at_a_terminal_the_game_has_its_own_help_a_coloured_board_and_q_quits_wi
     assert GAME.documents().loads(record.read_text(encoding="utf-8"), "record").seed == 2
 
 
+def test_at_an_80_column_terminal_no_line_of_a_six_seat_game_is_wider() -> None:
+    """Six seats with long names at a terminal 80 columns wide: the board, prompts and narration all fit."""
+    names = "Ann," + ",".join(f"A Random Bot Called {seat}" for seat in range(1, 6))
+    args = ["play", "--game", "too-many-monkeys", "--players", "6", "--seed", "5", "--names", names]
+    # Answers that cycle through every kind of move finish the game; the ones that do not fit are refused.
+    status, out = run_at_terminal(
+        [*args, "--delay", "0", "--no-record"], "d\nb\n1\n2\n3\n4\n5\n6\nn\n" * 400, columns=80, echo=False
+    )
+    assert status == 0, out[-2000:]
+    # Not echoed, a typed answer's Enter does not show: a prompt's line goes on with the next line of output.
+    text = ANSI.sub("", out).replace("?=help: ", "?=help:\n")
+    assert "Winner: " in text
+    assert "A Random Bot Called 5" in text
+    assert max(len(line) for line in text.splitlines()) <= 80
+
+
 def test_watch_narrates_a_game_of_bots_and_its_record_replays_to_the_same_narration(tmp_path: Path) -> None:
     """Every line watch narrates comes again, in order, when its record is replayed without naming the game."""
     record = tmp_path / "watched.json"
