@@ -22,6 +22,7 @@ import pytest
 from cheekymonkey.games import game_named
 from cheekymonkey.table import Seat, Table
 from tests.test_cli_usability import ANSI, run, run_at_terminal
+from tests.toomany.helpers import make
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = game_named("too-many-monkeys")
@@ -236,3 +237,19 @@ def test_the_tutorial_s_terminal_game_is_what_the_command_shows() -> None:
     expected = [line.rstrip() for line in shown]
     expected[-1] += " q"  # the prompt, then the answer, echoed from a pipe
     assert lines[start : start + len(shown)] == expected
+
+
+@pytest.mark.parametrize(
+    ("rows", "discard", "words"),
+    [
+        (["? ? ? ? ? ?", "? ? ? ? ? ?"], "3", "take the 3 from the discard pile"),
+        (["? ? W ? ? ?", "? ? ? ? ? ?"], "3", "take the 3 from the discard pile (for the bonus with your wild)"),
+        (["? ? ? ?", "? ? ? ? ? ?"], "6", "take the 6 from the discard pile (too high for your row: the turn ends)"),
+    ],
+)
+def test_the_prompt_says_what_taking_the_discard_leads_to(rows: list[str], discard: str, words: str) -> None:
+    """Taking the discard top is offered in words that say when it can only end the turn or meets a wild."""
+    state = make(rows, discard=discard)
+    take = GAME.legal_actions(state)[-1]
+    assert GAME.action_text(take, state) == "t"
+    assert GAME.action_words(take, state, NAMES) == words
