@@ -153,7 +153,11 @@ def test_a_seat_is_you_by_the_viewer_only_never_by_its_name() -> None:
     assert describe_event(Drew(0, Animal.SEAL), ["You", "Bea"], viewer=1) == "You draws a Seal."
     with pytest.raises(InvalidValueError, match="cannot be a seat's name"):
         check_names(["You", "Bea"])
+    with pytest.raises(InvalidValueError, match="cannot be a seat's name"):
+        check_names(["Y0U!", "Bea"])
     with pytest.raises(InvalidValueError, match="look alike"):
+        check_names(["Bea", "b e-a"])
+    with pytest.raises(InvalidValueError, match="format or unassigned character"):
         check_names(["Bea", "bea\u200b"])
 
 

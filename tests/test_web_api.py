@@ -448,7 +448,7 @@ def test_cheekymonkey_serve_starts_a_server_that_serves_the_page(tmp_path: Path)
 def test_a_bot_in_the_first_seat_plays_its_turn_before_the_person_comes(server: LiveServer) -> None:
     """Bots play from the start, through the Table; the person finds it their turn, with the bot's events."""
     room = make_room(server, "Mo", "Ann", bots={0: "heuristic"}, seed=2)
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + 120  # a guard against a hang: the bot's turn takes milliseconds
     while (table := call(server, "GET", "/api/table", token=token_of(room, 0 + 1))[1])["to_move"] != 1:
         assert time.monotonic() < deadline, "the bot never finished its turn"
         time.sleep(0.02)
@@ -564,7 +564,7 @@ def test_each_refused_request_writes_one_log_line_and_no_traceback(
         for raw in (b"[" * 3000 + b"]" * 3000, b"{", b'{"preset": "chess", "seats": []}'):
             assert call(server, "POST", "/api/rooms", raw=raw)[0] == 400
         assert call(server, "GET", "/api/table?since=%C2%B2", token="A" * 43)[0] == 400
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + 60
         while len([r for r in caplog.records if r.name == "cheekymonkey.web"]) < 4 and time.monotonic() < deadline:
             time.sleep(0.01)
     lines = [r for r in caplog.records if r.name == "cheekymonkey.web"]

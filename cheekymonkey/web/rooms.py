@@ -27,7 +27,6 @@ import math
 import random
 import secrets
 import time
-import unicodedata
 import uuid
 from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any, Final
@@ -36,6 +35,8 @@ import attrs
 
 import cheekymonkey.table
 from cheekymonkey.errors import CheekyMonkeyError, InvalidValueError
+from cheekymonkey.game import check_names as check_seat_names
+from cheekymonkey.game import name_key
 from cheekymonkey.games import GAME_NAMES, AnyGame, game_named
 from cheekymonkey.table import Seat, Step, Table, Waiting
 from cheekymonkey.web.store import MemoryStore, Store, StoredRoom, StoreError, token_hash
@@ -177,32 +178,8 @@ class Limits:
             )
 
 
-# Letters that look like others (Cyrillic and Greek look-alikes of Latin letters, digits like letters) are
-# read as the letter they look like when names are compared; so are runs that read as one letter.
-_LOOK_ALIKES: Final = str.maketrans(
-    # Cyrillic and Greek letters that look like Latin ones (written as escapes: they look alike here too).
-    "\u0430\u0435\u043e\u0440\u0441\u0443\u0445\u0456\u0458\u0455\u0501\u04bb\u04cf"
-    "\u04af\u051b\u051d\u0261\u03bf\u03b1\u03b5\u03b9\u03ba\u03bd\u03c1\u03c4\u03c5\u03c7"
-    "01i|5$@",
-    "aeopcyxljsdhlyqwgoaelkvptuxolllssa",
-)
-_RUNS: Final = (("rn", "m"), ("vv", "w"), ("cl", "d"))
-_YOU: Final = "you"
-
-
-def name_skeleton(name: str) -> str:
-    r"""What a name looks like, for telling names apart: case, spacing, punctuation and look-alike letters folded.
-
-    >>> name_skeleton("Ann"), name_skeleton(" a N n "), name_skeleton("\u0410nn")  # a Cyrillic A first
-    ('ann', 'ann', 'ann')
-    >>> name_skeleton("Y0U!") == name_skeleton("you")
-    True
-    """
-    folded = unicodedata.normalize("NFKC", name).casefold().translate(_LOOK_ALIKES)
-    kept = "".join(ch for ch in folded if unicodedata.category(ch)[0] in "LN")
-    for run, letter in _RUNS:
-        kept = kept.replace(run, letter)
-    return kept
+name_skeleton = name_key
+"""What a name looks like, for telling names apart: :func:`cheekymonkey.game.name_key`, under its older name."""
 
 
 def _check_name(name: object) -> str:
@@ -213,39 +190,30 @@ def _check_name(name: object) -> str:
         raise RoomError("a seat name must not be empty")
     if len(cleaned) > MAX_NAME_LENGTH:
         raise RoomError(f"the seat name {cleaned[:MAX_NAME_LENGTH]!r}... is longer than {MAX_NAME_LENGTH} characters")
-    if any(unicodedata.category(ch).startswith("C") for ch in cleaned):
-        raise RoomError(f"the seat name {cleaned!r} contains control, format or unassigned characters")
-    skeleton = name_skeleton(cleaned)
-    if not skeleton:
-        raise RoomError(f"the seat name {cleaned!r} needs a letter or a digit")
-    if skeleton in (_YOU, _YOU + "r", _YOU + "rs"):
-        raise RoomError(f"{cleaned!r} cannot be a seat's name: every player reads their own seat as 'you'")
+    check_names([cleaned])
     return cleaned
 
 
 def check_names(names: Sequence[str]) -> None:
-    """Refuse seat names two players could mistake for each other.
+    """Refuse seat names two players could mistake for each other, as every front end does.
 
-    Names that differ only in case, spacing, punctuation or look-alike letters (see :func:`name_skeleton`)
-    are refused, and so is "you" and its look-alikes: every player reads their own seat as "you".
+    The rule is :func:`cheekymonkey.game.check_names` (names that differ only in case, spacing,
+    punctuation or look-alike letters, "you" and its look-alikes, names without a letter or a digit); here
+    it raises the web's own error, which the server answers with 400.
 
     Raises:
-        RoomError: Naming the two names that look alike.
+        RoomError: Naming the name, or the two names that look alike.
 
     >>> check_names(["Ann", "Bob"])
     >>> check_names(["Ann", "ANN"])
     Traceback (most recent call last):
     ...
-    cheekymonkey.web.rooms.RoomError: the seat names 'Ann' and 'ANN' look alike: give each seat a name of its own
+    cheekymonkey.web.rooms.RoomError: the names 'Ann' and 'ANN' look alike: give each seat a name of its own
     """
-    seen: dict[str, str] = {}
-    for name in names:
-        skeleton = name_skeleton(name)
-        if skeleton in seen:
-            raise RoomError(
-                f"the seat names {seen[skeleton]!r} and {name!r} look alike: give each seat a name of its own"
-            )
-        seen[skeleton] = name
+    try:
+        check_seat_names(names)
+    except InvalidValueError as error:
+        raise RoomError(str(error)) from None
 
 
 @attrs.frozen
