@@ -1,4 +1,4 @@
-"""Make ``docs/_static/web-game.png`` and ``web-phone.png``: the web front end mid-game, in headless Chromium.
+"""Make ``docs/_static/web-game.png``, ``web-phone.png`` and ``web-too-many-monkeys.png``: the web front end mid-game.
 
 Run from the repository root with the ``dev`` extra installed and Chromium on PATH (``.ci/system-deps``)::
 
@@ -6,7 +6,9 @@ Run from the repository root with the ``dev`` extra installed and Chromium on PA
 
 It serves seeded rooms on a free port, as ``cheekymonkey serve`` does: one person and two bots, whose person
 plays a few turns through the API (the bots answer by themselves) before the page is saved at desktop width;
-and one person and five bots, saved at phone width (390 by 844 pixels) on the person's first turn.
+and one person and five bots, saved at phone width (390 by 844 pixels) on the person's first turn. Then a
+room of *Too Many Monkeys*, one person and two random bots, whose person plays the first move offered each
+time until the table shows cards turned up in every row and a choice of several moves.
 """
 
 from __future__ import annotations
@@ -89,9 +91,28 @@ def main() -> int:
     seats = [{"name": n, **({"bot": k} if k else {})} for n, k in zip(names, kinds, strict=True)]
     phone = call("POST", "/api/rooms", {"preset": "standard", "seats": seats, "seed": 11})["seats"][0]["link"]
 
+    seats = [{"name": "Ann"}, {"name": "Mo", "bot": "random"}, {"name": "Zoe", "bot": "random"}]
+    room = call("POST", "/api/rooms", {"game": "too-many-monkeys", "preset": "standard", "seats": seats, "seed": 3})
+    monkeys = room["seats"][0]["link"]
+    token = monkeys.split("#", 1)[1]
+    # Ann plays the first move offered until every row shows a face-up card, the discard pile holds a few,
+    # and she has a choice of two or more moves (best with a card turned down or a Skip waiting to show).
+    for moves in range(400):
+        table = my_turn(token)
+        view = table["view"]
+        rows_up = all(any(isinstance(slot, str) for slot in row) for row in view["rows"])
+        shown = any(isinstance(slot, dict) for row in view["rows"] for slot in row) or any(view["skips"])
+        if rows_up and len(view["discard"]) >= 4 and len(table["legal"]) >= 2 and (shown or moves >= 60):
+            break
+        call("POST", "/api/move", {"version": table["version"], "action": table["legal"][0]["action"]}, token)
+
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=executable)
-        for link, name, viewport in ((desktop, "web-game.png", (860, 900)), (phone, "web-phone.png", (390, 844))):
+        for link, name, viewport in (
+            (desktop, "web-game.png", (860, 900)),
+            (phone, "web-phone.png", (390, 844)),
+            (monkeys, "web-too-many-monkeys.png", (1000, 820)),
+        ):
             page = browser.new_page(viewport={"width": viewport[0], "height": viewport[1]})
             page.goto(url + link)
             page.wait_for_selector("#actions button")

@@ -15,77 +15,22 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Page, expect
 
 from cheekymonkey import CHEEKY_MONKEY, Animal, Claim, apply, new_game, sample_chance, score
 from cheekymonkey.actions import Draw
 from cheekymonkey.serialization import load_record, to_document
 from cheekymonkey.table import Table
-from cheekymonkey.web import Limits, Room, RoomManager
-from tests.web_support import CHROMIUM_MISSING, LiveServer, chromium_path, live_server, make_room
+from cheekymonkey.web import Room
+from tests.web_support import LiveServer, Pages, browser_rooms, live_server, make_room
 
 pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[LiveServer]:
-    limits = Limits(rooms_per_client=100, rooms_per_minute=100)
-    with live_server(RoomManager(allow_seeds=True, bot_delay=0.0, limits=limits)) as running:
+    with live_server(browser_rooms()) as running:
         yield running
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    executable = chromium_path()
-    if executable is None:
-        pytest.fail(CHROMIUM_MISSING)
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=executable)
-        try:
-            yield launched
-        finally:
-            launched.close()
-
-
-# Refused requests are answers the page shows, not script errors (the browser logs their status).
-_REFUSED = re.compile(r"^Failed to load resource: the server responded with a status of (400|404|409)")
-
-
-class Pages:
-    """Opens pages in separate browser contexts (separate people) and fails on any script error."""
-
-    def __init__(self, browser: Browser) -> None:
-        self._browser = browser
-        self._contexts: list[Any] = []
-        self.errors: list[str] = []
-
-    def open(self, url: str, *, width: int = 1000, height: int = 900) -> Page:
-        context = self._browser.new_context(viewport={"width": width, "height": height}, accept_downloads=True)
-        self._contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(15_000)
-        page.on("pageerror", lambda error: self.errors.append(str(error)))
-        page.on("console", self._console)
-        page.goto(url)
-        return page
-
-    def _console(self, message: Any) -> None:
-        if message.type == "error" and not _REFUSED.match(message.text):
-            self.errors.append(message.text)
-
-    def close(self) -> None:
-        for context in self._contexts:
-            context.close()
-
-
-@pytest.fixture
-def pages(browser: Browser) -> Iterator[Pages]:
-    opened = Pages(browser)
-    try:
-        yield opened
-    finally:
-        opened.close()
-    assert opened.errors == [], "the page reported script errors"
 
 
 def held(server: LiveServer, room: dict[str, Any] | str) -> Room:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -24,12 +25,15 @@ import urllib.request
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import uvicorn
 
-from cheekymonkey.web import RoomManager, create_app
+from cheekymonkey.web import Limits, RoomManager, create_app
 from cheekymonkey.web.server import uvicorn_config
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
 
 CHROMIUM_MISSING = (
     "Chromium is not installed, and the web front end's browser tests need it. Install it with "
@@ -265,3 +269,72 @@ def read_event(response: http.client.HTTPResponse) -> dict[str, Any]:
         elif not line and data:
             message: dict[str, Any] = json.loads("\n".join(data))
             return message
+
+
+@contextmanager
+def chromium() -> Iterator[Browser]:
+    """The machine's Chromium, launched headless through Playwright for the ``with`` block.
+
+    Raises:
+        RuntimeError: If no Chromium is installed (the message says how to install it).
+    """
+    from playwright.sync_api import sync_playwright
+
+    executable = chromium_path()
+    if executable is None:
+        raise RuntimeError(CHROMIUM_MISSING)
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=executable)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+# Refused requests are answers the page shows, not script errors (the browser logs their status).
+_REFUSED = re.compile(r"^Failed to load resource: the server responded with a status of (400|404|409)")
+
+
+class Pages:
+    """Opens pages in separate browser contexts (separate people) and collects every script error in ``errors``."""
+
+    def __init__(self, browser: Browser) -> None:
+        self._browser = browser
+        self._contexts: list[Any] = []
+        self.errors: list[str] = []
+
+    def open(self, url: str, *, width: int = 1000, height: int = 900) -> Page:
+        """A new person's page at ``url``, ``width`` by ``height`` pixels."""
+        context = self._browser.new_context(viewport={"width": width, "height": height}, accept_downloads=True)
+        self._contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+        page.on("console", self._console)
+        page.goto(url)
+        return page
+
+    def _console(self, message: Any) -> None:
+        if message.type == "error" and not _REFUSED.match(message.text):
+            self.errors.append(message.text)
+
+    def close(self) -> None:
+        """Close every page opened."""
+        for context in self._contexts:
+            context.close()
+
+
+@contextmanager
+def open_pages(browser: Browser) -> Iterator[Pages]:
+    """:class:`Pages` for the ``with`` block, closed at its end; any script error on them fails the block."""
+    opened = Pages(browser)
+    try:
+        yield opened
+    finally:
+        opened.close()
+    assert opened.errors == [], "the page reported script errors"
+
+
+def browser_rooms() -> RoomManager:
+    """Rooms for the browser tests: seeds allowed, bots moving at once, room limits out of the way."""
+    return RoomManager(allow_seeds=True, bot_delay=0.0, limits=Limits(rooms_per_client=100, rooms_per_minute=100))

@@ -48,12 +48,15 @@
     return table.seats[index].name;
   }
 
-  function addEvents(events) {
+  // Each event goes into the log, and to the drawing's onEvent (if it has one), in order, once: ``live`` is
+  // false for the events that happened before the page opened, which a drawing records but does not animate.
+  function addEvents(events, live) {
     for (const item of events) if (item.seq >= nextSeq) pendingEvents.set(item.seq, item);
     const log = $("log");
     while (pendingEvents.has(nextSeq)) {
       const item = pendingEvents.get(nextSeq);
       pendingEvents.delete(nextSeq);
+      if (drawing.onEvent) drawing.onEvent(item.event, item.seq, live);
       const li = el("li", "log-" + String(item.event.type || "event").replace(/[^a-z_]/g, ""));
       li.appendChild(el("span", "log-number", nextSeq + 1));
       li.appendChild(document.createTextNode(item.text));
@@ -67,8 +70,9 @@
     if (drawing === null) {
       drawing = (await loadGame(message.game)) || FALLBACK;
     }
+    const live = table !== null;
     if (table === null) table = message;
-    addEvents(message.events);
+    addEvents(message.events, live);
     if (message.version >= table.version) {
       table = message;
       render();
@@ -144,6 +148,7 @@
     $("who").textContent = "You are " + nameOf(message.seat) + " (seat " + message.seat + ") · " + message.rules + " rules";
     $("status").textContent = statusLine(message);
     $("status").classList.toggle("yours", mine);
+    if (drawing.notation) $("command-text").placeholder = drawing.notation;
     drawing.drawTable($("board"), message);
     $("hint").textContent = mine && drawing.hint ? drawing.hint(message) : "";
     $("controls").hidden = finished || message.closed;

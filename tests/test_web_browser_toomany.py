@@ -1,0 +1,476 @@
+"""Too Many Monkeys' page in a real browser: the machine's Chromium, driven by Playwright, against uvicorn.
+
+Every situation is made to happen, not hoped for: each test first rehearses the game on a :class:`Table`
+built as the server builds a room's (the same seats, rules and seed, so the same draws), searching seeds for
+one where playing the first legal move (the page's first button) leads to the situation, and asserts that it
+arises. The pages then play those same moves, one click or key at a time, and the test checks what the pages
+show and what the server holds. Without Chromium these tests fail, saying how to install it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from cheekymonkey.table import Seat, Table
+from cheekymonkey.toomany import (
+    TOO_MANY_MONKEYS,
+    Card,
+    Event,
+    FaceDown,
+    GiveSkip,
+    Phase,
+    RaccoonTake,
+    RaccoonTook,
+    RoundWon,
+    Ruleset,
+    SkipGiven,
+    Skipped,
+    TurnDown,
+    TurnedDown,
+)
+from cheekymonkey.web import Limits, Room
+from tests.web_support import LiveServer, Pages, browser_rooms, call, live_server
+
+pytestmark = pytest.mark.slow
+
+GAME = TOO_MANY_MONKEYS
+DOCUMENTS = GAME.documents()
+STANDARD = GAME.ruleset("standard")
+TWO_CARD_ROWS = Ruleset(STANDARD.counts, row_size=2, name="custom")  # a round is won in a few turns
+ONE_CARD_ROWS = Ruleset(STANDARD.counts, row_size=1, name="custom")  # the first row turned up wins the game
+MAX_MOVES = Limits().max_moves
+SEEDS = range(300)
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[LiveServer]:
+    with live_server(browser_rooms()) as running:
+        yield running
+
+
+# -- rehearsal: the same game as the room's, played with the first legal move -----------------------------
+
+
+def rehearsal(names: list[str], ruleset: Ruleset, seed: int) -> Table[Any, Any, Any, Any, Any]:
+    """A table built as the server builds a room's (people only: no bot draws from its own stream)."""
+    table = Table(GAME, [Seat.person(name) for name in names], ruleset=ruleset, seed=seed, max_steps=MAX_MOVES)
+    table.advance(bots=False)
+    return table
+
+
+def play_first(table: Table[Any, Any, Any, Any, Any], count: int) -> None:
+    """Play ``count`` times the first legal move, and the draws that follow each."""
+    for _ in range(count):
+        table.play(table.legal_actions()[0])
+        table.advance(bots=False)
+
+
+Check = Callable[[Table[Any, Any, Any, Any, Any]], Any]
+
+
+def find_game(
+    names: list[str], ruleset: Ruleset, arrives: Check, then: Check, *, most: int = 60
+) -> tuple[int, int, Any]:
+    """The first seed, and the number of first-legal moves (at least one), after which a situation arises.
+
+    The situation: ``arrives(table)`` returns the move to make in it (else None), and once that move is played
+    ``then(table)`` holds. Returns the seed, the number of moves before the situation, and the move.
+    """
+    for seed in SEEDS:
+        table = rehearsal(names, ruleset, seed)
+        for moves in range(most):
+            if table.finished:
+                break
+            chosen = arrives(table) if moves >= 1 else None
+            if chosen is not None:
+                # A fresh table plays on, so that the draws after the move are the room's (an undo would not
+                # give back the random stream's draws).
+                probe = rehearsal(names, ruleset, seed)
+                play_first(probe, moves)
+                probe.play(chosen)
+                probe.advance(bots=False)
+                if then(probe):
+                    return seed, moves, chosen
+            play_first(table, 1)
+    raise AssertionError("no seed leads to the situation")
+
+
+# -- the pages ------------------------------------------------------------------------------------------
+
+
+def make_room(server: LiveServer, names: list[str], ruleset: Ruleset, seed: int) -> dict[str, Any]:
+    body = {
+        "game": GAME.name,
+        "ruleset": DOCUMENTS.to_document(ruleset),
+        "seats": [{"name": name} for name in names],
+        "seed": seed,
+    }
+    status, answer = call(server, "POST", "/api/rooms", body)
+    assert status == 201, answer
+    assert isinstance(answer, dict)
+    return answer
+
+
+def held(server: LiveServer, room: dict[str, Any]) -> Room:
+    return server.manager.rooms[room["room"]]
+
+
+def open_seats(server: LiveServer, pages: Pages, room: dict[str, Any], *, phone: int | None = None) -> list[Page]:
+    """A page for each seat's link; seat ``phone``'s at a phone's size, 390 by 844 pixels."""
+    sizes = {seat["seat"]: (390, 844) if seat["seat"] == phone else (1000, 900) for seat in room["seats"]}
+    return [
+        pages.open(server.url + seat["link"], width=sizes[seat["seat"]][0], height=sizes[seat["seat"]][1])
+        for seat in room["seats"]
+    ]
+
+
+def shows(page: Page, room: Room) -> None:
+    """Wait until ``page`` shows the room's table as it is now."""
+    page.wait_for_function("v => Number(document.body.dataset.version) === v", arg=room.version)
+
+
+def buttons(page: Page) -> list[dict[str, Any]]:
+    return [json.loads(b.get_attribute("data-action") or "") for b in page.locator("#actions button").all()]
+
+
+def legal_documents(room: Room) -> list[dict[str, Any]]:
+    documents = [DOCUMENTS.to_document(action) for action in room.table.legal_actions()]
+    return [{k: v for k, v in document.items() if k not in ("format", "kind")} for document in documents]
+
+
+def rows_on(page: Page) -> list[list[Any]]:
+    """Each seat's row as the page draws it, in the view document's terms."""
+    rows: list[list[Any]] = page.evaluate(
+        """() => Array.from(document.querySelectorAll('#board .tm-seat')).map((seat) =>
+            Array.from(seat.querySelectorAll('.slot')).map((slot) =>
+                slot.dataset.state === 'up' ? slot.dataset.card
+                : slot.dataset.state === 'known' ? { card: slot.dataset.card } : null))"""
+    )
+    return rows
+
+
+def assert_page_shows_the_table(page: Page, room: Room, seat: int) -> None:
+    """Rows, piles and hand on the page are the server's view, and the buttons are exactly the legal moves."""
+    shows(page, room)
+    view = DOCUMENTS.to_document(room.table.view(seat))
+    assert rows_on(page) == view["rows"]
+    expect(page.locator("#pile-size")).to_have_text(str(view["pile_size"]))
+    expect(page.locator("#discard-all summary")).to_contain_text(f"({len(view['discard'])} card")
+    if view["discard"]:
+        expect(page.locator("#discard-top")).to_have_class(re.compile(rf"\bup c-{view['discard'][-1]}\b"))
+    if view["hand"]:
+        expect(page.locator("#hand-card")).to_have_class(re.compile(rf"\bup c-{view['hand']}\b"))
+    assert buttons(page) == (legal_documents(room) if room.table.to_move == seat else [])
+
+
+def play_first_moves(pages_by_seat: list[Page], room: Room, count: int, *, check: bool = False) -> list[int]:
+    """Play ``count`` moves, each the first button of the page whose seat is to move (its key when it has one).
+
+    With ``check``, every page is first checked against the server's table. Returns the seat of each move.
+    """
+    movers = []
+    for _ in range(count):
+        seat = room.table.to_move
+        assert seat is not None
+        page = pages_by_seat[seat]
+        shows(page, room)
+        if check:
+            for other, other_page in enumerate(pages_by_seat):
+                assert_page_shows_the_table(other_page, room, other)
+        first = page.locator("#actions button").first
+        before = room.version
+        key = first.get_attribute("data-key")
+        if key:
+            page.keyboard.press(key)
+        else:
+            first.click()
+        page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=before)
+        movers.append(seat)
+    return movers
+
+
+def reach(
+    server: LiveServer, pages: Pages, names: list[str], arrives: Check, then: Check, phase: Phase
+) -> tuple[Room, list[Page], int, Any]:
+    """Find a seeded game reaching a situation of ``phase``, play into it on the pages, and check it arose.
+
+    Returns the room, each seat's page, the seat deciding now (whose page shows the server's table), and the
+    move the rehearsal made there.
+    """
+    seed, moves, chosen = find_game(names, STANDARD, arrives, then)
+    room_document = make_room(server, names, STANDARD, seed)
+    room = held(server, room_document)
+    pages_by_seat = open_seats(server, pages, room_document)
+    play_first_moves(pages_by_seat, room, moves)
+    assert room.table.state.phase is phase  # the situation really arises
+    seat = room.table.to_move
+    assert seat is not None
+    assert_page_shows_the_table(pages_by_seat[seat], room, seat)
+    return room, pages_by_seat, seat, chosen
+
+
+def told(room: Room, viewer: int, kind: type) -> list[str]:
+    """The narration of the room's events of class ``kind``, as ``viewer`` reads it."""
+    table = room.table
+    events: tuple[Event, ...] = table.events
+    return [GAME.event_text(event, table.names, viewer) for event in events if isinstance(event, kind)]
+
+
+def state_after(room: Room, action: object) -> Any:
+    """The state right after the last time ``action`` was played in the room."""
+    table = room.table
+    index = max(i for i, played in enumerate(table.actions) if played == action)
+    return table.history[index + 1]
+
+
+# -- the tests --------------------------------------------------------------------------------------------
+
+
+def test_two_people_at_one_table_each_see_the_other_move_and_the_table_as_the_server_holds_it(
+    server: LiveServer, pages: Pages
+) -> None:
+    """Two seat links in two browsers: each page follows the other's moves and always draws the server's table."""
+    names = ["Ann", "Bob"]
+
+    def both_decided(table: Table[Any, Any, Any, Any, Any]) -> Any:
+        # Twelve decisions in, three or more by each seat (the first turn's chance plays none for seat 0).
+        people = [GAME.to_move(state) for state in table.history[:-1] if not GAME.is_chance_node(state)]
+        return table.legal_actions()[0] if len(people) == 12 and min(people.count(0), people.count(1)) >= 3 else None
+
+    seed, moves, _ = find_game(names, STANDARD, both_decided, lambda table: not table.finished)
+    room_document = make_room(server, names, STANDARD, seed)
+    room = held(server, room_document)
+    ann, bob = open_seats(server, pages, room_document, phone=1)
+    expect(ann.locator("#who")).to_have_text("You are Ann (seat 0) · custom rules")
+    expect(ann.locator(".tm-seat.mine .seat-name")).to_have_text("Ann")
+    expect(bob.locator(".tm-seat.mine .seat-name")).to_have_text("Bob")
+    movers = play_first_moves([ann, bob], room, moves, check=True)
+    assert moves == 12
+    assert min(movers.count(0), movers.count(1)) >= 3
+    assert not room.table.finished
+    # Each page's log tells the other's moves by name, and the page's own in the second person.
+    expect(ann.locator("#log")).to_contain_text("Bob draws")
+    expect(bob.locator("#log")).to_contain_text("Ann draws")
+    expect(ann.locator("#log")).to_contain_text("You draw")
+    expect(ann.locator("#board")).not_to_contain_text("You's")
+    mover = room.table.to_move
+    assert mover is not None
+    waiting = [ann, bob][1 - mover]
+    expect(waiting.locator("#status")).to_have_text(f"{names[mover]} is to move.")
+    expect(waiting.locator("#actions button")).to_have_count(0)
+    for seat, page in enumerate([ann, bob]):
+        assert_page_shows_the_table(page, room, seat)
+    # At a phone's width every row of six fits, and nothing is wider than the screen.
+    assert bob.evaluate("document.documentElement.scrollWidth") <= 390
+    tops = bob.locator("#board .tm-seat .row-cards").evaluate_all(
+        "rows => rows.map((row) => new Set(Array.from(row.children).map((slot) => slot.offsetTop)).size)"
+    )
+    assert tops == [1, 1]
+
+
+def test_a_raccoon_pick_made_by_key_from_the_discard_pile_the_page_lays_open(server: LiveServer, pages: Pages) -> None:
+    """The raccoon's choice opens the whole discard pile; the number's key takes it, and the server places it."""
+    names = ["Ann", "Bob"]
+
+    def arrives(table: Table[Any, Any, Any, Any, Any]) -> RaccoonTake | None:
+        takes = [a for a in table.legal_actions() if isinstance(a, RaccoonTake)]
+        return takes[0] if table.state.phase is Phase.RACCOON and takes else None
+
+    room, pages_by_seat, seat, pick = reach(server, pages, names, arrives, bool, Phase.RACCOON)
+    page = pages_by_seat[seat]
+    discard = [str(card.name).lower() for card in room.table.state.discard]
+    expect(page.locator("#discard-all")).to_have_attribute("open", "")
+    shown = page.locator("#discard-all .discard-list .card").evaluate_all("cards => cards.map((c) => c.className)")
+    assert [name.split()[2].removeprefix("c-") for name in shown] == discard[::-1]  # the whole pile, top first
+    expect(page.locator("#hint")).to_contain_text("raccoon")
+    expect(page.locator("#actions button.action-decline")).to_have_text("Take nothingN")
+    before = room.version
+    page.keyboard.press(str(pick.card.number))
+    page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=before)
+    took = [e for e in room.table.events if isinstance(e, RaccoonTook)]
+    assert took
+    assert (took[-1].seat, took[-1].card) == (seat, pick.card)
+    after = state_after(room, pick)
+    assert after.rows[seat][pick.card.number - 1] == pick.card
+    assert list(after.discard).count(pick.card) == discard.count(pick.card.name.lower()) - 1
+    expect(page.locator("#log")).to_contain_text(told(room, seat, RaccoonTook)[-1])
+    other = pages_by_seat[1 - seat]
+    expect(other.locator("#log")).to_contain_text(told(room, 1 - seat, RaccoonTook)[-1])
+
+
+def test_a_do_not_disturb_chosen_by_clicking_the_card_turns_it_down_known_on_every_page(
+    server: LiveServer, pages: Pages
+) -> None:
+    """Clicking an opponent's face-up card turns it down on the server, and both pages show it down and known."""
+    names = ["Ann", "Bob"]
+
+    def arrives(table: Table[Any, Any, Any, Any, Any]) -> TurnDown | None:
+        downs = [a for a in table.legal_actions() if isinstance(a, TurnDown)]
+        return downs[0] if table.state.phase is Phase.DISTURB and downs else None
+
+    def stays_down(table: Table[Any, Any, Any, Any, Any]) -> bool:
+        # The card is still down once the next turn's chance has played: the pages can show it.
+        move = next(played for played in reversed(table.actions) if isinstance(played, TurnDown))
+        return isinstance(table.state.rows[move.seat][move.position - 1], FaceDown)
+
+    room, pages_by_seat, seat, down = reach(server, pages, names, arrives, stays_down, Phase.DISTURB)
+    page = pages_by_seat[seat]
+    card = room.table.state.rows[down.seat][down.position - 1]
+    target = page.locator(f'#board .slot[data-seat="{down.seat}"][data-position="{down.position}"] .card')
+    expect(target).to_have_class(re.compile(r"\bcard up\b"))
+    expect(target).to_have_attribute("role", "button")
+    before = room.version
+    target.click()
+    page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=before)
+    assert state_after(room, down).rows[down.seat][down.position - 1] == FaceDown(card)
+    turned = [e for e in room.table.events if isinstance(e, TurnedDown)]
+    assert (turned[-1].seat, turned[-1].target, turned[-1].position) == (seat, down.seat, down.position)
+    for viewer, other in enumerate(pages_by_seat):
+        shows(other, room)
+        slot = other.locator(f'#board .slot[data-seat="{down.seat}"][data-position="{down.position}"]')
+        expect(slot).to_have_attribute("data-state", "known")
+        expect(slot.locator(".card-mark")).to_have_text(card.code)
+        expect(other.locator("#log")).to_contain_text(told(room, viewer, TurnedDown)[-1])
+        # The event animates the card it names: it flips face down on every page, the mover's and the owner's.
+        expect(slot.locator(".card")).to_have_class(re.compile(r"\banim-down\b"))
+
+
+def test_a_skip_given_by_key_waits_before_its_seat_and_skips_its_next_turn(server: LiveServer, pages: Pages) -> None:
+    """The Skip goes to the seat whose key is pressed: every page shows it waiting, then that turn is skipped."""
+    names = ["Ann", "Bob", "Cy"]
+
+    def arrives(table: Table[Any, Any, Any, Any, Any]) -> GiveSkip | None:
+        if table.state.phase is not Phase.SKIP or table.to_move is None:
+            return None
+        after_next = (table.to_move + 2) % 3
+        later = [a for a in table.legal_actions() if isinstance(a, GiveSkip) and a.seat == after_next]
+        return later[0] if later else None
+
+    def waits(table: Table[Any, Any, Any, Any, Any]) -> bool:
+        skip = table.actions[-1]
+        return isinstance(skip, GiveSkip) and table.state.skips[skip.seat] and table.state.round == 1
+
+    room, pages_by_seat, seat, skip = reach(server, pages, names, arrives, waits, Phase.SKIP)
+    page = pages_by_seat[seat]
+    assert skip.seat == (seat + 2) % 3  # the Skip waits a turn: the seat between moves first
+    expect(page.locator(f'.tm-seat[data-seat="{skip.seat}"] .skip-target')).to_have_text("Give the Skip")
+    expect(page.locator(f'#actions button[data-key="{skip.seat}"]')).to_have_text(
+        f"Give the Skip to {names[skip.seat]}{skip.seat}"
+    )
+    before = room.version
+    page.keyboard.press(str(skip.seat))
+    page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=before)
+    given = [e for e in room.table.events if isinstance(e, SkipGiven)]
+    assert (given[-1].seat, given[-1].target) == (seat, skip.seat)
+    assert room.table.state.skips[skip.seat]
+    expect(pages_by_seat[skip.seat].locator("#status")).to_have_text(
+        f"{names[(seat + 1) % 3]} is to move. A Skip waits in front of you: your next turn is skipped."
+    )
+    for other in pages_by_seat:
+        shows(other, room)
+        expect(other.locator(f'.tm-seat[data-seat="{skip.seat}"] .skip-waiting')).to_have_text("Skip waiting")
+        expect(other.locator(".skip-waiting")).to_have_count(1)
+    expect(pages_by_seat[skip.seat].locator("#log")).to_contain_text(told(room, skip.seat, SkipGiven)[-1])
+    # The seat between moves; then the seat with the Skip is skipped, and the Skip leaves every page.
+    skipped_before = len(told(room, 0, Skipped))
+    play_first_moves(pages_by_seat, room, 1)
+    assert len(told(room, 0, Skipped)) == skipped_before + 1
+    assert [e for e in room.table.events if isinstance(e, Skipped)][-1].seat == skip.seat
+    for viewer, other in enumerate(pages_by_seat):
+        shows(other, room)
+        expect(other.locator(".skip-waiting")).to_have_count(0)
+        expect(other.locator("#log")).to_contain_text(told(room, viewer, Skipped)[-1])
+
+
+def test_a_round_won_on_the_page_shows_the_winner_and_the_next_smaller_row(server: LiveServer, pages: Pages) -> None:
+    """A move on the page wins a round: round 2 is dealt; each page names the winner and shows the shorter row."""
+    names = ["Ann", "Bob"]
+
+    def arrives(table: Table[Any, Any, Any, Any, Any]) -> Any:
+        return table.legal_actions()[0] if table.state.round == 1 else None
+
+    seed, moves, _ = find_game(names, TWO_CARD_ROWS, arrives, lambda t: t.state.round == 2)
+    room_document = make_room(server, names, TWO_CARD_ROWS, seed)
+    room = held(server, room_document)
+    pages_by_seat = open_seats(server, pages, room_document)
+    play_first_moves(pages_by_seat, room, moves)
+    assert room.table.state.round == 1
+    play_first_moves(pages_by_seat, room, 1)
+    state = room.table.state
+    assert state.round == 2  # the move made on the page won the round
+    winner = [e for e in room.table.events if isinstance(e, RoundWon)][-1].seat
+    assert [len(row) for row in state.rows] == [1 if seat == winner else 2 for seat in range(2)]
+    for viewer, page in enumerate(pages_by_seat):
+        assert_page_shows_the_table(page, room, viewer)
+        if viewer == winner:
+            expect(page.locator("#round-line")).to_have_text("Round 2 · You won round 1: your row is down to 1 card.")
+        else:
+            expect(page.locator("#round-line")).to_have_text(
+                f"Round 2 · {names[winner]} won round 1: {names[winner]}'s row is down to 1 card."
+            )
+        expect(page.locator(f'.tm-seat[data-seat="{winner}"] .slot')).to_have_count(1)
+        expect(page.locator(f'.tm-seat[data-seat="{1 - winner}"] .slot')).to_have_count(2)
+        expect(page.locator("#log")).to_contain_text(told(room, viewer, RoundWon)[-1])
+
+
+def test_the_lobby_makes_a_room_with_this_games_custom_rules_and_a_bot(server: LiveServer, pages: Pages) -> None:
+    """The lobby's custom rules for this game (the deck, the row size) make the room the server then holds."""
+    page = pages.open(server.url + "/")
+    page.wait_for_selector("body[data-ready]")
+    page.select_option("#game", GAME.name)
+    expect(page.locator("#title")).to_have_text("Too Many Monkeys")
+    expect(page.locator("#seat-kind-1 option[value=random]")).to_have_text("Random bot")
+    page.select_option("#preset", "custom")
+    expect(page.locator("#row-size")).to_have_value(str(STANDARD.row_size))  # filled from the first preset
+    expect(page.locator("#count-wild")).to_have_value("4")
+    page.fill("#row-size", "3")
+    page.fill("#count-giraffe", "0")
+    page.click("#remove-seat")
+    page.fill("#seat-name-0", "Ann")
+    page.fill("#seed", "4")
+    page.click("button[type=submit]")
+    link = page.locator("#link-list a").first
+    expect(link).to_have_text("Take this seat")
+    link.click()
+    page.wait_for_selector("#board .tm-seat")
+    room = server.manager.rooms[page.get_attribute("body", "data-room") or ""]
+    ruleset = room.table.ruleset
+    assert (ruleset.row_size, ruleset.counts[Card.GIRAFFE - 1], ruleset.counts[Card.WILD - 1]) == (3, 0, 4)
+    assert room.table.kinds == ("human", "random")
+    expect(page.locator("#who")).to_have_text("You are Ann (seat 0) · custom rules")
+    expect(page.locator(".tm-seat .slot")).to_have_count(sum(len(row) for row in room.table.state.rows))
+    expect(page.locator('.tm-seat[data-seat="1"] .badge')).to_have_text("Random bot")
+
+
+def test_a_game_won_on_the_page_shows_the_winner_every_row_and_the_record(server: LiveServer, pages: Pages) -> None:
+    """The move that wins the game, made on the page: each page says who won and shows the rows; the record replays."""
+    names = ["Ann", "Bob"]
+    seed, moves, _ = find_game(
+        names, ONE_CARD_ROWS, lambda table: table.legal_actions()[0], lambda table: table.finished
+    )
+    room_document = make_room(server, names, ONE_CARD_ROWS, seed)
+    room = held(server, room_document)
+    pages_by_seat = open_seats(server, pages, room_document)
+    play_first_moves(pages_by_seat, room, moves + 1)
+    outcome = room.table.outcome()
+    assert outcome is not None  # the move made on the page won the game
+    (winner,) = outcome.winners
+    for viewer, page in enumerate(pages_by_seat):
+        shows(page, room)
+        expect(page.locator("#winners")).to_have_text("You win." if viewer == winner else f"{names[winner]} wins.")
+        who = "You" if viewer == winner else names[winner]
+        expect(page.locator("#round-line")).to_have_text(f"Round 1, the last · {who} won the game.")
+        expect(page.locator("#result-detail .tm-seat")).to_have_count(2)
+        expect(page.locator(f'#result-detail .tm-seat[data-seat="{winner}"] .slot')).to_have_attribute(
+            "data-state", "up"
+        )
+        expect(page.locator("#actions button")).to_have_count(0)
+    status, record = call(server, "GET", "/api/record", token=room_document["seats"][0]["link"].split("#", 1)[1])
+    assert status == 200
+    assert DOCUMENTS.from_document(record, "record").final_state() == room.table.state
