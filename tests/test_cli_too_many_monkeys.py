@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from cheekymonkey.games import game_named
+from cheekymonkey.games import GAME_NAMES, game_named
 from cheekymonkey.table import Seat, Table
 from tests.test_cli_usability import ANSI, run, run_at_terminal
 from tests.toomany.helpers import make
@@ -172,7 +172,8 @@ def test_at_a_terminal_the_game_has_its_own_help_a_coloured_board_and_q_quits_wi
     """In a pseudo-terminal: '?' shows the game's notation and the commands, the board is coloured, 'q' quits."""
     record = tmp_path / "quit.json"
     # Seed 2: the person's first decision is whom to give a Skip, where 'q' is no move.
-    args = ["play", "--game", "too-many-monkeys", "--seed", "2", "--delay", "0", "--record", str(record)]
+    args = ["play", "--game", "too-many-monkeys", "--bots", "random", "--seed", "2", "--delay", "0"]
+    args += ["--record", str(record)]
     status, out = run_at_terminal(args, "?\nq\n", cwd=tmp_path)
     assert status == 0, out
     assert "\x1b[" in out  # colour at a terminal
@@ -187,7 +188,7 @@ def test_at_a_terminal_the_game_has_its_own_help_a_coloured_board_and_q_quits_wi
 def test_at_an_80_column_terminal_no_line_of_a_six_seat_game_is_wider() -> None:
     """Six seats with long names at a terminal 80 columns wide: the board, prompts and narration all fit."""
     names = "Ann," + ",".join(f"A Random Bot Called {seat}" for seat in range(1, 6))
-    args = ["play", "--game", "too-many-monkeys", "--players", "6", "--seed", "5", "--names", names]
+    args = ["play", "--game", "too-many-monkeys", "--bots", "random", "--players", "6", "--seed", "5", "--names", names]
     # Answers that cycle through every kind of move finish the game; the ones that do not fit are refused.
     status, out = run_at_terminal(
         [*args, "--delay", "0", "--no-record"], "d\nb\n1\n2\n3\n4\n5\n6\nn\n" * 400, columns=80, echo=False
@@ -203,7 +204,7 @@ def test_at_an_80_column_terminal_no_line_of_a_six_seat_game_is_wider() -> None:
 def test_watch_narrates_a_game_of_bots_and_its_record_replays_to_the_same_narration(tmp_path: Path) -> None:
     """Every line watch narrates comes again, in order, when its record is replayed without naming the game."""
     record = tmp_path / "watched.json"
-    watched = run(["watch", "--game", "too-many-monkeys", "--seed", "4", "--record", str(record)])
+    watched = run(["watch", "--game", "too-many-monkeys", "--bots", "random", "--seed", "4", "--record", str(record)])
     assert watched.returncode == 0, watched.stderr
     assert watched.stdout.startswith("Too Many Monkeys, standard rules, 3 players, seed 4: Random 0 (random)")
     assert "wins the game!" in watched.stdout
@@ -218,11 +219,14 @@ def test_watch_narrates_a_game_of_bots_and_its_record_replays_to_the_same_narrat
 
 @pytest.mark.parametrize("command", ["play", "watch"])
 def test_without_bots_named_each_game_gets_its_default_or_its_first_bot(command: str) -> None:
-    """Cheeky Monkey keeps its heuristic opponents; a game without that bot plays its first one."""
-    for game, seat_1 in (("cheeky-monkey", "Heuristic 1"), ("too-many-monkeys", "Random 1")):
-        done = run([command, "--game", game, "--seed", "1", "--no-record"], stdin="q\n" if command == "play" else None)
+    """Seats get heuristic bots where the game has them (Cheeky Monkey's old default), else the game's first bot."""
+    for name in GAME_NAMES:
+        game = game_named(name)
+        kind = "heuristic" if "heuristic" in game.bot_names() else game.bot_names()[0]
+        done = run([command, "--game", name, "--seed", "1", "--no-record"], stdin="q\n" if command == "play" else None)
         assert done.returncode == 0, done.stderr
-        assert seat_1 in done.stdout.splitlines()[0]
+        assert f"{game.bot_title(kind)} 1" in done.stdout.splitlines()[0]
+    assert "Heuristic 1" in run(["watch", "--seed", "1", "--no-record"]).stdout.splitlines()[0]
 
 
 def test_the_tutorial_s_terminal_game_is_what_the_command_shows() -> None:
@@ -230,7 +234,8 @@ def test_the_tutorial_s_terminal_game_is_what_the_command_shows() -> None:
     tutorial = (ROOT / "docs" / "too-many-monkeys.md").read_text(encoding="utf-8")
     section = tutorial[tutorial.index("## Play it at the terminal") :]
     shown = re.findall(r"```text\n(.*?)```", section, flags=re.DOTALL)[0].splitlines()
-    done = run(["play", "--game", "too-many-monkeys", "--players", "3", "--seed", "2", "--no-record"], stdin="q\n")
+    command = ["play", "--game", "too-many-monkeys", "--bots", "random", "--players", "3", "--seed", "2"]
+    done = run([*command, "--no-record"], stdin="q\n")
     assert done.returncode == 0, done.stderr
     lines = [line.rstrip() for line in done.stdout.splitlines()]
     start = lines.index(shown[0])
