@@ -1,8 +1,9 @@
-"""``cheekymonkey serve`` checks its options as it reads them, and binds its port before it prints the address."""
+"""``cheekymonkey serve`` checks its options as it reads them, binds its port first, and serves the games named."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import socket
@@ -61,9 +62,9 @@ def _memory_store() -> list[str]:
 _MEMORY = _memory_store()
 
 
-def _serve(port: int) -> subprocess.Popen[str]:
+def _serve(port: int, *options: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [sys.executable, "-m", "cheekymonkey", "serve", "--port", str(port), *_MEMORY],
+        [sys.executable, "-m", "cheekymonkey", "serve", "--port", str(port), *_MEMORY, *options],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -99,6 +100,21 @@ def test_serve_prints_the_address_it_listens_on_and_answers_there() -> None:
         deadline = time.monotonic() + 60
         with urllib.request.urlopen(address, timeout=max(1.0, deadline - time.monotonic())) as page:
             assert page.status == 200
+    finally:
+        server.terminate()
+        server.communicate(timeout=60)
+
+
+def test_serve_offers_only_the_games_named_by_game() -> None:
+    """``serve --game too-many-monkeys``: the server's options list that game alone, and the page is there."""
+    server = _serve(0, "--game", "too-many-monkeys")
+    try:
+        assert server.stdout is not None
+        found = re.search(r"http://127\.0\.0\.1:(\d+)/", server.stdout.readline())
+        assert found is not None
+        with urllib.request.urlopen(found[0] + "api/options", timeout=60) as answer:
+            options = json.loads(answer.read())
+        assert [game["name"] for game in options["games"]] == ["too-many-monkeys"]
     finally:
         server.terminate()
         server.communicate(timeout=60)
