@@ -118,3 +118,43 @@ def test_serve_offers_only_the_games_named_by_game() -> None:
     finally:
         server.terminate()
         server.communicate(timeout=60)
+
+
+def test_serve_on_every_address_warns_that_it_speaks_plain_http() -> None:
+    """``--host 0.0.0.0`` prints, under the address, that the tokens travel unencrypted and TLS belongs in front."""
+    server = _serve(0, "--host", "0.0.0.0")
+    try:
+        assert server.stdout is not None
+        address, warning = server.stdout.readline(), server.stdout.readline()
+        assert re.search(r"http://0\.0\.0\.0:\d+/", address), address
+        assert warning.startswith("Plain HTTP on every address: put a reverse proxy with TLS in front"), warning
+    finally:
+        server.terminate()
+        server.communicate(timeout=60)
+
+
+def test_serve_on_loopback_gives_no_plain_http_warning() -> None:
+    """On 127.0.0.1, the default, nothing leaves the machine, and the warning is not printed."""
+    server = _serve(0)
+    try:
+        assert server.stdout is not None
+        server.stdout.readline()
+    finally:
+        server.terminate()
+        out, _ = server.communicate(timeout=60)
+    assert "Plain HTTP" not in out
+
+
+def test_the_web_how_to_says_what_travels_in_the_clear_and_what_every_seat_may_know() -> None:
+    """The how-to warns that a public address is plain HTTP (tokens included) and says why stack order is public."""
+    text = " ".join((ROOT / "docs" / "howto" / "web-front-end.md").read_text(encoding="utf-8").split())
+    on_a_network = text[text.index("## On a network") :]
+    assert "`--host 0.0.0.0`" in on_a_network
+    assert "the seat tokens included" in on_a_network
+    assert "reverse proxy with TLS" in on_a_network
+    sent = text[text.index("## What each seat is sent") :]
+    assert "the order of every stack is public by the rules" in sent
+    assert "never the full state" in sent
+    docs = [path for path in (ROOT / "docs").rglob("*.md") if "_build" not in path.parts]
+    for path in docs:
+        assert "never leaves the server: it shows every stack whole" not in path.read_text(encoding="utf-8")
