@@ -24,10 +24,11 @@ The protocol is generic in the game's own types, so code written against it keep
 
 from __future__ import annotations
 
+import operator
 import random
 import textwrap
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import Any, Final, Protocol, TypeVar, runtime_checkable
 
@@ -46,7 +47,9 @@ __all__ = [
     "Outcome",
     "RecordLike",
     "TextTable",
+    "as_index",
     "check_names",
+    "lay_out",
     "name_key",
     "ranks_by",
 ]
@@ -391,6 +394,44 @@ class ObservationField:
         for dimension in self.shape:
             size *= dimension
         return size
+
+
+def lay_out(specs: Iterable[tuple[str, tuple[int, ...], int, str]]) -> tuple[ObservationField, ...]:
+    """Fields one after another, from each one's name, shape, bound and meaning: their offsets follow.
+
+    >>> [(field.name, field.offset) for field in lay_out([("a", (2, 3), 1, ""), ("b", (1,), 9, "")])]
+    [('a', 0), ('b', 6)]
+    """
+    fields = []
+    offset = 0
+    for name, shape, bound, meaning in specs:
+        field = ObservationField(name, offset, shape, bound, meaning)
+        fields.append(field)
+        offset += field.size
+    return tuple(fields)
+
+
+def as_index(value: object) -> int:
+    """``value`` as an action or outcome index: an int, or an integer of another type (numpy's ``int64``).
+
+    Encodings and the adapters read indices with it; whether the index is in range is theirs to check.
+
+    Raises:
+        InvalidValueError: If ``value`` is a bool, a float, a string or anything else that is not an integer.
+
+    >>> as_index(3)
+    3
+    >>> as_index(True)
+    Traceback (most recent call last):
+    ...
+    cheekymonkey.errors.InvalidValueError: an index must be an integer, got True
+    """
+    try:
+        if isinstance(value, bool):
+            raise TypeError(value)
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        raise InvalidValueError(f"an index must be an integer, got {value!r}") from None
 
 
 class Encoding(Protocol[S_contra, A]):

@@ -1,8 +1,9 @@
-"""``cheekymonkey serve`` checks its options as it reads them, and binds its port before it prints the address."""
+"""``cheekymonkey serve`` checks its options as it reads them, binds its port first, and serves the games named."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import socket
@@ -61,9 +62,9 @@ def _memory_store() -> list[str]:
 _MEMORY = _memory_store()
 
 
-def _serve(port: int) -> subprocess.Popen[str]:
+def _serve(port: int, *options: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [sys.executable, "-m", "cheekymonkey", "serve", "--port", str(port), *_MEMORY],
+        [sys.executable, "-m", "cheekymonkey", "serve", "--port", str(port), *_MEMORY, *options],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -102,3 +103,58 @@ def test_serve_prints_the_address_it_listens_on_and_answers_there() -> None:
     finally:
         server.terminate()
         server.communicate(timeout=60)
+
+
+def test_serve_offers_only_the_games_named_by_game() -> None:
+    """``serve --game too-many-monkeys``: the server's options list that game alone, and the page is there."""
+    server = _serve(0, "--game", "too-many-monkeys")
+    try:
+        assert server.stdout is not None
+        found = re.search(r"http://127\.0\.0\.1:(\d+)/", server.stdout.readline())
+        assert found is not None
+        with urllib.request.urlopen(found[0] + "api/options", timeout=60) as answer:
+            options = json.loads(answer.read())
+        assert [game["name"] for game in options["games"]] == ["too-many-monkeys"]
+    finally:
+        server.terminate()
+        server.communicate(timeout=60)
+
+
+def test_serve_on_every_address_warns_that_it_speaks_plain_http() -> None:
+    """``--host 0.0.0.0`` prints, under the address, that the tokens travel unencrypted and TLS belongs in front."""
+    server = _serve(0, "--host", "0.0.0.0")
+    try:
+        assert server.stdout is not None
+        address, warning = server.stdout.readline(), server.stdout.readline()
+        assert re.search(r"http://0\.0\.0\.0:\d+/", address), address
+        assert warning.startswith("Plain HTTP on every address: put a reverse proxy with TLS in front"), warning
+    finally:
+        server.terminate()
+        server.communicate(timeout=60)
+
+
+def test_serve_on_loopback_gives_no_plain_http_warning() -> None:
+    """On 127.0.0.1, the default, nothing leaves the machine, and the warning is not printed."""
+    server = _serve(0)
+    try:
+        assert server.stdout is not None
+        server.stdout.readline()
+    finally:
+        server.terminate()
+        out, _ = server.communicate(timeout=60)
+    assert "Plain HTTP" not in out
+
+
+def test_the_web_how_to_says_what_travels_in_the_clear_and_what_every_seat_may_know() -> None:
+    """The how-to warns that a public address is plain HTTP (tokens included) and says why stack order is public."""
+    text = " ".join((ROOT / "docs" / "howto" / "web-front-end.md").read_text(encoding="utf-8").split())
+    on_a_network = text[text.index("## On a network") :]
+    assert "`--host 0.0.0.0`" in on_a_network
+    assert "the seat tokens included" in on_a_network
+    assert "reverse proxy with TLS" in on_a_network
+    sent = text[text.index("## What each seat is sent") :]
+    assert "the order of every stack is public by the rules" in sent
+    assert "never the full state" in sent
+    docs = [path for path in (ROOT / "docs").rglob("*.md") if "_build" not in path.parts]
+    for path in docs:
+        assert "never leaves the server: it shows every stack whole" not in path.read_text(encoding="utf-8")

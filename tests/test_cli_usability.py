@@ -13,6 +13,7 @@ import re
 import select
 import subprocess
 import sys
+import termios
 import time
 from pathlib import Path
 
@@ -47,9 +48,19 @@ def run(args: list[str], stdin: str | None = None, cwd: Path = ROOT) -> subproce
     )
 
 
-def run_at_terminal(args: list[str], answers: str = "", cwd: Path = ROOT, columns: int = 160) -> tuple[int, str]:
-    """``python -m cheekymonkey ARGS`` with a pseudo-terminal for standard input and output, as a person runs it."""
+def run_at_terminal(
+    args: list[str], answers: str = "", cwd: Path = ROOT, columns: int = 160, *, echo: bool = True
+) -> tuple[int, str]:
+    """``python -m cheekymonkey ARGS`` with a pseudo-terminal for standard input and output, as a person runs it.
+
+    Without ``echo`` the terminal does not echo the answers (all typed ahead, they would be echoed at once,
+    in among the output).
+    """
     leader, follower = pty.openpty()
+    if not echo:
+        attributes = termios.tcgetattr(follower)
+        attributes[3] &= ~termios.ECHO
+        termios.tcsetattr(follower, termios.TCSANOW, attributes)
     process = subprocess.Popen(
         [sys.executable, "-m", "cheekymonkey", *args],
         stdin=follower,

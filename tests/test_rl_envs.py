@@ -9,16 +9,14 @@ import textwrap
 import warnings
 from typing import Any
 
+import gymnasium
+import numpy as np
 import pytest
+from gymnasium.utils.env_checker import check_env
+from pettingzoo import test as pettingzoo_test
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
-np = pytest.importorskip("numpy", reason="the rl extra is part of dev")
-gymnasium = pytest.importorskip("gymnasium", reason="the rl extra is part of dev")
-pettingzoo_test = pytest.importorskip("pettingzoo.test", reason="the rl extra is part of dev")
-
-from gymnasium.utils.env_checker import check_env  # noqa: E402
-from pettingzoo.utils.wrappers import OrderEnforcingWrapper  # noqa: E402
-
-from cheekymonkey import (  # noqa: E402
+from cheekymonkey import (
     CHEEKY_MONKEY,
     Animal,
     CheekyMonkeyError,
@@ -31,11 +29,11 @@ from cheekymonkey import (  # noqa: E402
     Ruleset,
     play_game,
 )
-from cheekymonkey.rl import ActionCodec, observe, returns  # noqa: E402
-from cheekymonkey.rl.episodes import lead  # noqa: E402
-from cheekymonkey.rl.gymnasium_env import ENV_ID, CheekyMonkeySoloEnv, SoloEnv  # noqa: E402
-from cheekymonkey.rl.pettingzoo_env import CheekyMonkeyEnv, GameEnv, env, raw_env  # noqa: E402
-from cheekymonkey.table import Seat, Table  # noqa: E402
+from cheekymonkey.rl import ActionCodec, observe, returns
+from cheekymonkey.rl.episodes import lead
+from cheekymonkey.rl.gymnasium_env import ENV_ID, CheekyMonkeySoloEnv, SoloEnv
+from cheekymonkey.rl.pettingzoo_env import CheekyMonkeyEnv, GameEnv, env, raw_env
+from cheekymonkey.table import Seat, Table
 
 # api_test keeps name lists of PettingZoo's own environments that may observe a dict; any other
 # environment with dict observations (observation + action_mask) gets these two.
@@ -437,3 +435,31 @@ def test_a_seed_plays_the_game_a_table_with_that_seed_plays() -> None:
             done = terminated or truncated
         assert solo.table.actions == reference.record.actions
         assert solo.game_state == aec.game_state == reference.state
+
+
+def test_the_default_opponent_is_the_games_heuristic_bot_or_else_its_first() -> None:
+    """SoloEnv seats default_opponent(game) by default: "heuristic" where the game has it, else its first bot."""
+    from cheekymonkey.games import GAME_NAMES, game_named
+    from cheekymonkey.rl.episodes import PREFERRED_OPPONENT, default_opponent
+    from cheekymonkey.rl.gymnasium_env import DEFAULT_OPPONENT
+
+    assert DEFAULT_OPPONENT == PREFERRED_OPPONENT == "heuristic"
+    for name in GAME_NAMES:
+        game = game_named(name)
+        expected = "heuristic" if "heuristic" in game.bot_names() else game.bot_names()[0]
+        assert default_opponent(game) == expected
+        solo = SoloEnv(players=3, game=name)
+        assert [seat.kind for seat in solo.table.seats if seat.is_bot] == [expected, expected]
+    assert default_opponent(CHEEKY_MONKEY) == "heuristic"
+
+    class OnlyRandom:
+        """Cheeky Monkey, offering its random bot alone."""
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(CHEEKY_MONKEY, name)
+
+        def bot_names(self) -> tuple[str, ...]:
+            return ("random",)
+
+    plain = SoloEnv(players=2, game=OnlyRandom())
+    assert [seat.kind for seat in plain.table.seats if seat.is_bot] == ["random"]

@@ -8,11 +8,10 @@ import subprocess
 import sys
 import textwrap
 
+import numpy as np
 import pytest
 
-np = pytest.importorskip("numpy", reason="the rl extra is part of dev")
-
-from cheekymonkey import (  # noqa: E402
+from cheekymonkey import (
     CHEEKY_MONKEY,
     Animal,
     Bot,
@@ -25,11 +24,11 @@ from cheekymonkey import (  # noqa: E402
     legal_actions,
     new_game,
 )
-from cheekymonkey.bots import BOTS, bot_named  # noqa: E402
-from cheekymonkey.rl.learned import WEIGHTS, LearnedBot, Network, features, load_network  # noqa: E402
-from cheekymonkey.rl.observations import full_observation, observation_layout  # noqa: E402
-from cheekymonkey.simulation import simulate  # noqa: E402
-from cheekymonkey.table import Seat, Table  # noqa: E402
+from cheekymonkey.bots import BOTS, bot_named
+from cheekymonkey.rl.learned import WEIGHTS, LearnedBot, Network, features, load_network
+from cheekymonkey.rl.observations import full_observation, observation_layout
+from cheekymonkey.simulation import simulate
+from cheekymonkey.table import Seat, Table
 
 SHIPPED = importlib.resources.files("cheekymonkey.rl").joinpath(WEIGHTS)
 """The weights as installed (from the source tree, or from a wheel)."""

@@ -6,14 +6,12 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+import pyspiel
 import pytest
+from open_spiel.python.algorithms import mcts
+from open_spiel.python.observation import make_observation
 
-pyspiel = pytest.importorskip("pyspiel", reason="the rl extra is part of dev")
-
-from open_spiel.python.algorithms import mcts  # noqa: E402
-from open_spiel.python.observation import make_observation  # noqa: E402
-
-from cheekymonkey import (  # noqa: E402
+from cheekymonkey import (
     CHEEKY_MONKEY,
     Action,
     Animal,
@@ -29,9 +27,9 @@ from cheekymonkey import (  # noqa: E402
     chance_outcomes,
     new_game,
 )
-from cheekymonkey.games import GAME_NAMES, game_named  # noqa: E402
-from cheekymonkey.rl import ActionCodec, observation_text, observe, returns  # noqa: E402
-from cheekymonkey.rl.openspiel_game import (  # noqa: E402
+from cheekymonkey.games import GAME_NAMES, game_named
+from cheekymonkey.rl import ActionCodec, observation_text, observe, returns
+from cheekymonkey.rl.openspiel_game import (
     GAME_NAME,
     CheekyMonkeyGame,
     SpielGame,
@@ -292,9 +290,10 @@ def test_a_state_reached_by_engine_actions_matches_the_adapter() -> None:
 
 
 @pytest.mark.slow
-def test_openspiels_mcts_bot_plays_a_whole_game_through_the_adapter() -> None:
-    """OpenSpiel's MCTS (chance nodes sampled from chance_outcomes) plays seat 0 against uniform random play."""
-    game = load(players=2)
+@pytest.mark.parametrize(("name", "rules"), [("cheeky-monkey", "standard"), ("too-many-monkeys", "short")])
+def test_openspiels_mcts_bot_plays_a_whole_game_through_the_adapter(name: str, rules: str) -> None:
+    """OpenSpiel's MCTS (chance nodes sampled from chance_outcomes) plays seat 0 of either game against random play."""
+    game = load(players=2, rules=rules, game=name)
     rng = np.random.RandomState(0)
     bot = mcts.MCTSBot(game, 2.0, 8, mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
     state = game.new_initial_state()
@@ -311,5 +310,6 @@ def test_openspiels_mcts_bot_plays_a_whole_game_through_the_adapter() -> None:
             action = int(rng.choice(state.legal_actions()))
         state.apply_action(action)
     assert moves > 0
-    assert state.game_state.phase is Phase.OVER
+    assert not state.truncated
+    assert game.game.is_terminal(state.game_state)
     assert sum(state.returns()) == pytest.approx(1.0)

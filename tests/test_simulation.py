@@ -613,6 +613,21 @@ def test_the_command_on_a_dask_cluster_gives_the_in_process_summary(dask_cluster
 
 
 @pytest.mark.slow
+def test_too_many_monkeys_on_a_dask_cluster_gives_the_in_process_summary(
+    dask_cluster: DaskCluster, tmp_path: Path
+) -> None:
+    """The other game, through the command on the same two workers, turn limit and all: the in-process summary."""
+    out = tmp_path / "dask.json"
+    command = ("--game", "too-many-monkeys", "--bots", "random", "--players", "3", "--games", "30", "--seed", "9")
+    limits = ("--max-turns", "150", "--block-size", "4")
+    done = _run(*command, *limits, "--scheduler", dask_cluster.address, "--json", str(out), timeout=180)
+    assert done.returncode == 0, done.stderr
+    expected = simulate(["random"], 30, seed=9, players=3, max_turns=150, game="too-many-monkeys")
+    assert 0 < expected.truncated < 30
+    assert json.loads(out.read_text(encoding="utf-8")) == _json_of(expected)
+
+
+@pytest.mark.slow
 def test_a_bot_that_raises_on_a_dask_worker_comes_back_as_a_game_failed_error(dask_cluster: DaskCluster) -> None:
     """Through a distributed.Client passed as it is: the typed error crosses the cluster, and nothing hangs."""
     import distributed
@@ -675,6 +690,7 @@ from tests.simulation_bots import BuggyBot
 ray = RayExecutor(num_cpus=2)  # ray.init(num_cpus=2): a local instance
 try:
     summary = simulate(["heuristic", "random", "heuristic"], 24, seed=17, executor=ray, block_size=5)
+    other = simulate(["random"] * 3, 24, seed=17, executor=ray, block_size=5, game="too-many-monkeys", max_turns=150)
     try:
         simulate(["heuristic", BuggyBot(at=20)], 12, seed=5, executor=ray, block_size=3)
         failure = None
@@ -682,18 +698,21 @@ try:
         failure = [type(error).__name__, error.game, error.seed, error.error_type]
 finally:
     ray.shutdown()
-json.dump({"summary": summary.to_dict(), "failure": failure}, sys.stdout)
+json.dump({"summary": summary.to_dict(), "other": other.to_dict(), "failure": failure}, sys.stdout)
 """
 
 
 @pytest.mark.slow
 def test_ray_tasks_give_the_in_process_summary_and_bring_back_a_failing_bot_as_a_plain_error() -> None:
-    """A local Ray instance with 2 CPUs: the same summary as in-process, and a GameFailedError unwrapped."""
+    """A local Ray instance with 2 CPUs: both games' in-process summaries, and a GameFailedError unwrapped."""
     done = subprocess.run(
         [sys.executable, "-c", _RAY_RUN], env=_env(), cwd=ROOT, capture_output=True, text=True, timeout=300, check=False
     )
     assert done.returncode == 0, done.stderr[-3000:]
     result = json.loads(done.stdout)
     assert result["summary"] == _json_of(simulate(BOTS, 24, seed=17))
+    other = simulate(["random"] * 3, 24, seed=17, game="too-many-monkeys", max_turns=150)
+    assert result["other"] == _json_of(other)  # the other game, cut off at the same turns
+    assert 0 < other.truncated < 24
     name, game, seed, error_type = result["failure"]
     assert (name, seed, error_type) == ("GameFailedError", 5 + game, "ZeroDivisionError")

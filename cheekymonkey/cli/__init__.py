@@ -109,10 +109,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _build() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
     from cheekymonkey import __version__
+    from cheekymonkey.games import GAME_NAMES, game_named
 
+    titles = [game_named(name).title for name in GAME_NAMES]
     parser = _Parser(
         prog="cheekymonkey",
-        description="Cheeky Monkey, the push-your-luck game by Reiner Knizia, in your terminal.",
+        description=f"{', '.join(titles[:-1])} and {titles[-1]} in your terminal: play against bots, watch,\n"
+        "simulate and replay games, or serve them to browsers. --game picks the game.",
         epilog=_DEFAULT_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

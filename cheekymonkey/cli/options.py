@@ -31,13 +31,17 @@ __all__ = [
     "MAX_SEED",
     "OptionError",
     "add_bots_option",
+    "add_game_option",
     "add_game_options",
     "add_table_options",
+    "add_variant_option",
     "bot_names_type",
     "bots_for_seats",
+    "bots_from",
     "check_bots",
     "check_output_file",
     "delay_type",
+    "each_game",
     "game_from",
     "names_type",
     "number_type",
@@ -171,18 +175,39 @@ def output_path(text: str) -> Path:
     return path
 
 
+def each_game(describe: Callable[[AnyGame], str]) -> str:
+    """``describe`` of every game, for an option's help: ``"cheeky-monkey: ...; too-many-monkeys: ..."``."""
+    return "; ".join(f"{name}: {describe(game_named(name))}" for name in GAME_NAMES)
+
+
+def _seats(game: AnyGame) -> str:
+    low, high = game.seat_range()
+    return f"{low} to {high}"
+
+
+def add_game_option(parser: argparse.ArgumentParser, *, what: str = "the game to play") -> None:
+    """Add ``--game``: one of :data:`~cheekymonkey.games.GAME_NAMES`, the default game if not given."""
+    parser.add_argument("--game", choices=GAME_NAMES, default=DEFAULT_GAME, help=f"{what} (default {DEFAULT_GAME})")
+
+
+def add_variant_option(parser: argparse.ArgumentParser) -> None:
+    """Add ``--variant``: one of the game's preset rule sets (checked by :func:`ruleset_from`)."""
+    parser.add_argument(
+        "--variant",
+        default=None,
+        help="rule set, one of the game's (default: its standard rules): "
+        + each_game(lambda game: ", ".join(game.preset_names())),
+    )
+
+
 def add_game_options(parser: argparse.ArgumentParser) -> None:
     """Add ``--game``, ``--players``, ``--seed`` and ``--variant``."""
-    default = game_named(DEFAULT_GAME)
-    low, high = default.seat_range()
-    parser.add_argument(
-        "--game", choices=GAME_NAMES, default=DEFAULT_GAME, help=f"the game to play (default {DEFAULT_GAME})"
-    )
+    add_game_option(parser)
     parser.add_argument(
         "--players",
         type=positive_int,
         default=None,
-        help=f"seats (default {DEFAULT_PLAYERS}; {default.title} takes {low} to {high})",
+        help=f"seats (default {DEFAULT_PLAYERS}, or the nearest the game allows): {each_game(_seats)}",
     )
     parser.add_argument(
         "--seed",
@@ -190,22 +215,39 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="seed for a repeatable game (default: a random seed, shown and recorded)",
     )
-    parser.add_argument(
-        "--variant",
-        default=None,
-        help=f"rule set: {', '.join(default.preset_names())} (default {default.preset_names()[0]})",
-    )
+    add_variant_option(parser)
 
 
 def add_bots_option(parser: argparse.ArgumentParser, *, who: str, default: tuple[str, ...] = ("heuristic",)) -> None:
-    """Add ``--bots``: bot kinds, comma-separated, repeated round the table; ``who`` says whom they play."""
-    bots = ", ".join(game_named(DEFAULT_GAME).bot_names())
+    """Add ``--bots``: bot kinds, comma-separated, repeated round the table; ``who`` says whom they play.
+
+    Without the option, :func:`bots_from` gives ``default``, kept to the bots the game has.
+    """
+    parser.set_defaults(default_bots=default)
     parser.add_argument(
         "--bots",
         type=bot_names_type,
-        default=default,
-        help=f"{who}, comma-separated, repeated round the table: {bots} (default {','.join(default)})",
+        default=None,
+        help=f"{who}, comma-separated, repeated round the table (default {','.join(default)}, those the game has, "
+        "else its first bot), the game's own: " + each_game(lambda game: ", ".join(game.bot_names())),
     )
+
+
+def bots_from(game: AnyGame, args: argparse.Namespace) -> tuple[str, ...]:
+    """The bot kinds of ``--bots``, checked; without it, the command's default kept to the game's bots.
+
+    A game with none of the default bots gets its first bot, so every game plays with the options left out.
+
+    Raises:
+        OptionError: If ``--bots`` names a bot the game does not have.
+    """
+    given: tuple[str, ...] | None = args.bots
+    if given is not None:
+        check_bots(game, given)
+        return given
+    known = game.bot_names()
+    kept = tuple(name for name in args.default_bots if name in known)
+    return kept or known[:1]
 
 
 def add_table_options(parser: argparse.ArgumentParser, *, bots_who: str, record_default: str) -> None:

@@ -33,7 +33,11 @@ ANY_TIME = """\
 Any time:
   t, table       show the table again
   ?, help        this help
-  q, quit        give up the game (the record so far is still saved)"""
+  q, quit        give up the game (the record so far is still saved)
+  (t and q alone are the game's own moves where the choices offer them)"""
+
+_TABLE = ("t", "table")
+_QUIT = ("q", "quit")
 
 
 class _Quit(Exception):
@@ -63,6 +67,15 @@ def _choices(run: TableRun) -> str:
         for action in game.legal_actions(state)
     ]
     return f"{', '.join(parts)}, ?=help: "
+
+
+def _is_move(run: TableRun, text: str) -> bool:
+    """Whether the game reads ``text`` as a move now."""
+    try:
+        run.game.parse_actions(text, run.table.state)
+    except CheekyMonkeyError:
+        return False
+    return True
 
 
 def run(args: argparse.Namespace) -> int:
@@ -103,11 +116,12 @@ def run(args: argparse.Namespace) -> int:
             if command in ("?", "help"):
                 console.print(f"{game.action_help()}\n{ANY_TIME}")
                 continue
-            if command in ("t", "table"):
+            # The words are always the command's; a letter is the game's move where it is one (the prompt shows it).
+            if command in ("table", "quit") or (command in (*_TABLE, *_QUIT) and not _is_move(session, answer)):
+                if command in _QUIT:
+                    raise _Quit
                 session.narrator.board(table.state)
                 continue
-            if command in ("q", "quit"):
-                raise _Quit
             try:
                 steps = table.play_text(answer)
             except CheekyMonkeyError as error:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from cheekymonkey.cli.options import number_type
+from cheekymonkey.games import GAME_NAMES
 
 __all__ = ["add_arguments", "default_store", "run"]
 
@@ -62,6 +63,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="PATH",
         help="where rooms are kept: an SQLite file (default: $XDG_STATE_HOME/cheekymonkey/rooms.sqlite3), "
         "redis://HOST:PORT/DB for several processes (the redis extra), or :memory: to keep nothing",
+    )
+    parser.add_argument(
+        "--game",
+        action="append",
+        choices=GAME_NAMES,
+        default=None,
+        metavar="GAME",
+        help=f"a game the server offers, one of {', '.join(GAME_NAMES)} (repeat for more; default: every game)",
     )
     groups = {name: parser.add_argument_group(name) for name in ("rooms", "connections")}
     for group, flag, kind, default, text in _LIMITS:
@@ -154,7 +163,10 @@ def run(args: argparse.Namespace) -> int:
         sock.close()
         print(f"cheekymonkey serve: {error}", file=sys.stderr)
         return 2
-    manager = RoomManager(store=store, limits=limits, bot_delay=args.bot_delay, allow_seeds=args.allow_seeds)
+    games = None if args.game is None else tuple(dict.fromkeys(args.game))  # each game once, in the order given
+    manager = RoomManager(
+        store=store, limits=limits, bot_delay=args.bot_delay, allow_seeds=args.allow_seeds, games=games
+    )
     hosts = ["127.0.0.1", "localhost", "::1", *args.allowed_host]
     if args.host not in ("0.0.0.0", "::", ""):
         hosts.append(args.host)

@@ -20,8 +20,10 @@ from typing import Any, TextIO
 from cheekymonkey.cli.options import (
     OptionError,
     add_bots_option,
+    add_game_option,
+    add_variant_option,
     bots_for_seats,
-    check_bots,
+    bots_from,
     game_from,
     output_path,
     players_from,
@@ -44,14 +46,18 @@ __all__ = ["add_arguments", "run"]
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add this command's options."""
+    add_game_option(parser, what="the game to simulate")
     add_bots_option(parser, who="bots", default=("expectimax", "heuristic"))
     parser.add_argument("--players", type=positive_int, default=None, help="seats (default: one per bot, at least 2)")
     parser.add_argument("--games", type=positive_int, default=200, help="games to play (default 200)")
     parser.add_argument("--seed", type=seed_type, default=0, help="game i uses seed SEED + i (default 0)")
+    add_variant_option(parser)
     parser.add_argument(
-        "--variant",
+        "--max-turns",
+        type=positive_int,
         default=None,
-        help="rule set: standard, younger (R19), little-children or little-children-no-kangaroo (R20)",
+        help="cut a game off when a turn past this many would begin: it is counted as truncated, apart from "
+        "the results (default: no limit)",
     )
     parser.add_argument(
         "--workers",
@@ -161,8 +167,7 @@ def run(args: argparse.Namespace) -> int:
 
     game = game_from(args)
     ruleset = ruleset_from(game, args)
-    names: tuple[str, ...] = args.bots
-    check_bots(game, names)
+    names = bots_from(game, args)
     # One seat per bot by default (at least the fewest the rules seat); more than the rules seat is refused.
     low, high = game.seat_range(ruleset)
     if len(names) > high:
@@ -177,7 +182,10 @@ def run(args: argparse.Namespace) -> int:
     console = make_console()
     kinds = bots_for_seats(names, players)
     rules = args.variant or game.preset_names()[0]
-    console.print(f"{args.games} games of {', '.join(kinds)} ({rules} rules), seeds {args.seed} and up.")
+    limit = "" if args.max_turns is None else f", at most {args.max_turns} turns each"
+    console.print(
+        f"{args.games} games of {', '.join(kinds)} ({game.title}, {rules} rules{limit}), seeds {args.seed} and up."
+    )
     line = _ProgressLine(sys.stderr)
     started = time.monotonic()
     try:
@@ -193,6 +201,8 @@ def run(args: argparse.Namespace) -> int:
                 workers=args.workers if executor is None and args.workers not in (None, 1) else None,
                 block_size=args.block_size,
                 progress=line,
+                max_turns=args.max_turns,
+                game=game,
             )
     except ImportError as error:
         line.close()
@@ -208,7 +218,8 @@ def run(args: argparse.Namespace) -> int:
         return 1
     line.close()
     elapsed = time.monotonic() - started
-    print(f"{summary.games} games in {elapsed:.1f} s ({summary.games / elapsed:.1f} games/s)", file=sys.stderr)
+    played = summary.games + summary.truncated
+    print(f"{played} games in {elapsed:.1f} s ({played / elapsed:.1f} games/s)", file=sys.stderr)
     _print_table(console, summary)
     if args.json is not None:
         args.json.write_text(json.dumps(summary.to_dict()) + "\n", encoding="utf-8")
@@ -225,19 +236,35 @@ def _print_table(console: Any, summary: Summary) -> None:
     from rich.table import Table
 
     title = f"{summary.games} games"
+    if summary.truncated:
+        title += f" with a result, and {summary.truncated} truncated"
     if summary.partial:
-        title += f" (partial: stopped after {summary.games} of {summary.requested})"
+        title += f" (partial: stopped after {summary.games + summary.truncated} of {summary.requested})"
     table = Table(title=title, title_justify="left")
-    for column in ("bot", "wins", "win rate", "95% interval", "mean score"):
+    # The columns are what every game's outcome has (wins and places), and scores for a game that counts them.
+    columns = ["bot", "wins", "win rate", "95% interval", "mean place"]
+    if summary.scored:
+        columns.append("mean score")
+    for column in columns:
         table.add_column(column, justify="left" if column == "bot" else "right")
     for line in summary.bots:
-        table.add_row(
+        cells = [
             line.name,
             f"{line.wins:g}",
             f"{line.win_rate:.1%}",
             f"{line.low:.1%} - {line.high:.1%}",
-            f"{line.mean_score:.1f}",
+            f"{line.mean_place:.2f}",
+        ]
+        if summary.scored:
+            cells.append(f"{line.mean_score:.1f}")
+        table.add_row(*cells)
+    caption = f"Mean game length: {summary.mean_actions:.1f} actions, {summary.mean_turns:.1f} turns."
+    if summary.truncated:
+        cut = summary.truncated
+        caption += (
+            f" {cut} game{' was' if cut == 1 else 's were'} cut off at the limit (truncated): "
+            "counted apart, in none of the figures above."
         )
-    table.caption = f"Mean game length: {summary.mean_actions:.1f} actions, {summary.mean_turns:.1f} turns."
+    table.caption = caption
     table.caption_justify = "left"
     console.print(table)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from cheekymonkey.cli.options import (
     OptionError,
     bots_for_seats,
-    check_bots,
+    bots_from,
     game_from,
     pause,
     players_from,
@@ -62,9 +62,8 @@ def seat_table(args: argparse.Namespace, command: str, *, person: str | None) ->
     game = game_from(args)
     ruleset = ruleset_from(game, args)
     players = players_from(game, ruleset, args.players)
-    check_bots(game, args.bots)
     first_bot = 0 if person is None else 1
-    kinds = bots_for_seats(args.bots, players - first_bot)
+    kinds = bots_for_seats(bots_from(game, args), players - first_bot)
     defaults = [] if person is None else [person]
     defaults += [f"{game.bot_title(kind)} {seat}" for seat, kind in enumerate(kinds, first_bot)]
     names = seat_names(args, defaults)

@@ -23,7 +23,15 @@ from typing import Any, Final
 from cheekymonkey.errors import InvalidValueError
 from cheekymonkey.game import Game
 
-__all__ = ["DEFAULT_GAME", "DOCUMENT_FORMATS", "GAME_NAMES", "AnyGame", "game_named", "game_of_document"]
+__all__ = [
+    "DEFAULT_GAME",
+    "DOCUMENT_FORMATS",
+    "GAME_NAMES",
+    "PROOF_MODULES",
+    "AnyGame",
+    "game_named",
+    "game_of_document",
+]
 
 AnyGame = Game[Any, Any, Any, Any, Any]
 """A game of any types, as the layers written for every game hold it."""
@@ -42,6 +50,14 @@ name: Cheeky Monkey's documents, the library's first, are ``"cheekymonkey/1"``."
 
 DEFAULT_GAME: Final = "cheeky-monkey"
 """The game played when none is named."""
+
+PROOF_MODULES: Final[dict[str, str]] = {
+    "cheeky-monkey": "cheekymonkey.verify.command",
+    "too-many-monkeys": "cheekymonkey.toomany.verify",
+}
+"""Where each game keeps its proofs (``cheekymonkey verify``): a module with
+``command_line(preset, document, players, fail)``. The proofs need z3 (the ``verify`` extra), which no
+binding may import, so they are found here by the game's name."""
 
 
 def game_named(name: str) -> AnyGame:

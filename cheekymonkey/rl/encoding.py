@@ -40,7 +40,6 @@ Nothing here needs numpy: masks are tuples of bools, so a pure-Python agent can 
 
 from __future__ import annotations
 
-import operator
 from typing import Final, SupportsIndex
 
 import attrs
@@ -48,6 +47,7 @@ import attrs
 from cheekymonkey.actions import CLAIMS, DRAW, HERD, PLACES, REVEALS, STOP, SWAPS, Action, Claim, Place, Reveal, Swap
 from cheekymonkey.engine import legal_actions
 from cheekymonkey.errors import InvalidValueError
+from cheekymonkey.game import as_index
 from cheekymonkey.rules import ANIMALS, MAX_PLAYERS
 from cheekymonkey.state import GameState, Phase
 
@@ -69,16 +69,6 @@ def _check_players(players: object) -> int:
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= MAX_PLAYERS:
         raise InvalidValueError(f"players must be an integer from 2 to {MAX_PLAYERS}, got {players!r}")
     return players
-
-
-def _as_index(index: object) -> int:
-    # An int, or an integer of another type (numpy's int64); never a bool, float or string.
-    try:
-        if isinstance(index, bool):
-            raise TypeError(index)
-        return operator.index(index)  # type: ignore[arg-type]
-    except TypeError:
-        raise InvalidValueError(f"an index must be an integer, got {index!r}") from None
 
 
 def _check_seat(seat: object, players: int) -> int:
@@ -165,7 +155,7 @@ class ActionCodec:
             InvalidValueError: If ``index`` is not an integer from 0 to ``num_actions - 1``, or ``seat`` is
                 not one of the seats.
         """
-        number = _as_index(index)
+        number = as_index(index)
         actions = self._actions[_check_seat(seat, self.players)]
         if not 0 <= number < len(actions):
             raise InvalidValueError(f"action index {number} is out of range 0 to {len(actions) - 1}")
@@ -177,7 +167,7 @@ class ActionCodec:
         Raises:
             InvalidValueError: If ``index`` is not an integer from 0 to 7.
         """
-        number = _as_index(index)
+        number = as_index(index)
         if not 0 <= number < NUM_OUTCOMES:
             raise InvalidValueError(f"outcome index {number} is out of range 0 to {NUM_OUTCOMES - 1}")
         return REVEALS[number]
@@ -255,7 +245,7 @@ class ActionCodec:
         """
         if seat is not None:
             return repr(self.decode(index, seat))
-        number = _as_index(index)
+        number = as_index(index)
         action = self.decode(number)
         if isinstance(action, Claim | Swap):
             return f"{type(action).__name__}(+{action.seat})"

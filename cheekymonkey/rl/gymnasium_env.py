@@ -10,14 +10,15 @@ the package's entry points, so ``gymnasium.make("cheekymonkey/Solo-v0")`` needs 
   which), so it learns every seat; ``seat=k`` keeps it in seat ``k``. Everything it sees is from its own
   seat (the viewer is seat 0 of its observation, and the action indices count seats from it), so a
   policy plays every seat alike.
-- **Observations** are the game's observation vector of the chosen kind
-  (:meth:`~cheekymonkey.Game.encoding`; for *Cheeky Monkey* :mod:`~cheekymonkey.rl.observations`,
-  full by default) as float32. The legal actions come as ``info["action_mask"]`` (int8, one entry per
-  action index) and from :meth:`~SoloEnv.action_masks`, the method masked learners such as sb3-contrib's
-  ``MaskablePPO`` call. Once an episode has ended the mask is all 0: nothing is legal until ``reset``.
-  Under Gymnasium's autoreset (vector environments) the step that ends an episode therefore returns an
-  all-0 mask with the last observation, and the next call of ``step`` resets, whatever action it is given
-  (``AutoresetMode.NEXT_STEP``); a masked learner should not sample from that mask.
+- **Observations** are the game's observation vector of the chosen kind (:meth:`~cheekymonkey.Game.encoding`;
+  for *Cheeky Monkey* :mod:`~cheekymonkey.rl.observations`, for *Too Many Monkeys*
+  :mod:`~cheekymonkey.toomany.encoding`, full by default) as float32. The legal actions come as
+  ``info["action_mask"]`` (int8, one entry per action index) and from :meth:`~SoloEnv.action_masks`, the
+  method masked learners such as sb3-contrib's ``MaskablePPO`` call. Once an episode has ended the mask is all
+  0: nothing is legal until ``reset``. Under Gymnasium's autoreset (vector environments) the step that ends an
+  episode therefore returns an all-0 mask with the last observation, and the next call of ``step`` resets,
+  whatever action it is given (``AutoresetMode.NEXT_STEP``); a masked learner should not sample from that
+  mask.
 - **Actions** are those indices. An illegal one ends the episode as a loss with reward ``illegal_reward``
   (-1 by default) and ``info["illegal"] = True``, so unmasked learners and Gymnasium's checker can sample
   freely; with ``illegal_action="raise"`` it raises :class:`~cheekymonkey.IllegalActionError` instead and
@@ -55,11 +56,19 @@ except ImportError as error:
     ) from error
 
 from cheekymonkey.errors import IllegalActionError, InvalidGameError, InvalidValueError
-from cheekymonkey.game import GameBot
+from cheekymonkey.game import GameBot, as_index
 from cheekymonkey.games import DEFAULT_GAME, AnyGame
 from cheekymonkey.rl._arrays import to_array
-from cheekymonkey.rl.encoding import _as_index
-from cheekymonkey.rl.episodes import DEFAULT_MAX_STEPS, check_limits, check_margin, game_of, lead, ruleset_of
+from cheekymonkey.rl.episodes import (
+    DEFAULT_MAX_STEPS,
+    PREFERRED_OPPONENT,
+    check_limits,
+    check_margin,
+    default_opponent,
+    game_of,
+    lead,
+    ruleset_of,
+)
 from cheekymonkey.table import Seat, Table, Waiting
 
 __all__ = ["DEFAULT_OPPONENT", "ENV_ID", "CheekyMonkeySoloEnv", "SoloEnv", "register"]
@@ -67,8 +76,9 @@ __all__ = ["DEFAULT_OPPONENT", "ENV_ID", "CheekyMonkeySoloEnv", "SoloEnv", "regi
 ENV_ID: Final = "cheekymonkey/Solo-v0"
 """The id the environment is registered under with Gymnasium: ``gymnasium.make(ENV_ID, players=3)``."""
 
-DEFAULT_OPPONENT: Final = "heuristic"
-"""The bot in every other seat unless ``opponents`` says otherwise."""
+DEFAULT_OPPONENT: Final = PREFERRED_OPPONENT
+"""The bot in every other seat unless ``opponents`` says otherwise, if the game has a bot of that name (a game
+without one is played against its first bot: :func:`~cheekymonkey.rl.episodes.default_opponent`)."""
 
 _MAX_DEALS: Final = 1000
 _LEARNER: Final = "learner"
@@ -83,7 +93,8 @@ class SoloEnv(gymnasium.Env[Observation, np.int64]):
         players: The number of seats.
         seat: The learner's seat, or None (the default) for a seat drawn at random each episode.
         opponents: The bots in the other seats, the first sitting just after the learner and so on round
-            the table: bot objects, or the game's names for them. A ``"heuristic"`` bot in each if omitted.
+            the table: bot objects, or the game's names for them. If omitted, the game's ``"heuristic"`` bot
+            in each (:func:`~cheekymonkey.rl.episodes.default_opponent`).
         ruleset: The rules (the game's rule set, or a preset's name); the standard game if omitted.
         observation: The observation kind (the game's default if omitted; ``"full"`` or ``"table"`` for
             *Cheeky Monkey*).
@@ -128,7 +139,7 @@ class SoloEnv(gymnasium.Env[Observation, np.int64]):
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players):
             raise InvalidValueError(f"seat {seat!r} is not one of the {players} seats, nor None")
         if opponents is None:
-            opponents = [DEFAULT_OPPONENT] * (players - 1)
+            opponents = [default_opponent(self.game)] * (players - 1)
         if isinstance(opponents, str) or not isinstance(opponents, Sequence) or len(opponents) != players - 1:
             raise InvalidValueError(f"opponents must be {players - 1} bots, one per other seat, got {opponents!r}")
         self._opponents = [self._seat_of(bot, i) for i, bot in enumerate(opponents)]
@@ -241,7 +252,7 @@ class SoloEnv(gymnasium.Env[Observation, np.int64]):
         """
         if self._done:
             raise InvalidValueError("the episode is over: call reset() first")
-        index = _as_index(action)
+        index = as_index(action)
         if not 0 <= index < self.encoding.num_actions:
             raise InvalidValueError(f"action index {index} is out of range 0 to {self.encoding.num_actions - 1}")
         table = self.table

@@ -78,7 +78,7 @@ from typing import Final, Literal, TypeAlias
 import attrs
 
 from cheekymonkey.errors import InvalidValueError
-from cheekymonkey.game import ObservationField
+from cheekymonkey.game import ObservationField, lay_out
 from cheekymonkey.rules import ANIMALS, Animal, Ruleset
 from cheekymonkey.state import GameState, Phase
 from cheekymonkey.views import TableView
@@ -251,13 +251,7 @@ def _fields(kind: ObservationKind, players: int, ruleset: Ruleset) -> tuple[Obse
             ("stack_counts", (n, _A), most, "tokens of each animal in each seat's stack, the viewer's first"),
             ("stacks", (n, total, _A), 1, "each stack token by token from the top down, one-hot, the viewer's first"),
         ]
-    fields = []
-    offset = 0
-    for name, shape, bound, meaning in specs:
-        field = ObservationField(name, offset, shape, bound, meaning)
-        fields.append(field)
-        offset += field.size
-    return tuple(fields)
+    return lay_out(specs)
 
 
 @functools.lru_cache(maxsize=64)

@@ -1,8 +1,8 @@
 """The library's games as OpenSpiel games (the ``rl`` extra: ``pip install 'cheekymonkey[rl]'``).
 
 Importing this module registers every game of :data:`cheekymonkey.games.GAME_NAMES` with ``pyspiel``,
-*Cheeky Monkey* as :data:`GAME_NAME` (``"python_"`` and the game's name with underscores), so OpenSpiel's
-algorithms load them by name:
+*Cheeky Monkey* as :data:`GAME_NAME` and *Too Many Monkeys* as ``"python_too_many_monkeys"``
+(``"python_"`` and the game's name with underscores), so OpenSpiel's algorithms load them by name:
 
 >>> import pyspiel
 >>> import cheekymonkey.rl.openspiel_game
@@ -23,7 +23,7 @@ the actions, chance outcomes, observations and their texts are the game's own en
   ``,``, ``=``, ``(``, ``)`` and ``%`` percent-escaped; that is the form ``str(game)`` shows and
   serialization keeps, and the parameter reads both;
 - ``observation``: the observation kind of the state's tensors and strings (the game's default, ``"full"``
-  for *Cheeky Monkey*; or ``"table"``); :func:`~open_spiel.python.observation.make_observation` can also
+  in both games; or ``"table"``); :func:`~open_spiel.python.observation.make_observation` can also
   ask for either with ``params={"observation": ...}``;
 - ``max_turns`` (0, the default, for no limit) and ``max_steps`` (:data:`~cheekymonkey.rl.episodes.DEFAULT_MAX_STEPS`
   by default; it must be set, and it is the game's ``max_game_length``): the truncation rule every adapter
@@ -61,7 +61,7 @@ except ImportError as error:
 
 from cheekymonkey.errors import CheekyMonkeyError, InvalidValueError
 from cheekymonkey.game import Encoding
-from cheekymonkey.games import GAME_NAMES, AnyGame, game_named
+from cheekymonkey.games import DEFAULT_GAME, GAME_NAMES, AnyGame, game_named
 from cheekymonkey.rl._arrays import fill
 from cheekymonkey.rl.episodes import DEFAULT_MAX_STEPS
 from cheekymonkey.table import past_limits
@@ -87,8 +87,8 @@ def spiel_name(game: str) -> str:
     return "python_" + game.replace("-", "_")
 
 
-GAME_NAME: Final = spiel_name("cheeky-monkey")
-"""The name *Cheeky Monkey* is registered under with ``pyspiel``."""
+GAME_NAME: Final = spiel_name(DEFAULT_GAME)
+"""The name the default game, *Cheeky Monkey*, is registered under with ``pyspiel``."""
 
 
 def rules_parameter(game: AnyGame, ruleset: Any) -> str:
@@ -201,7 +201,7 @@ class SpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships without ty
         InvalidValueError: If a parameter is out of range or names no preset.
     """
 
-    game_name: str = "cheeky-monkey"
+    game_name: str = DEFAULT_GAME
     """The library's name of the game this class plays."""
 
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
@@ -400,7 +400,7 @@ def load(
     max_turns: int | None = None,
     max_steps: int = DEFAULT_MAX_STEPS,
     observation: str | None = None,
-    game: str = "cheeky-monkey",
+    game: str = DEFAULT_GAME,
 ) -> Any:
     """``pyspiel.load_game`` of ``game`` with these parameters (the returned object is a ``pyspiel.Game``).
 
@@ -436,7 +436,7 @@ def _register() -> dict[str, type[SpielGame]]:
 
 _CLASSES: Final = _register()
 
-CheekyMonkeyGame: Final = _CLASSES["cheeky-monkey"]
+CheekyMonkeyGame: Final = _CLASSES[DEFAULT_GAME]
 """*Cheeky Monkey*'s :class:`SpielGame`."""
 CheekyMonkeyState = SpielState
 """The name :class:`SpielState` had before the adapter played any game; the same class."""

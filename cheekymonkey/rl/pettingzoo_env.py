@@ -8,8 +8,9 @@ environment wrapped in PettingZoo's ``OrderEnforcingWrapper`` (the usual way to 
 
 - **Observations** are dicts of ``observation`` (the game's observation vector of the chosen kind, from the
   agent's own seat: it is seat 0 of its observation; for *Cheeky Monkey* :mod:`~cheekymonkey.rl.observations`,
-  full by default, as float32) and ``action_mask`` (int8, one entry per action index, all 0 for an agent
-  whose turn it is not). One policy can play every agent.
+  for *Too Many Monkeys* :mod:`~cheekymonkey.toomany.encoding`, full by default, as float32) and
+  ``action_mask`` (int8, one entry per action index, all 0 for an agent whose turn it is not). One policy can
+  play every agent.
 - **Actions** are action indices, counted from the agent who acts. One that is not legal raises
   :class:`~cheekymonkey.IllegalActionError` (an index out of range, :class:`~cheekymonkey.InvalidValueError`),
   and the environment is unchanged.
@@ -48,9 +49,9 @@ except ImportError as error:
     ) from error
 
 from cheekymonkey.errors import InvalidValueError
+from cheekymonkey.game import as_index
 from cheekymonkey.games import DEFAULT_GAME, AnyGame
 from cheekymonkey.rl._arrays import to_array
-from cheekymonkey.rl.encoding import _as_index
 from cheekymonkey.rl.episodes import DEFAULT_MAX_STEPS, check_limits, check_margin, game_of, lead, ruleset_of
 from cheekymonkey.table import Seat, Table
 
@@ -206,7 +207,7 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships without types
             return
         if action is None:
             raise InvalidValueError(f"{agent} is still playing: None is the action of a finished agent only")
-        index = _as_index(action)
+        index = as_index(action)
         if not 0 <= index < self.encoding.num_actions:
             raise InvalidValueError(f"action index {index} is out of range 0 to {self.encoding.num_actions - 1}")
         table = self.table

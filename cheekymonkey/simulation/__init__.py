@@ -5,9 +5,11 @@ intervals, mean scores, game lengths and each bot's score distribution. Game ``i
 and moves the bots ``i`` seats round the table, so every bot sits in every seat equally often (the first
 seat has an edge).
 
-Any :class:`~cheekymonkey.game.Game` can be simulated (``game=``, Cheeky Monkey by default); each game is
-played on a :class:`~cheekymonkey.Table`, which counts the turns by the game's own rule. A game cut off by the
-run's limits (``max_actions``, ``max_turns``) is *truncated*: counted apart, never as a result.
+Any :class:`~cheekymonkey.game.Game` can be simulated (``game=``, a game or its name; Cheeky Monkey by
+default); each game is played on a :class:`~cheekymonkey.Table`, which counts the turns by the game's own
+rule. A game cut off by the run's limits (``max_actions``, ``max_turns``) is *truncated*: counted apart, never
+as a result. What is counted comes from each game's :class:`~cheekymonkey.game.Outcome`: the winners, every
+seat's place, and the final scores of a game that counts points (:attr:`Summary.scored`).
 
 The games are cut into blocks of consecutive games. Each block is one task: it plays its games and sends
 back a :class:`BlockResult`, whole-number counts only (wins in sixtieths, score and length histograms), so
@@ -31,6 +33,9 @@ What runs the blocks:
 (20, ['heuristic', 'random'], False)
 >>> summary == simulate(["heuristic", "random"], 20, seed=0, block_size=3)
 True
+>>> other = simulate(["random", "random"], 20, seed=0, game="too-many-monkeys", max_turns=400)
+>>> other.games + other.truncated, summary.scored, other.scored  # Too Many Monkeys counts no points
+(20, True, False)
 """
 
 from cheekymonkey.simulation.backends import RayExecutor

@@ -21,6 +21,7 @@ class Tally:
         self.win_units = [0] * lines
         self.seat_win_units = [0] * lines
         self.scores: list[Counter[int]] = [Counter() for _ in range(lines)]
+        self.places: list[Counter[int]] = [Counter() for _ in range(lines)]
         self.actions = 0
         self.turns: Counter[int] = Counter()
         self.ranges: list[tuple[int, int]] = []
@@ -30,6 +31,7 @@ class Tally:
         win_units = [a + b for a, b in zip(self.win_units, result.win_units, strict=True)]
         seat_win_units = [a + b for a, b in zip(self.seat_win_units, result.seat_win_units, strict=True)]
         scores = [counter + Counter(dict(pairs)) for counter, pairs in zip(self.scores, result.scores, strict=True)]
+        places = [counter + Counter(dict(pairs)) for counter, pairs in zip(self.places, result.places, strict=True)]
         turns = self.turns + Counter(dict(result.turns))
         del self.ranges[self.blocks :]
         self.ranges.append((result.start, result.stop))
@@ -41,6 +43,7 @@ class Tally:
             self.win_units,
             self.seat_win_units,
             self.scores,
+            self.places,
             self.actions,
             self.turns,
             self.blocks,
@@ -50,6 +53,7 @@ class Tally:
             win_units,
             seat_win_units,
             scores,
+            places,
             self.actions + result.actions,
             turns,
             self.blocks + 1,
@@ -69,11 +73,12 @@ class Tally:
         """The summary of the blocks finished so far; ``ruleset`` is the rule set's name."""
         games = self.played - self.truncated
         lines = []
-        for label, units, counter in zip(labels, self.win_units, self.scores, strict=True):
+        for label, units, counter, placed in zip(labels, self.win_units, self.scores, self.places, strict=True):
             wins = units / WIN_UNITS
             low, high = wilson_interval(wins, games)
-            scores = Histogram.of(counter)
-            lines.append(BotSummary(label, wins, wins / games if games else 0.0, low, high, scores.mean, scores))
+            scores, places = Histogram.of(counter), Histogram.of(placed)
+            rate = wins / games if games else 0.0
+            lines.append(BotSummary(label, wins, rate, low, high, scores.mean, scores, places.mean, places))
         turns = Histogram.of(self.turns)
         return Summary(
             games=games,

@@ -9,7 +9,7 @@ from typing import Any
 import attrs
 
 from cheekymonkey.game import Game, GameBot
-from cheekymonkey.games.cheeky_monkey import CHEEKY_MONKEY
+from cheekymonkey.games import DEFAULT_GAME, game_named
 from cheekymonkey.simulation.errors import GameFailedError
 from cheekymonkey.simulation.stats import Histogram
 from cheekymonkey.table import Seat, Table
@@ -19,8 +19,8 @@ __all__ = ["WIN_UNITS", "Block", "BlockResult", "play_block"]
 WIN_UNITS = 60
 """A whole win in the block counts: 60, the least common multiple of 1 to 6.
 
-A win shared by ``k`` winners (R18) is ``60 // k`` units for each, a whole number for any table of 2 to 6,
-so wins add up exactly, in any order.
+A win shared by ``k`` winners (a game whose outcome may name several) is ``60 // k`` units for each, a whole
+number for any table of 2 to 6, so wins add up exactly, in any order.
 """
 
 
@@ -42,11 +42,11 @@ class Block:
     """One past the last game's number."""
     max_actions: int | None = 1_000_000
     """A game is cut off, *truncated*, once it has played this many actions, chance outcomes included
-    (None: no limit; a bot that never stops breaks R22)."""
+    (None: no limit)."""
     max_turns: int | None = None
     """A game is cut off, *truncated*, when a turn past this many would begin (None: no limit)."""
-    game: Game[Any, Any, Any, Any, Any] = CHEEKY_MONKEY
-    """The game played."""
+    game: Game[Any, Any, Any, Any, Any] = attrs.field(factory=lambda: game_named(DEFAULT_GAME))
+    """The game played (the default game, :data:`~cheekymonkey.games.DEFAULT_GAME`, if not given)."""
 
 
 @attrs.frozen(slots=True)
@@ -66,13 +66,17 @@ class BlockResult:
     seat_win_units: tuple[int, ...]
     """Per seat, wins in :data:`WIN_UNITS` per game."""
     scores: tuple[tuple[tuple[int, int], ...], ...]
-    """Per bot line, ``(score, games)`` pairs (none for a game that counts no points)."""
+    """Per bot line, ``(score, games)`` pairs: its final scores, from :attr:`Outcome.scores
+    <cheekymonkey.Outcome.scores>` (none for a game that counts no points)."""
     actions: int
     """Actions played in all its games that came to a result."""
     turns: tuple[tuple[int, int], ...]
     """``(turns, games)`` pairs, for the games that came to a result."""
     truncated: int = 0
     """How many of its games were cut off by the limits, and so are counted nowhere else."""
+    places: tuple[tuple[tuple[int, int], ...], ...] = ()
+    """Per bot line, ``(place, games)`` pairs: how often it finished in each place (:attr:`Outcome.ranks
+    <cheekymonkey.Outcome.ranks>`, 1 for a win), which every game has."""
 
 
 def _seat(game: Game[Any, Any, Any, Any, Any], entry: str | GameBot[Any, Any], label: str) -> Seat:
@@ -91,6 +95,7 @@ def play_block(block: Block) -> BlockResult:
     win_units = [0] * n
     seat_win_units = [0] * n
     scores: list[Counter[int]] = [Counter() for _ in range(n)]
+    places: list[Counter[int]] = [Counter() for _ in range(n)]
     turn_counts: Counter[int] = Counter()
     actions = 0
     truncated = 0
@@ -122,10 +127,11 @@ def play_block(block: Block) -> BlockResult:
         if outcome is None:  # cut off by a limit: truncated, not a result
             truncated += 1
             continue
-        share = WIN_UNITS // len(outcome.winners)  # R18: a shared win is split evenly
+        share = WIN_UNITS // len(outcome.winners)  # a shared win is split evenly
         for seat, line in enumerate(order):
             if outcome.scores is not None:
                 scores[line][outcome.scores[seat]] += 1
+            places[line][outcome.ranks[seat]] += 1
             if seat in outcome.winners:
                 win_units[line] += share
                 seat_win_units[seat] += share
@@ -140,4 +146,5 @@ def play_block(block: Block) -> BlockResult:
         actions,
         Histogram.of(turn_counts).pairs,
         truncated,
+        tuple(Histogram.of(c).pairs for c in places),
     )

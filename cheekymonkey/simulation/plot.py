@@ -12,7 +12,7 @@ __all__ = ["plot_summary"]
 
 
 def plot_summary(summary: Summary, path: str | Path, *, bin_width: int = 5) -> None:
-    """Draw the win rates with their intervals and each bot's score distribution to an image file.
+    """Draw the win rates with their intervals and each bot's scores (or, in a game without points, places).
 
     Needs the ``plot`` extra (matplotlib): ``pip install 'cheekymonkey[plot]'``. Drawn off screen (Agg);
     the file's suffix picks the format (``.png``, ``.svg``, ``.pdf``).
@@ -47,19 +47,30 @@ def plot_summary(summary: Summary, path: str | Path, *, bin_width: int = 5) -> N
     rates.set_xlim(0, 1.1)
     rates.set_xlabel("win rate, with its 95% Wilson interval")
     rates.set_title("Win rates")
-    for line in summary.bots:
-        binned: Counter[int] = Counter()
-        for value, count in line.scores.pairs:
-            binned[value // bin_width * bin_width] += count
-        edges = sorted(binned)
-        if not edges:
-            continue
-        left = list(range(edges[0], edges[-1] + bin_width, bin_width))
-        heights = [binned[x] / summary.games for x in left]
-        scores.stairs(heights, [*left, left[-1] + bin_width], label=f"{line.name} (mean {line.mean_score:.1f})")
-    scores.set_xlabel(f"final score (bins of {bin_width})")
+    if summary.scored:
+        for line in summary.bots:
+            binned: Counter[int] = Counter()
+            for value, count in line.scores.pairs:
+                binned[value // bin_width * bin_width] += count
+            edges = sorted(binned)
+            if not edges:
+                continue
+            left = list(range(edges[0], edges[-1] + bin_width, bin_width))
+            heights = [binned[x] / summary.games for x in left]
+            scores.stairs(heights, [*left, left[-1] + bin_width], label=f"{line.name} (mean {line.mean_score:.1f})")
+        scores.set_xlabel(f"final score (bins of {bin_width})")
+        scores.set_title("Score distribution")
+    else:
+        # A game without points: where each bot finished, side by side for each place.
+        width = 0.8 / max(1, len(summary.bots))
+        for index, line in enumerate(summary.bots):
+            places = [place + (index + 0.5) * width - 0.4 for place in line.places.values]
+            heights = [count / summary.games for count in line.places.counts]
+            scores.bar(places, heights, width, label=f"{line.name} (mean {line.mean_place:.2f})")
+        scores.set_xticks(range(1, summary.players + 1))
+        scores.set_xlabel("place (1: won)")
+        scores.set_title("Places")
     scores.set_ylabel("share of games")
-    scores.set_title("Score distribution")
     if summary.bots:
         scores.legend()
     state = "partial: " if summary.partial else ""

@@ -9,8 +9,7 @@ from typing import Any
 
 from cheekymonkey.errors import InvalidGameError, InvalidValueError
 from cheekymonkey.game import Game, GameBot
-from cheekymonkey.games import game_named
-from cheekymonkey.games.cheeky_monkey import CHEEKY_MONKEY
+from cheekymonkey.games import DEFAULT_GAME, game_named
 from cheekymonkey.simulation._arguments import check_bots, labels, whole
 from cheekymonkey.simulation._tally import Tally
 from cheekymonkey.simulation.backends import as_executor, run_blocks
@@ -39,7 +38,7 @@ def simulate(
     max_actions: int | None = 1_000_000,
     in_flight: int | None = None,
     max_turns: int | None = None,
-    game: Game[Any, Any, Any, Any, Any] | str = CHEEKY_MONKEY,
+    game: Game[Any, Any, Any, Any, Any] | str = DEFAULT_GAME,
 ) -> Summary:
     """Play ``games`` seeded games between bots and sum them up.
 
@@ -62,13 +61,14 @@ def simulate(
             does not depend on it.
         progress: Called with a :class:`SimulationProgress` after each finished block.
         max_actions: Cut a game off once it has played this many actions, chance outcomes included
-            (None: no limit). Bots that stop with positive probability (R22) end games long before.
+            (None: no limit). A game whose bots cannot stall it (every bot of the library) ends long before.
         in_flight: The most blocks submitted and not yet finished: ``4 * workers + 4`` for a local pool,
             1024 for an executor. Keep it above the cluster's worker count so that every worker has work.
         max_turns: Cut a game off when a turn past this many would begin (None: no limit).
         game: The game played: a :class:`~cheekymonkey.game.Game` or its name
-            (:func:`~cheekymonkey.games.game_named`); Cheeky Monkey if omitted. Bots given by name are
-            ``game``'s (:meth:`~cheekymonkey.Game.bot_named`).
+            (:func:`~cheekymonkey.games.game_named`); the default game
+            (:data:`~cheekymonkey.games.DEFAULT_GAME`) if omitted. Bots given by name are ``game``'s
+            (:meth:`~cheekymonkey.Game.bot_named`).
 
     Returns:
         The summary. If the run is interrupted (``KeyboardInterrupt``, Ctrl-C), the blocks finished by
@@ -91,7 +91,7 @@ def simulate(
     if players is None:
         players = len(entries) if len(entries) > 1 else max(2, low)
     players = whole("players", players, 1)
-    played.new_game(players, ruleset)  # the rules' own seat-count check (R3): InvalidGameError if it fails
+    played.new_game(players, ruleset)  # the rules' own seat-count check: InvalidGameError if it fails
     if len(entries) > players:
         raise InvalidGameError(f"{len(entries)} bots for {players} seats: give at most one bot per seat")
     if max_actions is not None:

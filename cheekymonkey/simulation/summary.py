@@ -26,9 +26,14 @@ class BotSummary:
     high: float
     """The upper end of the 95% Wilson interval of the win rate."""
     mean_score: float
-    """The mean final score (0.0 for a game that counts no points)."""
+    """The mean final score (0.0 for a game that counts no points: see :attr:`Summary.scored`)."""
     scores: Histogram
     """How often it finished with each score (empty for a game that counts no points)."""
+    mean_place: float = 0.0
+    """The mean place it finished in, 1 for a win (:attr:`Outcome.ranks <cheekymonkey.Outcome.ranks>`:
+    every game ranks its seats); 0.0 if no game was counted."""
+    places: Histogram = attrs.field(factory=lambda: Histogram(()))
+    """How often it finished in each place."""
 
 
 @attrs.frozen(slots=True)
@@ -66,6 +71,16 @@ class Summary:
     ``((0, requested),)`` for a whole run."""
     truncated: int = 0
     """How many games the limits cut off: played, and counted in nothing above but :attr:`completed`."""
+
+    @property
+    def scored(self) -> bool:
+        """Whether the games counted points, so that :attr:`BotSummary.mean_score` means something.
+
+        They did if their outcomes had scores (:attr:`Outcome.scores <cheekymonkey.Outcome.scores>`).
+        A game that counts no points (or a run with no game counted) has none, and a front end leaves the
+        scores out, showing the places instead.
+        """
+        return any(line.scores.total for line in self.bots)
 
     def to_dict(self) -> dict[str, Any]:
         """The summary as plain dicts, lists, numbers and strings, for :func:`json.dumps`.

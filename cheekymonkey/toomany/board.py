@@ -22,7 +22,7 @@ prints the same board.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from cheekymonkey.game import Cell, Column, TextTable
 from cheekymonkey.toomany.cards import CARDS, Card, FaceDown, Slot
@@ -114,37 +114,71 @@ def _turn(table: GameState | TableView, seat: int) -> str:
     return f"to move: seat {seat} ({phase}): {what}"
 
 
+_COLOURS: Final = {"up": "green", "wild": "magenta", "known": "yellow", "unseen": "grey50", "skip": "red"}
+"""The colour of each kind of board cell, for a front end that shows colours."""
+
+
+def _position(slot: Slot) -> Cell:
+    # Three characters each, centred by hand (" 3 ", "(3)", " ? "), in columns aligned left: no front end strips them.
+    if slot is None:
+        return Cell(" ? ", _COLOURS["unseen"])
+    if isinstance(slot, FaceDown):
+        return Cell(f"({slot.card.code})", _COLOURS["known"])
+    return Cell(f" {slot.code} ", _COLOURS["wild" if slot is Card.WILD else "up"])
+
+
+def _labels(cards: Sequence[Card]) -> str:
+    return ", ".join(card.label for card in cards)
+
+
 def board_table(state: GameState, names: Sequence[str], viewer: int | None = None) -> TextTable:
-    """The table as ``viewer`` sees it, as cells: each seat's row by position, its Skip, then the hand and piles.
+    """The table as ``viewer`` sees it, as cells: each seat's row by position and its Skip, the hand and the piles.
 
-    A face-up card shows its code, a card turned down and known shows in brackets, an unseen one ``?``
-    (as :func:`board_text` draws them); ``>`` marks the seat to move, "(you)" the viewer's.
+    A face-up card shows its code (``W`` a wild), a card turned down by a Do Not Disturb and so known to all
+    shows in brackets, a card nobody has seen ``?``: the same codes as :func:`board_text`, each in a colour of
+    its own. ``>`` marks the seat to move and "(you)" the viewer's. Below the rows: the card in hand, the draw
+    pile (what it holds, once it is the reshuffled discards), and the whole discard pile, top last.
 
-    >>> from cheekymonkey.toomany import Card, Reveal, apply_all, new_game
+    >>> from cheekymonkey.toomany import Card, Reveal, TurnDown, apply_all, new_game
     >>> state = apply_all(new_game(2), [Reveal(Card.THREE), Reveal(Card.GIRAFFE)])
+    >>> state = apply_all(state, [Reveal(Card.DO_NOT_DISTURB), TurnDown(0, 3)])
     >>> print(board_table(state, ["Ann", "Bob"], viewer=0).text())
-    Round 1
-    seat  player     1  2  3  4  5  6  Skip
-       0  Ann (you)  ?  ?  3  ?  ?  ?
-       1  > Bob      ?  ?  ?  ?  ?  ?
-    Draw pile: 42 cards. Discard pile, top last: giraffe.
+    Round 1, begun by you
+    seat  player        1    2    3    4    5    6   Skip
+       0  > Ann (you)   ?    ?   (3)   ?    ?    ?
+       1  Bob           ?    ?    ?    ?    ?    ?
+    Draw pile: 41 cards. Discard pile (2 cards, top last): giraffe, Do Not Disturb.
+    (3): face down, known to all (a Do Not Disturb turned it down); ?: never seen.
     """
     over = state.phase is Phase.OVER
     longest = max(len(row) for row in state.rows)
     columns = [Column(Cell("seat"), right=True), Column(Cell("player"))]
-    columns += [Column(Cell(str(position)), right=True) for position in range(1, longest + 1)]
+    columns += [Column(Cell(f" {position} ")) for position in range(1, longest + 1)]
     columns.append(Column(Cell("Skip")))
     rows = []
     for seat, row in enumerate(state.rows):
         marker = "> " if seat == state.seat and not over else ""
         label = f"{marker}{names[seat]}{' (you)' if seat == viewer else ''}"
-        cells = [Cell(cell(slot), "green" if isinstance(slot, Card) else None) for slot in row]
-        cells += [Cell("")] * (longest - len(row))
-        rows.append((Cell(str(seat)), Cell(label), *cells, Cell("waiting" if state.skips[seat] else "")))
+        cells = [_position(slot) for slot in row] + [Cell("")] * (longest - len(row))
+        skip = Cell("waiting", _COLOURS["skip"]) if state.skips[seat] else Cell("")
+        rows.append((Cell(str(seat)), Cell(label), *cells, skip))
     notes = []
     if state.hand is not None:
-        notes.append(f"In hand: {state.hand.label}.")
+        holder = "your" if state.seat == viewer else f"{names[state.seat]}'s"
+        notes.append(f"In {holder} hand: {'a' if state.hand.label[0] not in 'aeiou' else 'an'} {state.hand.label}.")
     size = state.pile_size
-    discard = ", ".join(card.label for card in state.discard) or "empty"
-    notes.append(f"Draw pile: {size} card{'' if size == 1 else 's'}. Discard pile, top last: {discard}.")
-    return TextTable(tuple(columns), tuple(rows), title=f"Round {state.round}", notes=tuple(notes))
+    pile = f"Draw pile: {size} card{'' if size == 1 else 's'}"
+    if state.pile is not None and size:
+        reshuffled = [card for card in CARDS for _ in range(state.pile[card - 1])]
+        pile += f", the discards reshuffled: {_labels(reshuffled)}"
+    count = len(state.discard)
+    discard = "Discard pile: empty"
+    if count:
+        discard = f"Discard pile ({count} card{'' if count == 1 else 's'}, top last): {_labels(state.discard)}"
+    notes.append(f"{pile}. {discard}.")
+    known = [slot for row in state.rows for slot in row if isinstance(slot, FaceDown)]
+    if known:
+        code = known[0].card.code
+        notes.append(f"({code}): face down, known to all (a Do Not Disturb turned it down); ?: never seen.")
+    title = f"Round {state.round}, begun by {'you' if state.round_first == viewer else names[state.round_first]}"
+    return TextTable(tuple(columns), tuple(rows), title=title, notes=tuple(notes))

@@ -3,8 +3,8 @@
 Nothing here is new rules: each method calls the function of the same idea in this package's modules, and
 :data:`TOO_MANY_MONKEYS` is what the layers written for any game (:class:`~cheekymonkey.table.Table`, the
 command line, the web rooms, the RL adapters, the simulation) hold. Its JSON documents are
-:mod:`cheekymonkey.toomany.documents` (the ``json`` extra); its learning encodings come in the next stage of
-the work: :meth:`~cheekymonkey.toomany.TooManyMonkeys.encoding` raises :class:`NotImplementedError` until then.
+:mod:`cheekymonkey.toomany.documents` (the ``json`` extra); its learning encodings are
+:mod:`cheekymonkey.toomany.encoding`'s.
 
 >>> from cheekymonkey.games import game_named
 >>> game = game_named("too-many-monkeys")
@@ -28,6 +28,7 @@ from cheekymonkey.game import Documents, Encoding, Game, GameBot, Outcome, TextT
 from cheekymonkey.toomany.actions import Action, Reveal
 from cheekymonkey.toomany.board import board_table, board_text
 from cheekymonkey.toomany.bots import BOTS, bot_named
+from cheekymonkey.toomany.encoding import OBSERVATION_KINDS, encoding
 from cheekymonkey.toomany.engine import (
     apply,
     apply_with_events,
@@ -262,18 +263,18 @@ class TooManyMonkeys:
         return CODEC
 
     def observation_kinds(self) -> tuple[str, ...]:
-        """None yet: the learning encodings come in the next stage."""
-        return ()
+        """``("full", "table")``: see :mod:`cheekymonkey.toomany.encoding`."""
+        return OBSERVATION_KINDS
 
     def encoding(
         self, players: int, ruleset: Ruleset | None = None, observation: str | None = None
     ) -> Encoding[GameState, Action]:
-        """Not yet: Too Many Monkeys' learning encodings come in the next stage.
+        """:class:`~cheekymonkey.toomany.encoding.TooManyEncoding`: the action indices and observations.
 
         Raises:
-            NotImplementedError: Always, for now.
+            InvalidValueError: If the seat count, rule set or observation kind does not fit.
         """
-        raise NotImplementedError("Too Many Monkeys' learning encodings come in the next stage")
+        return encoding(players, ruleset, observation)
 
     def __repr__(self) -> str:
         return "TOO_MANY_MONKEYS"

@@ -135,6 +135,9 @@ def describe_event(event: Event, names: Sequence[str], viewer: int | None = None
         discards = _says(who[event.seat], "discards")
         if event.reason is Reason.PLAYED:
             return f"{discards} the {event.card.label}."
+        if event.reason is Reason.DECLINED:
+            declined = "declining the wild bonus" if event.card.is_number else "unused"
+            return f"{discards} the {event.card.label}, {declined}."
         return f"{discards} the {event.card.label}: {_REASONS[event.reason]}."
     if isinstance(event, Reshuffled):
         return f"The discard pile is shuffled into a new draw pile of {event.cards} cards."
@@ -159,13 +162,19 @@ def action_words(action: Action, state: GameState, names: Sequence[str]) -> str:
     if isinstance(action, Draw):
         return "draw from the pile"
     if isinstance(action, TakeDiscard):
-        return f"take the {state.discard[-1].label} from the discard pile"
+        top = state.discard[-1]
+        row = state.rows[state.seat]
+        if top > len(row):  # 001 allows it (TM6): the card is only discarded again
+            return f"take the {top.label} from the discard pile (too high for your row: the turn ends)"
+        if row[top - 1] is Card.WILD:
+            return f"take the {top.label} from the discard pile (for the bonus with your wild)"
+        return f"take the {top.label} from the discard pile"
     if isinstance(action, PlaceWild):
         return f"put the wild at position {action.position}"
     if isinstance(action, TakeBonus):
         hand = state.hand
         label = hand.label if hand is not None else "number"
-        return f"take the bonus: the {label} for the wild"
+        return f"take the bonus: the {label} for your wild at position {label}, the wild back in hand"
     if isinstance(action, RaccoonTake):
         return f"let the raccoon take the {action.card.label}"
     if isinstance(action, TurnDown):
@@ -175,9 +184,10 @@ def action_words(action: Action, state: GameState, names: Sequence[str]) -> str:
     if isinstance(action, GiveSkip):
         return f"give the Skip to {names[action.seat]}"
     assert isinstance(action, Decline)
+    if state.phase is Phase.BONUS and state.hand is not None:
+        return f"decline the bonus: discard the {state.hand.label}, and the turn ends"
     declined = {
-        Phase.BONUS: "decline the bonus",
-        Phase.RACCOON: "take nothing",
+        Phase.RACCOON: "take nothing, and the turn ends",
         Phase.DISTURB: "turn nothing down",
         Phase.SKIP: "give the Skip to nobody",
     }

@@ -163,13 +163,6 @@ def test_the_random_bot_picks_every_legal_action_uniformly() -> None:
         bot_named("search")
 
 
-def test_encodings_come_in_the_next_stage() -> None:
-    """Not yet built: the binding says so with NotImplementedError, and offers no observation kinds."""
-    with pytest.raises(NotImplementedError, match="next stage"):
-        TOO_MANY_MONKEYS.encoding(2)
-    assert TOO_MANY_MONKEYS.observation_kinds() == ()
-
-
 def test_the_binding_answers_what_servers_ask() -> None:
     """No facts beyond the view (TM19), a number bound above every count, bot titles and checked memory bounds."""
     state = new_game(3)
