@@ -16,6 +16,11 @@ With the package installed (``pip install -e .``), from the repository root::
 
     python benchmarks/bot_latency.py                      # expectimax, 6 seats, 20 games, every GC setting
     python benchmarks/bot_latency.py --bot mcts --seats 2 --games 5 --gc on
+    python benchmarks/bot_latency.py --game too-many-monkeys --bot expectimax --seats 3 --gc on
+
+Too Many Monkeys (``--game too-many-monkeys``) asks a player only real choices (the engine makes every
+forced move itself, TM18), so there every decision is a real choice; its games are played by the engine's
+own loop, chance drawn from ``random.Random(seed)``.
 
 The clock is this process's CPU time by default (``--clock cpu``), which other work on a shared machine
 disturbs far less than elapsed time (``--clock wall``). The machine's load average is printed too.
@@ -26,11 +31,14 @@ from __future__ import annotations
 import argparse
 import gc
 import os
+import random
 import statistics
 import sys
 import time
 from collections.abc import Callable
+from typing import Any
 
+import cheekymonkey.toomany as too_many
 from cheekymonkey import Action, GameState, Phase, legal_actions, play_game
 from cheekymonkey._compiled import COMPILED
 from cheekymonkey.bots import BOTS, bot_named
@@ -79,10 +87,46 @@ def measure(
     return times, choices
 
 
+def measure_too_many(
+    bot_name: str, seats: int, games: int, gc_mode: str, clock: Callable[[], int]
+) -> tuple[list[float], list[float]]:
+    """As :func:`measure`, for Too Many Monkeys: every decision is a real choice, so both lists are the same."""
+    times: list[float] = []
+    gc.collect()
+    if gc_mode == "frozen":
+        gc.freeze()
+    try:
+        for seed in range(games):
+            bots: list[Any] = [too_many.bot_named(bot_name) for _ in range(seats)]
+            rng = random.Random(seed)
+            state = too_many.new_game(seats)
+            while not too_many.is_terminal(state):
+                if too_many.is_chance_node(state):
+                    state = too_many.resolve_chance(state, rng)
+                    continue
+                if gc_mode == "off":
+                    gc.disable()
+                start = clock()
+                action = bots[state.seat].choose(state, rng)
+                times.append((clock() - start) / 1e6)
+                if gc_mode == "off":
+                    gc.enable()
+                state = too_many.apply(state, action)
+    finally:
+        if gc_mode == "frozen":
+            gc.unfreeze()
+    return times, times
+
+
 def main(argv: list[str] | None = None) -> int:
     """Parse the options, measure, print one line per GC setting."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--bot", choices=list(BOTS), default="expectimax", help="the bot to time (default expectimax)")
+    parser.add_argument(
+        "--game", choices=("cheeky-monkey", "too-many-monkeys"), default="cheeky-monkey", help="the game"
+    )
+    parser.add_argument(
+        "--bot", choices=sorted({*BOTS, *too_many.BOTS}), default="expectimax", help="the bot (default expectimax)"
+    )
     parser.add_argument("--seats", type=int, default=6, help="seats, every one this bot (default 6)")
     parser.add_argument("--games", type=int, default=20, help="seeded games, seeds 0 and up (default 20)")
     parser.add_argument("--gc", choices=("on", "frozen", "off", "all"), default="all", help="collector setting")
@@ -92,11 +136,12 @@ def main(argv: list[str] | None = None) -> int:
     modes = ("on", "frozen", "off") if args.gc == "all" else (args.gc,)
     build = "compiled" if COMPILED else "pure"
     print(
-        f"{args.bot}, {args.seats} seats, {args.games} games, {build} build, Python {sys.version.split()[0]}, "
-        f"{args.clock} clock, load {os.getloadavg()[0]:.2f}"
+        f"{args.game}: {args.bot}, {args.seats} seats, {args.games} games, {build} build, "
+        f"Python {sys.version.split()[0]}, {args.clock} clock, load {os.getloadavg()[0]:.2f}"
     )
     for mode in modes:
-        every, choices = measure(args.bot, args.seats, args.games, mode, clock)
+        measured = measure_too_many if args.game == "too-many-monkeys" else measure
+        every, choices = measured(args.bot, args.seats, args.games, mode, clock)
         for label, times in (("all", every), ("choices", choices)):
             ordered = sorted(times)
             print(

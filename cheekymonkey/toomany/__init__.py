@@ -34,7 +34,7 @@ from cheekymonkey.toomany.actions import (
     TurnDown,
 )
 from cheekymonkey.toomany.board import board_text
-from cheekymonkey.toomany.bots import BOTS, Bot, RandomBot, bot_named
+from cheekymonkey.toomany.bots import BOTS, Bot, ExpectimaxBot, HeuristicBot, RandomBot, bot_named
 from cheekymonkey.toomany.cards import CARDS, MAX_NUMBER, NUMBERS, Card, FaceDown, Slot, face_down
 from cheekymonkey.toomany.engine import (
     apply,
@@ -99,11 +99,13 @@ __all__ = [
     "Draw",
     "Drew",
     "Event",
+    "ExpectimaxBot",
     "FaceDown",
     "GameRecord",
     "GameState",
     "GameWon",
     "GiveSkip",
+    "HeuristicBot",
     "Phase",
     "PlaceWild",
     "RaccoonTake",

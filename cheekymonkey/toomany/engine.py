@@ -20,6 +20,8 @@ from fractions import Fraction
 from itertools import compress
 from typing import Final
 
+from cheekymonkey._compiled import COMPILED, entry_points
+from cheekymonkey._values import count_sum as _size
 from cheekymonkey.errors import IllegalActionError, NotAChanceNodeError
 from cheekymonkey.toomany.actions import (
     ACTION_KINDS,
@@ -99,13 +101,17 @@ _SKIP: Final = Card.SKIP
 _RACCOON: Final = Card.RACCOON
 _DND: Final = Card.DO_NOT_DISTURB
 _HIGHEST: Final = MAX_NUMBER
+# The reasons a card is discarded, read once: an enum class's attribute lookup costs about ten times a global's.
+_TOO_HIGH: Final = Reason.TOO_HIGH
+_DUPLICATE: Final = Reason.DUPLICATE
+_NO_TARGET: Final = Reason.NO_TARGET
+_ENDS_TURN: Final = Reason.ENDS_TURN
 
 # The engine builds every state it derives through _make, unchecked: each follows from a checked state by a
 # legal action. Compiled, _make is trusted_state, the native constructor without checks; in pure Python the
 # name is rebound just below to make_state, which fills the slots of a look-alike class, cheaper there.
 # Compiled calls are bound when the module is compiled, so the rebinding does not reach them.
-_COMPILED: Final = not __file__.endswith((".py", ".pyc"))
-if not _COMPILED:
+if not COMPILED:
     globals()["_make"] = make_state
 
 
@@ -169,14 +175,17 @@ def _play(
     seat = s.seat
     row = rows[seat]
     while True:
-        if card <= _HIGHEST:
-            if card > len(row):
-                reason = Reason.TOO_HIGH  # TM9
+        # Compiled, a Card is an object and this int is native: comparing and indexing with it costs nothing.
+        # In pure Python it is the same object, under a second name.
+        number: int = card
+        if number <= _HIGHEST:
+            if number > len(row):
+                reason = _TOO_HIGH  # TM9
                 break
-            at = card - 1
+            at = number - 1
             slot = row[at]
             if slot is card:
-                reason = Reason.DUPLICATE  # TM9: face-up numbers lie at their own positions only
+                reason = _DUPLICATE  # TM9: face-up numbers lie at their own positions only
                 break
             if slot is _WILD:
                 # TM12: the bonus is a choice, so it is asked.
@@ -194,7 +203,7 @@ def _play(
             if log is not None:
                 log.append(TurnedUp(seat, card, int(card)))
             if slot is None:
-                if _complete(row):
+                if None not in row and _complete(row):
                     return _won(s, rows, None, discard, pile_size, pile, unseen, skips, log)
                 # TM19: a card never seen gets its face from chance.
                 return _make(
@@ -219,15 +228,20 @@ def _play(
                 return _won(s, rows, card, discard, pile_size, pile, unseen, skips, log)
             continue  # TM8: the chain goes on with the card now in hand
         if card is _WILD:
-            # TM11: a wild goes on a face-down position, and there is always one (else the round was won).
-            down = [index for index in range(len(row)) if row[index].__class__ is not Card]
-            if len(down) > 1:
-                return _make(
-                    s.ruleset, s.round, s.round_first, seat, _WILD_PHASE, rows, card, discard, pile_size, pile, unseen,
-                    skips,
-                )  # fmt: skip
+            # TM11: a wild goes on a face-down position, and there is always one (else the round was won). A
+            # loop, not a comprehension: it stops at the second face-down position, and makes no list.
+            at = -1
+            index = 0
+            for slot in row:
+                if slot.__class__ is not Card:
+                    if at >= 0:
+                        return _make(
+                            s.ruleset, s.round, s.round_first, seat, _WILD_PHASE, rows, card, discard, pile_size,
+                            pile, unseen, skips,
+                        )  # fmt: skip
+                    at = index
+                index += 1  # noqa: SIM113 (enumerate builds a tuple per position)
             # TM18: one place only, so the engine puts it there; that was the last face-down card (TM21).
-            at = down[0]
             slot = row[at]
             rows = _with_row(rows, seat, _with_slot(row, at, card))
             known = None if slot is None else slot.card  # type: ignore[union-attr]
@@ -266,17 +280,18 @@ def _play(
                     unseen,
                     skips,
                 )
-            reason = Reason.NO_TARGET
+            reason = _NO_TARGET
         elif card is _SKIP:
             # TM16, TM17: a choice if any opponent has no Skip waiting; else no effect (TM18).
-            if _free_opponent(skips, seat):
+            # The mover never has a Skip waiting (it would have been skipped), so a second False is an opponent's.
+            if skips.count(False) > 1:
                 return _make(
                     s.ruleset, s.round, s.round_first, seat, _SKIP_PHASE, rows, card, discard, pile_size, pile, unseen,
                     skips,
                 )  # fmt: skip
-            reason = Reason.NO_TARGET
+            reason = _NO_TARGET
         else:
-            reason = Reason.ENDS_TURN  # TM13: a giraffe or an elephant
+            reason = _ENDS_TURN  # TM13: a giraffe or an elephant
         break
     # TM9, TM13, TM15, TM16: the card goes face up onto the discard pile, and the turn ends.
     if log is not None:
@@ -292,15 +307,6 @@ def _face_up_elsewhere(rows: Rows, seat: int) -> bool:
                 if slot.__class__ is Card:
                     return True
         other += 1  # noqa: SIM113 (enumerate builds a tuple per row)
-    return False
-
-
-def _free_opponent(skips: tuple[bool, ...], seat: int) -> bool:
-    other = 0
-    for waiting in skips:
-        if not waiting and other != seat:
-            return True
-        other += 1  # noqa: SIM113 (as above)
     return False
 
 
@@ -333,8 +339,9 @@ def _end_turn(
         # TM6: the turn offers a choice when the discard top is a number not face up in the player's row (a
         # number too high for the row included: 001 allows it, where TM6's ruling would not).
         top = discard[-1]
+        number: int = top  # native when compiled, as in _play
         row = rows[seat]
-        if top <= _HIGHEST and (top > len(row) or row[top - 1] is not top):
+        if number <= _HIGHEST and (number > len(row) or row[number - 1] is not top):
             return _make(
                 s.ruleset, s.round, s.round_first, seat, _START, rows, None, discard, pile_size, pile, unseen, skips
             )
@@ -424,41 +431,36 @@ _PHASE_HINTS: Final = {
 
 
 def _apply_reveal(s: GameState, action: Reveal, log: Log) -> GameState:
+    # Chance's outcome, checked against its pool (TM19, TM20), then played. The engine's most frequent action:
+    # one function, no call between the check and the play.
     card = action.card
-    index = card - 1
+    value: int = card  # native when compiled, as in _play
+    index = value - 1
     phase = s.phase
     if phase is _TURN_UP:
-        if not s.unseen[index]:
+        unseen = s.unseen
+        if not unseen[index]:
             raise _illegal(s, action, f"TM19: no {card.label} is left among the cards never seen")
-    elif phase is _DRAW or phase is _CHOSEN_DRAW:
-        pile = s.pile
-        if pile is None:
-            # TM19: before the round's first reshuffle the draw pile is part of the pool never seen.
-            if not s.unseen[index]:
-                raise _illegal(s, action, f"TM19: no {card.label} is left among the cards never seen")
-        elif not pile[index]:
-            # TM20: after a reshuffle the draw pile holds the cards discarded before it.
-            raise _illegal(s, action, f"TM20: the draw pile holds no {card.label}")
-    else:
-        raise _illegal(s, action, f"TM19: no card is being revealed now ({_PHASE_HINTS[phase]})")
-    return _reveal(s, card, index, log)
-
-
-def _reveal(s: GameState, card: Card, index: int, log: Log) -> GameState:
-    # Chance's outcome at a chance node, known to be in its pool: ``card``, also given as its index ``card - 1``.
-    if s.phase is _TURN_UP:
-        counts = list(s.unseen)
+        counts = list(unseen)
         counts[index] -= 1
         if log is not None:
             log.append(Uncovered(s.seat, card))
         return _play(s, s.rows, card, s.discard, s.pile_size, s.pile, tuple(counts), s.skips, log)
+    if phase is not _DRAW and phase is not _CHOSEN_DRAW:
+        raise _illegal(s, action, f"TM19: no card is being revealed now ({_PHASE_HINTS[phase]})")
     pile = s.pile
     unseen = s.unseen
     if pile is None:
+        # TM19: before the round's first reshuffle the draw pile is part of the pool never seen.
+        if not unseen[index]:
+            raise _illegal(s, action, f"TM19: no {card.label} is left among the cards never seen")
         counts = list(unseen)
         counts[index] -= 1
         unseen = tuple(counts)
     else:
+        # TM20: after a reshuffle the draw pile holds the cards discarded before it.
+        if not pile[index]:
+            raise _illegal(s, action, f"TM20: the draw pile holds no {card.label}")
         counts = list(pile)
         counts[index] -= 1
         pile = tuple(counts)
@@ -647,9 +649,13 @@ def _apply(state: object, action: object, log: Log) -> GameState:
             return _apply_turn_down(state, action, log)  # type: ignore[arg-type]
         if kind is GiveSkip:
             return _apply_give_skip(state, action, log)  # type: ignore[arg-type]
-    if kind not in ACTION_KINDS:
-        raise _illegal(state, action, f"{action!r} is not an action of Too Many Monkeys")
-    raise _illegal(state, action, f"{state!r} is not a Too Many Monkeys GameState")
+    raise _not_applicable(state, action)
+
+
+def _not_applicable(state: object, action: object) -> IllegalActionError:
+    if action.__class__ not in ACTION_KINDS:
+        return _illegal(state, action, f"{action!r} is not an action of Too Many Monkeys")
+    return _illegal(state, action, f"{state!r} is not a Too Many Monkeys GameState")
 
 
 def apply(state: object, action: object) -> GameState:
@@ -674,7 +680,29 @@ def apply(state: object, action: object) -> GameState:
     >>> apply(new_game(2), Reveal(Card.WILD)).phase
     Phase.WILD
     """
-    return _apply(state, action, None)
+    # _apply's dispatch, without its event log: apply is called more than anything else in the engine, and
+    # one call less is a tenth of a reveal's cost in pure Python.
+    kind = action.__class__
+    if state.__class__ is GameState:
+        if kind is Reveal:
+            return _apply_reveal(state, action, None)  # type: ignore[arg-type]
+        if kind is Draw:
+            return _apply_draw(state, action, None)  # type: ignore[arg-type]
+        if kind is TakeDiscard:
+            return _apply_take_discard(state, action, None)  # type: ignore[arg-type]
+        if kind is PlaceWild:
+            return _apply_place_wild(state, action, None)  # type: ignore[arg-type]
+        if kind is Decline:
+            return _apply_decline(state, action, None)  # type: ignore[arg-type]
+        if kind is TakeBonus:
+            return _apply_take_bonus(state, action, None)  # type: ignore[arg-type]
+        if kind is RaccoonTake:
+            return _apply_raccoon_take(state, action, None)  # type: ignore[arg-type]
+        if kind is TurnDown:
+            return _apply_turn_down(state, action, None)  # type: ignore[arg-type]
+        if kind is GiveSkip:
+            return _apply_give_skip(state, action, None)  # type: ignore[arg-type]
+    raise _not_applicable(state, action)
 
 
 def apply_with_events(state: object, action: object) -> tuple[GameState, tuple[Event, ...]]:
@@ -698,9 +726,15 @@ def apply_all(state: GameState, actions: Iterable[Action]) -> GameState:
     Raises:
         IllegalActionError: For the first action that is illegal where it falls (its ``state`` is where).
     """
+    return _apply_all_checked(state, actions)
+
+
+def _apply_all_checked(state: object, actions: Iterable[object]) -> GameState:
+    # apply_all on a state typed object: compiled, a GameState parameter would refuse anything else with a
+    # bare TypeError, where the first action gets an IllegalActionError; the compiled twin comes here.
     for action in actions:
         state = _apply(state, action, None)
-    return state
+    return state  # type: ignore[return-value]
 
 
 # -- what may be done ---------------------------------------------------------------------------------------
@@ -820,7 +854,15 @@ def sample_chance(state: GameState, rng: random.Random) -> Reveal:
     Raises:
         NotAChanceNodeError: If ``state`` is not a chance node.
     """
-    return REVEALS[_pick(chance_pool(state), rng)]
+    phase = state.phase
+    if phase is _TURN_UP:
+        pool = state.unseen
+    elif phase is _DRAW or phase is _CHOSEN_DRAW:
+        pile = state.pile
+        pool = state.unseen if pile is None else pile
+    else:
+        raise NotAChanceNodeError(f"no card is being revealed in phase {phase.name}")
+    return REVEALS[_pick(pool, rng)]
 
 
 def resolve_chance(state: GameState, rng: random.Random) -> GameState:
@@ -832,12 +874,11 @@ def resolve_chance(state: GameState, rng: random.Random) -> GameState:
     Raises:
         NotAChanceNodeError: If ``state`` is not a chance node.
     """
-    index = _pick(chance_pool(state), rng)
-    return _reveal(state, CARDS[index], index, None)
+    return _apply_reveal(state, REVEALS[_pick(chance_pool(state), rng)], None)
 
 
 def _pick(pool: tuple[int, ...], rng: random.Random) -> int:
-    size = sum(pool)
+    size = _size(pool)  # compiled, a loop on native ints; in pure Python, the builtin sum
     if rng.__class__ is _Random:
         # What randrange(size) computes for a plain Random, without its argument handling: the same pick from
         # the same stream, cheaper. A subclass may override randrange, so it is called for one.
@@ -859,3 +900,9 @@ def _pick(pool: tuple[int, ...], rng: random.Random) -> int:
 _Random: Final = random.Random
 # The C method behind rng.getrandbits for a plain Random, called unbound: no bound method per pick.
 _getrandbits: Final = random.Random.getrandbits
+
+
+# --- the compiled build's entry points (cheekymonkey._compiled) ------------------------------------------
+# apply and apply_with_events take object already; apply_all's GameState parameter would refuse anything else
+# with a bare TypeError when compiled, so a caller from Python gets the twin that takes object.
+entry_points(globals(), {"apply_all": _apply_all_checked})

@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
-from cheekymonkey.errors import InvalidValueError
 from cheekymonkey.game import Documents, Encoding, Game, GameBot, Outcome, TextTable
 from cheekymonkey.toomany.actions import Action, Reveal
 from cheekymonkey.toomany.board import board_table, board_text
@@ -177,14 +176,15 @@ class TooManyMonkeys:
         return tuple(BOTS)
 
     def bot_named(self, name: str, *, memory: int | None = None) -> GameBot[GameState, Action]:
-        """:func:`cheekymonkey.toomany.bot_named`; ``memory`` bounds a bot's caches (the random bot keeps none).
+        """:func:`cheekymonkey.toomany.bot_named`; ``memory`` bounds a bot's caches (the expectimax bot's memo).
+
+        >>> TOO_MANY_MONKEYS.bot_named("expectimax", memory=1000).memory
+        1000
 
         Raises:
             InvalidValueError: If there is no bot of that name, or ``memory`` is not a positive integer.
         """
-        if memory is not None and (isinstance(memory, bool) or not isinstance(memory, int) or memory < 1):
-            raise InvalidValueError(f"memory must be a positive number of cache entries or None, got {memory!r}")
-        return bot_named(name)
+        return bot_named(name, memory=memory)
 
     def board_table(self, state: GameState, names: Sequence[str], viewer: int | None = None) -> TextTable:
         """:func:`cheekymonkey.toomany.board.board_table`: every row by position, the Skips, the hand, the piles."""
@@ -211,7 +211,7 @@ class TooManyMonkeys:
         return tuple(events)
 
     def bot_title(self, name: str) -> str:
-        """The bot's kind for people: ``"Random"`` (a kind of the caller's own, capitalised)."""
+        """The bot's kind for people: ``"Random"``, ``"Heuristic"``, ``"Expectimax"`` (a caller's own, capitalised)."""
         return name.capitalize()
 
     def action_text(self, action: Action, state: GameState) -> str:

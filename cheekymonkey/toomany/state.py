@@ -18,6 +18,7 @@ from typing import Any, ClassVar, Final, NoReturn, cast
 import attrs
 from attrs.exceptions import FrozenInstanceError
 
+from cheekymonkey._compiled import COMPILED, entry_points
 from cheekymonkey.errors import InvalidGameError, InvalidStateError
 from cheekymonkey.toomany.cards import CARDS, MAX_NUMBER, Card, FaceDown, Slot
 from cheekymonkey.toomany.rules import Ruleset
@@ -169,11 +170,13 @@ class GameState:
         # checked here instead, with InvalidStateError. _trusted is the engine's unchecked construction in the
         # compiled build (make_state), for a state that follows from a checked state by a legal action; it is
         # not for other callers.
-        values = (ruleset, round, round_first, seat, phase, rows, hand, discard, pile_size, pile, unseen, skips)
-        if not _trusted and not _storable(round, round_first, seat, rows, discard, pile_size, unseen, skips):
-            # The compiled class would refuse these types with a bare TypeError before the checks run.
-            _check(SimpleNamespace(**dict(zip(FIELDS, values, strict=True))))
-            raise InvalidStateError(f"a field has the wrong type: {values!r}")  # pragma: no cover
+        if not _trusted:
+            # Not built for the engine's trusted states: a tuple a state, which compiled is the costliest step.
+            values = (ruleset, round, round_first, seat, phase, rows, hand, discard, pile_size, pile, unseen, skips)
+            if not _storable(values):
+                # The compiled class would refuse these types with a bare TypeError before the checks run.
+                _check(SimpleNamespace(**dict(zip(FIELDS, values, strict=True))))
+                raise InvalidStateError(f"a field has the wrong type: {values!r}")  # pragma: no cover
         # object.__setattr__: the class's own __setattr__ refuses every assignment (compiled: plain stores).
         object.__setattr__(self, "ruleset", ruleset)
         object.__setattr__(self, "round", round)
@@ -278,32 +281,29 @@ def trusted_state(
 ) -> GameState:
     """A state built without its checks, for one that follows from a checked state by a legal action.
 
-    Compiled, this is one allocation and twelve stores. In pure Python, filling the slots of a look-alike
-    class is cheaper, and ``make_state`` does that instead.
+    Compiled, this is one allocation and twelve stores, and ``make_state`` is this. In pure Python,
+    filling the slots of a look-alike class is cheaper, and ``make_state`` does that instead.
     """
     return GameState(
         ruleset, round, round_first, seat, phase, rows, hand, discard, pile_size, pile, unseen, skips, _trusted=True
     )
 
 
-def _storable(
-    round: object,
-    round_first: object,
-    seat: object,
-    rows: object,
-    discard: object,
-    pile_size: object,
-    unseen: object,
-    skips: object,
-) -> bool:
-    # The fields whose declared types the compiled class enforces as it stores them (a bool is no int there).
+def _storable(values: tuple[object, ...]) -> bool:
+    # The fields whose declared types the compiled class enforces as it stores them (a bool is no int there),
+    # given in constructor order.
+    ruleset, round, round_first, seat, phase, rows, hand, discard, pile_size, pile, unseen, skips = values
     return (
-        round.__class__ is int
+        isinstance(ruleset, Ruleset)
+        and round.__class__ is int
         and round_first.__class__ is int
         and seat.__class__ is int
-        and pile_size.__class__ is int
+        and isinstance(phase, Phase)
         and isinstance(rows, tuple)
+        and (hand is None or isinstance(hand, Card))
         and isinstance(discard, tuple)
+        and pile_size.__class__ is int
+        and (pile is None or isinstance(pile, tuple))
         and isinstance(unseen, tuple)
         and isinstance(skips, tuple)
     )
@@ -357,12 +357,14 @@ def raccoon_choices(row: tuple[Slot, ...], rest: tuple[Card, ...]) -> tuple[Card
     A number k qualifies if it is no greater than the row size and position k of the row is face down
     (the ruling: a position holding a face-up wild does not).
     """
-    size = len(row)
-    return tuple(
-        card
-        for card in CARDS[: min(size, MAX_NUMBER)]
-        if card in rest and (row[card - 1] is None or row[card - 1].__class__ is FaceDown)
-    )
+    found: list[Card] = []
+    index = 0
+    for slot in row:
+        # A loop, not a generator: the engine asks this whenever a raccoon comes up.
+        if (slot is None or slot.__class__ is FaceDown) and index < MAX_NUMBER and CARDS[index] in rest:
+            found.append(CARDS[index])
+        index += 1  # noqa: SIM113 (enumerate builds a tuple per position)
+    return tuple(found)
 
 
 def check_state(state: object) -> None:
@@ -562,19 +564,18 @@ def _describe() -> None:
 _describe()
 
 
-class _Building:
-    """A state being built by the pure-Python engine: GameState's slots, but assignable.
+def _unfrozen() -> Callable[..., GameState]:
+    """The pure-Python :data:`make_state`: a class with GameState's slots whose instances become GameStates.
 
     Its ``__init__`` fills the slots with plain assignments, the interpreter's cheapest stores, and then
     makes the object a :class:`GameState` by assigning ``__class__``, which Python allows between classes
-    with the same slots. The result is an ordinary, frozen GameState. Compiled, GameState is native and
-    :data:`make_state` is its constructor without checks instead.
+    with the same slots. The result is an ordinary, frozen GameState. The class is made here, at run time,
+    only in pure Python: compiled, GameState is native and :data:`make_state` is its constructor without
+    checks instead.
     """
 
-    __slots__ = FIELDS
-
-    def __init__(
-        self,
+    def fill(
+        self: Any,
         ruleset: Ruleset,
         round: int,
         round_first: int,
@@ -600,17 +601,18 @@ class _Building:
         self.pile = pile
         self.unseen = unseen
         self.skips = skips
-        self.__class__ = GameState  # type: ignore[assignment]
+        self.__class__ = GameState
+
+    # The same slots as GameState's: __class__ assignment needs the same layout.
+    return cast(Callable[..., GameState], type("_Building", (), {"__slots__": FIELDS, "__init__": fill}))
 
 
-# Whether GameState is the compiled, native class: object.__new__ cannot make one then.
-_NATIVE: Final = not __file__.endswith((".py", ".pyc"))
-make_state: Final[Callable[..., GameState]] = trusted_state if _NATIVE else cast(Callable[..., GameState], _Building)
+make_state: Final[Callable[..., GameState]] = trusted_state if COMPILED else _unfrozen()
 """Build a state without checking it: the engine's fast path, for states that follow from checked ones.
 
 The engine builds only states that follow from a checked state by a legal action, so the invariants hold
-by construction; the stateful tests check every state it builds. Pure Python: :class:`_Building`;
-compiled: the native constructor without its checks.
+by construction; the stateful tests check every state it builds. Pure Python: a class sharing GameState's
+slots; compiled: the native constructor without its checks.
 """
 
 _FRESH_ROWS: Final = tuple((None,) * size for size in range(MAX_NUMBER + 1))
@@ -639,6 +641,12 @@ def new_game(players: int, *, ruleset: Ruleset | None = None, first_player: int 
     Raises:
         InvalidGameError: If ``players`` or ``first_player`` is out of range or not an integer.
     """
+    return _set_up(players, ruleset, first_player)
+
+
+def _set_up(players: object, ruleset: object, first_player: object) -> GameState:
+    # new_game's checks, on arguments typed object: compiled, a native int parameter would refuse a wrong
+    # type with a bare TypeError first, so the compiled build's twin of new_game comes here directly.
     if ruleset is None:
         ruleset = Ruleset.standard()
     elif not isinstance(ruleset, Ruleset):
@@ -666,3 +674,11 @@ def new_game(players: int, *, ruleset: Ruleset | None = None, first_player: int 
         ruleset.counts,
         (False,) * players,
     )
+
+
+def _new_game_checked(players: object, *, ruleset: object = None, first_player: object = 0) -> GameState:
+    # new_game for callers from Python in the compiled build (cheekymonkey._compiled).
+    return _set_up(players, ruleset, first_player)
+
+
+entry_points(globals(), {"new_game": _new_game_checked})
