@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import doctest
+import importlib
 import re
 import subprocess
 import sys
@@ -61,16 +62,24 @@ def test_the_readme_names_the_rl_extra() -> None:
 
 
 def test_the_gymnasium_ids_are_entry_points_installed_with_a_start_up_hook() -> None:
-    """The project declares the environment ids as entry points, and ships the hook that registers them."""
+    """The project declares the environment ids as entry points, and the install holds the hook that registers them.
+
+    The hook is read where the install put it (a wheel moves it out of the package to the top level), so the
+    check holds for an editable install and for the built wheel alike.
+    """
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     entries = project["project"]["entry-points"]["cheekymonkey.gymnasium"]
-    from cheekymonkey.rl._gymnasium_startup import GROUP
+    hook_module = importlib.import_module("_cheekymonkey_gymnasium")  # installed at the top level, untyped
 
-    assert GROUP == "cheekymonkey.gymnasium"
+    assert hook_module.GROUP == "cheekymonkey.gymnasium"
     assert entries == {"cheekymonkey/Solo-v0": "cheekymonkey.rl.gymnasium_env:SoloEnv"}
     included = project["tool"]["hatch"]["build"]["targets"]["wheel"]["force-include"]
-    assert included["cheekymonkey/rl/_gymnasium_startup.py"] == "_cheekymonkey_gymnasium.py"
-    hook = (ROOT / "cheekymonkey" / "rl" / "gymnasium-startup.pth").read_text(encoding="utf-8")
+    assert included == {
+        "cheekymonkey/rl/_gymnasium_startup.py": "_cheekymonkey_gymnasium.py",
+        "cheekymonkey/rl/gymnasium-startup.pth": "cheekymonkey-gymnasium.pth",
+    }
+    installed = Path(str(hook_module.__file__)).parent / "cheekymonkey-gymnasium.pth"
+    hook = installed.read_text(encoding="utf-8")
     assert hook.strip() == "import _cheekymonkey_gymnasium; _cheekymonkey_gymnasium.install()"
 
 
