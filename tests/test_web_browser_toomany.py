@@ -21,6 +21,7 @@ from cheekymonkey.table import Seat, Table
 from cheekymonkey.toomany import (
     TOO_MANY_MONKEYS,
     Card,
+    Decline,
     Event,
     FaceDown,
     GiveSkip,
@@ -34,6 +35,7 @@ from cheekymonkey.toomany import (
     TurnDown,
     TurnedDown,
 )
+from cheekymonkey.toomany.narration import action_words
 from cheekymonkey.web import Limits, Room
 from tests.web_support import LiveServer, Pages, browser_rooms, call, live_server
 
@@ -289,7 +291,9 @@ def test_a_raccoon_pick_made_by_key_from_the_discard_pile_the_page_lays_open(ser
     shown = page.locator("#discard-all .discard-list .card").evaluate_all("cards => cards.map((c) => c.className)")
     assert [name.split()[2].removeprefix("c-") for name in shown] == discard[::-1]  # the whole pile, top first
     expect(page.locator("#hint")).to_contain_text("raccoon")
-    expect(page.locator("#actions button.action-decline")).to_have_text("Take nothingN")
+    declined = action_words(Decline(), room.table.state, names)  # the words the game gives its choices
+    assert declined.startswith("take nothing")
+    expect(page.locator("#actions button.action-decline")).to_have_text(declined[0].upper() + declined[1:] + "N")
     before = room.version
     page.keyboard.press(str(pick.card.number))
     page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=before)

@@ -278,8 +278,11 @@ def chromium() -> Iterator[Browser]:
     Raises:
         RuntimeError: If no Chromium is installed (the message says how to install it).
     """
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    # Every wait of these tests is for something the page will do; the margins are wide, so that a loaded
+    # machine slows the tests down and never fails them (Playwright's own default for expect is 5 s).
+    expect.set_options(timeout=60_000)
     executable = chromium_path()
     if executable is None:
         raise RuntimeError(CHROMIUM_MISSING)
@@ -308,7 +311,7 @@ class Pages:
         context = self._browser.new_context(viewport={"width": width, "height": height}, accept_downloads=True)
         self._contexts.append(context)
         page = context.new_page()
-        page.set_default_timeout(15_000)
+        page.set_default_timeout(60_000)
         page.on("pageerror", lambda error: self.errors.append(str(error)))
         page.on("console", self._console)
         page.goto(url)
