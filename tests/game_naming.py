@@ -27,8 +27,18 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Final, NamedTuple
 
-ROOT: Final = Path(__file__).resolve().parent.parent
-PACKAGE: Final = ROOT / "cheekymonkey"
+
+def _package() -> Path:
+    """The package's sources: the checkout's, or those of the installed package (the compiled build's tests)."""
+    checkout = Path(__file__).resolve().parent.parent / "cheekymonkey"
+    if checkout.is_dir():
+        return checkout
+    return Path(str(importlib.import_module("cheekymonkey").__file__)).resolve().parent
+
+
+PACKAGE: Final = _package()
+ROOT: Final = PACKAGE.parent
+"""The folder that holds the package: the checkout, or the site-packages folder it was installed into."""
 
 CHEEKY_MONKEY: Final = "Cheeky Monkey"
 TOO_MANY_MONKEYS: Final = "Too Many Monkeys"
