@@ -13,8 +13,10 @@ from __future__ import annotations
 
 from typing import ClassVar, Final, TypeAlias
 
+from attrs import NOTHING
+
+from cheekymonkey._values import Frozen, attrs_view
 from cheekymonkey.errors import InvalidValueError
-from cheekymonkey.toomany._values import Value, describe
 from cheekymonkey.toomany.cards import CARDS, MAX_NUMBER, NUMBERS, Card
 from cheekymonkey.toomany.rules import MAX_PLAYERS
 
@@ -45,7 +47,7 @@ def _position(value: object) -> int:
     return value
 
 
-class _Fieldless(Value):
+class _Fieldless(Frozen):
     """An action without fields: every one of a class is equal to every other."""
 
     __slots__ = ()
@@ -90,7 +92,7 @@ class Decline(_Fieldless):
     __slots__ = ()
 
 
-class Reveal(Value):
+class Reveal(Frozen):
     """Chance's outcome: the card drawn, or the face-down card picked up from the row, shows ``card`` (TM19)."""
 
     __slots__ = ("card",)
@@ -102,7 +104,7 @@ class Reveal(Value):
     def __init__(self, card: object) -> None:
         object.__setattr__(self, "card", Card.parse(card))
 
-    def _fields(self) -> tuple[object, ...]:
+    def _values(self) -> tuple[object, ...]:
         return (self.card,)
 
     def __eq__(self, other: object) -> bool:
@@ -115,7 +117,7 @@ class Reveal(Value):
         return f"Reveal({self.card!r})"
 
 
-class PlaceWild(Value):
+class PlaceWild(Frozen):
     """Put the wild in hand on face-down ``position`` of the row; the card there comes into hand (TM11)."""
 
     __slots__ = ("position",)
@@ -127,7 +129,7 @@ class PlaceWild(Value):
     def __init__(self, position: object) -> None:
         object.__setattr__(self, "position", _position(position))
 
-    def _fields(self) -> tuple[object, ...]:
+    def _values(self) -> tuple[object, ...]:
         return (self.position,)
 
     def __eq__(self, other: object) -> bool:
@@ -140,7 +142,7 @@ class PlaceWild(Value):
         return f"PlaceWild({self.position})"
 
 
-class RaccoonTake(Value):
+class RaccoonTake(Frozen):
     """Let the raccoon take a ``card`` from the discard pile, to be placed at its position (TM14).
 
     If the pile holds several of that number, the one nearest the top is taken; the other cards keep their
@@ -159,7 +161,7 @@ class RaccoonTake(Value):
             raise InvalidValueError(f"the raccoon takes only numbered monkeys from the discard pile, not {parsed!r}")
         object.__setattr__(self, "card", parsed)
 
-    def _fields(self) -> tuple[object, ...]:
+    def _values(self) -> tuple[object, ...]:
         return (self.card,)
 
     def __eq__(self, other: object) -> bool:
@@ -172,7 +174,7 @@ class RaccoonTake(Value):
         return f"RaccoonTake({self.card!r})"
 
 
-class TurnDown(Value):
+class TurnDown(Frozen):
     """With the Do Not Disturb, turn the face-up card at ``position`` of ``seat``'s row face down (TM15)."""
 
     __slots__ = ("position", "seat")
@@ -187,7 +189,7 @@ class TurnDown(Value):
         object.__setattr__(self, "seat", _seat(seat))
         object.__setattr__(self, "position", _position(position))
 
-    def _fields(self) -> tuple[object, ...]:
+    def _values(self) -> tuple[object, ...]:
         return (self.seat, self.position)
 
     def __eq__(self, other: object) -> bool:
@@ -203,7 +205,7 @@ class TurnDown(Value):
         return f"TurnDown({self.seat}, {self.position})"
 
 
-class GiveSkip(Value):
+class GiveSkip(Frozen):
     """Put the Skip in front of opponent ``seat``, whose next turn is skipped (TM16)."""
 
     __slots__ = ("seat",)
@@ -215,7 +217,7 @@ class GiveSkip(Value):
     def __init__(self, seat: object) -> None:
         object.__setattr__(self, "seat", _seat(seat))
 
-    def _fields(self) -> tuple[object, ...]:
+    def _values(self) -> tuple[object, ...]:
         return (self.seat,)
 
     def __eq__(self, other: object) -> bool:
@@ -229,12 +231,12 @@ class GiveSkip(Value):
 
 
 for _cls in (Draw, TakeDiscard, TakeBonus, Decline):
-    describe(_cls, [])
-describe(Reveal, [("card", Card)])
-describe(PlaceWild, [("position", int)])
-describe(RaccoonTake, [("card", Card)])
-describe(TurnDown, [("seat", int), ("position", int)])
-describe(GiveSkip, [("seat", int)])
+    attrs_view(_cls, [])
+attrs_view(Reveal, [("card", Card, NOTHING)])
+attrs_view(PlaceWild, [("position", int, NOTHING)])
+attrs_view(RaccoonTake, [("card", Card, NOTHING)])
+attrs_view(TurnDown, [("seat", int, NOTHING), ("position", int, NOTHING)])
+attrs_view(GiveSkip, [("seat", int, NOTHING)])
 
 
 Action: TypeAlias = Draw | TakeDiscard | TakeBonus | Decline | Reveal | PlaceWild | RaccoonTake | TurnDown | GiveSkip

@@ -19,8 +19,10 @@ from __future__ import annotations
 import enum
 from typing import ClassVar, Final, TypeAlias
 
+from attrs import NOTHING
+
+from cheekymonkey._values import Frozen, attrs_view
 from cheekymonkey.errors import InvalidValueError
-from cheekymonkey.toomany._values import Value, describe
 
 __all__ = ["CARDS", "MAX_NUMBER", "NUMBERS", "Card", "FaceDown", "Slot", "face_down"]
 
@@ -121,7 +123,7 @@ _BY_NAME: Final[dict[str, Card]] = {
 }
 
 
-class FaceDown(Value):
+class FaceDown(Frozen):
     """A card lying face down in a row whose identity everybody knows (TM15).
 
     Only a Do Not Disturb makes one: it turns a face-up card (a number at its own position, or a wild) face
@@ -142,7 +144,7 @@ class FaceDown(Value):
             raise InvalidValueError(f"only a number or a wild is ever turned face down in a row (TM15), not {parsed!r}")
         object.__setattr__(self, "card", parsed)
 
-    def _fields(self) -> tuple[object, ...]:
+    def _values(self) -> tuple[object, ...]:
         return (self.card,)
 
     def __eq__(self, other: object) -> bool:
@@ -158,7 +160,7 @@ class FaceDown(Value):
         return f"FaceDown({self.card!r})"
 
 
-describe(FaceDown, [("card", Card)])
+attrs_view(FaceDown, [("card", Card, NOTHING)])
 
 _FACE_DOWN: Final = tuple(FaceDown(card) for card in (*NUMBERS, Card.WILD))
 
