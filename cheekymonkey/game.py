@@ -28,13 +28,13 @@ import operator
 import random
 import textwrap
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 from typing import Any, Final, Protocol, TypeVar, runtime_checkable
 
 import attrs
 
-from cheekymonkey.errors import InvalidValueError
+from cheekymonkey.errors import IllegalActionError, InvalidGameError, InvalidValueError, ReplayError
 
 __all__ = [
     "Cell",
@@ -49,9 +49,11 @@ __all__ = [
     "TextTable",
     "as_index",
     "check_names",
+    "check_record_seats",
     "lay_out",
     "name_key",
     "ranks_by",
+    "replay_states",
 ]
 
 S = TypeVar("S")
@@ -117,6 +119,44 @@ class RecordLike(Protocol[R_co, A_co]):
     def bots(self) -> tuple[str, ...]:
         """What played each seat (a bot's name, or ``"human"``), in seat order, or empty."""
         ...
+
+
+def check_record_seats(names: object, bots: object, players: int) -> None:
+    """Check a record's ``names`` and ``bots``: optional, but when given, one non-empty string per seat.
+
+    Every game's record checks them here, so a replay can show them.
+
+    Raises:
+        InvalidGameError: Naming the field and what is wrong with it.
+
+    >>> check_record_seats(("Ann", "Bob"), (), 2)
+    >>> check_record_seats(("Ann",), (), 2)
+    Traceback (most recent call last):
+    ...
+    cheekymonkey.errors.InvalidGameError: 1 names for 2 seats: give one per seat, or none
+    """
+    for field, values in (("names", names), ("bots", bots)):
+        if not isinstance(values, tuple) or not all(isinstance(v, str) and v.strip() for v in values):
+            raise InvalidGameError(f"{field} must be a tuple of non-empty strings, got {values!r}")
+        if values and len(values) != players:
+            raise InvalidGameError(f"{len(values)} {field} for {players} seats: give one per seat, or none")
+
+
+def replay_states(start: S, actions: Sequence[A], apply: Callable[[S, A], S]) -> tuple[S, ...]:
+    """Every state of a recorded game: ``start``, then one after each action, applied by the game's ``apply``.
+
+    Raises:
+        ReplayError: At the first action that is illegal where it falls, naming its step.
+    """
+    state = start
+    states = [state]
+    for step, action in enumerate(actions):
+        try:
+            state = apply(state, action)
+        except IllegalActionError as error:
+            raise ReplayError(step, error) from error
+        states.append(state)
+    return tuple(states)
 
 
 def ranks_by(keys: Sequence[float], winners: Sequence[int]) -> tuple[int, ...]:

@@ -6,7 +6,7 @@ import attrs
 
 from cheekymonkey.actions import Action
 from cheekymonkey.engine import apply
-from cheekymonkey.errors import IllegalActionError, InvalidGameError, ReplayError
+from cheekymonkey.game import check_record_seats, replay_states
 from cheekymonkey.rules import Ruleset
 from cheekymonkey.state import GameState, new_game
 
@@ -40,11 +40,7 @@ class GameRecord:
 
     def __attrs_post_init__(self) -> None:
         # Names and kinds are optional, but when given there is one per seat, so a replay can show them.
-        for field, values in (("names", self.names), ("bots", self.bots)):
-            if not isinstance(values, tuple) or not all(isinstance(v, str) and v.strip() for v in values):
-                raise InvalidGameError(f"{field} must be a tuple of non-empty strings, got {values!r}")
-            if values and len(values) != self.players:
-                raise InvalidGameError(f"{len(values)} {field} for {self.players} seats: give one per seat, or none")
+        check_record_seats(self.names, self.bots, self.players)
 
     def start(self) -> GameState:
         """The state before the first action.
@@ -60,15 +56,7 @@ class GameRecord:
         Raises:
             ReplayError: At the first action that is illegal where it falls.
         """
-        state = self.start()
-        states = [state]
-        for step, action in enumerate(self.actions):
-            try:
-                state = apply(state, action)
-            except IllegalActionError as error:
-                raise ReplayError(step, error) from error
-            states.append(state)
-        return tuple(states)
+        return replay_states(self.start(), self.actions, apply)
 
     def final_state(self) -> GameState:
         """The state after the last action.

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import attrs
 
-from cheekymonkey.errors import IllegalActionError, InvalidGameError, ReplayError
+from cheekymonkey.errors import InvalidGameError
+from cheekymonkey.game import check_record_seats, replay_states
 from cheekymonkey.toomany.actions import Action
 from cheekymonkey.toomany.engine import apply
 from cheekymonkey.toomany.rules import Ruleset
@@ -47,11 +48,7 @@ class GameRecord:
             raise InvalidGameError(f"ruleset must be a Ruleset, got {self.ruleset!r}")
         if not isinstance(self.actions, tuple):
             raise InvalidGameError(f"actions must be a tuple of actions, got {self.actions!r}")
-        for field, values in (("names", self.names), ("bots", self.bots)):
-            if not isinstance(values, tuple) or not all(isinstance(v, str) and v.strip() for v in values):
-                raise InvalidGameError(f"{field} must be a tuple of non-empty strings, got {values!r}")
-            if values and len(values) != self.players:
-                raise InvalidGameError(f"{len(values)} {field} for {self.players} seats: give one per seat, or none")
+        check_record_seats(self.names, self.bots, self.players)
 
     def start(self) -> GameState:
         """The state before the first action.
@@ -68,15 +65,7 @@ class GameRecord:
             ReplayError: At the first action that is illegal where it falls.
             InvalidGameError: If the seat count or first player does not fit the rule set.
         """
-        state = self.start()
-        states = [state]
-        for step, action in enumerate(self.actions):
-            try:
-                state = apply(state, action)
-            except IllegalActionError as error:
-                raise ReplayError(step, error) from error
-            states.append(state)
-        return tuple(states)
+        return replay_states(self.start(), self.actions, apply)
 
     def final_state(self) -> GameState:
         """The state after the last action.
