@@ -140,6 +140,20 @@ def test_the_search_turns_down_the_card_hardest_to_replace() -> None:
     assert ExpectimaxBot().choose(state, random.Random(0)) == TurnDown(1, 2)
 
 
+def test_a_wild_turned_down_costs_its_owner_a_whole_step_and_the_search_turns_it_down_first() -> None:
+    """TM15, TM12: a wild turned down costs its owner more than a number, and the search turns it down first.
+
+    The wild's position is filled again only by cards that helped already (its own number, another wild); a
+    number turned down makes its own copies, dead while it lay face up, useful again.
+    """
+    up = make(["? ? ? ? ? ?", "1 2 3 W ? 6"])
+    wild_down = make(["? ? ? ? ? ?", "1 2 3 (W) ? 6"])
+    number_down = make(["? ? ? ? ? ?", "1 2 3 W ? (6)"])
+    assert position_value(up, 1) > position_value(number_down, 1) > position_value(wild_down, 1)
+    state = make(["? ? ? ? ? ?", "1 2 3 W ? 6"], phase=Phase.DISTURB, hand=Card.DO_NOT_DISTURB)
+    assert ExpectimaxBot().choose(state, random.Random(0)) == TurnDown(1, 4)
+
+
 def test_the_search_keeps_no_memory_between_decisions_and_its_bound_changes_no_choice() -> None:
     """The memo is empty after each decision; a memo of one entry finds the same choices, by more work."""
     made = _decisions([ExpectimaxBot(), HeuristicBot()], seed=3, limit=60)

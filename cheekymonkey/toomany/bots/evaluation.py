@@ -44,31 +44,34 @@ def _turns_needed(row: tuple[object, ...], counts: list[int], total: int, head_s
     A turn ends on the first card that makes no progress, so the turns are the cards that fail: with ``j``
     positions still needed, a card helps with chance ``u / total`` (``u`` the cards that help: about ``j``
     positions' worth of numbers, the numbers of the row's wilds, and the wilds), and fails ``(total - u) / u``
-    times per step on average.
+    times per step on average. A wild turned down by a Do Not Disturb is a step still needed that no number
+    of its own helps with: the cards that bring it back up (the number of its position, or another wild)
+    helped already while it lay face up.
     """
-    need = -head_start
+    steps = -head_start
+    positions = 0
     numbers = 0
     fixed = counts[_WILD_INDEX]
     index = 0
     for slot in row:
         if slot.__class__ is not Card:
+            steps += 1
             if slot is _DOWN_WILD:
-                # TM15: a wild turned down comes back to its owner with the number of its position, and the
-                # chain goes on with it: that position costs them a step only while its number is wanted.
+                # TM15, TM12: the number of its position brings the wild back into hand, and the chain goes
+                # on with it, as the bonus did while it lay face up.
                 fixed += counts[index]
-                index += 1
-                continue
-            need += 1
-            numbers += counts[index]
+            else:
+                positions += 1
+                numbers += counts[index]
         elif slot is Card.WILD:
             fixed += counts[index]  # TM12: the bonus puts the number there and places the wild again
-        index += 1
-    if need <= 0:
+        index += 1  # noqa: SIM113 (enumerate builds a tuple per position)
+    if steps <= 0:
         return 0.0
-    per_position = numbers / (need + head_start)
+    per_position = numbers / positions if positions else 0.0
     turns = 0.0
-    for left in range(1, need + 1):
-        helping = left * per_position + fixed
+    for left in range(1, steps + 1):
+        helping = (left if left < positions else positions) * per_position + fixed
         if helping < _LEAST_HELP:
             helping = _LEAST_HELP
         turns += (total - helping) / helping if total > helping else _FEWEST_TURNS
@@ -96,8 +99,17 @@ def game_values(counts: tuple[int, ...], sizes: tuple[int, ...]) -> tuple[float,
 
     Each seat's chance to win the round is estimated from a fresh deal (no card seen, every seat's turn
     about as near); a round won shortens the winner's row (TM22), and a one-card row completed wins the
-    game (TM23). Cached: a game's row sizes take few values.
+    game (TM23). Seats with rows of one size are alike, so the race is run once for each set of sizes, in
+    order, and its values handed back in the seats' order; both are cached.
     """
+    ordered = tuple(sorted(sizes))
+    by_size = dict(zip(ordered, _ordered_game_values(counts, ordered), strict=True))
+    return tuple(by_size[size] for size in sizes)
+
+
+@functools.lru_cache(maxsize=10_000)
+def _ordered_game_values(counts: tuple[int, ...], sizes: tuple[int, ...]) -> tuple[float, ...]:
+    """:func:`game_values` for ``sizes`` in order, smallest first."""
     total = sum(counts)
     fresh = [_turns_needed(_FRESH_ROWS[size], list(counts), total, 0) for size in sizes]
     values = [0.0] * len(sizes)
