@@ -6,13 +6,14 @@
 #   benchmarks/compiled.sh latency [bot_latency.py options] time the bots' decisions on it
 #   benchmarks/compiled.sh engines [engines.py options]   one engine call of both games, side by side
 #   benchmarks/compiled.sh ladder [tmm_ladder.py options] the Too Many Monkeys bot ladder, about 3 times faster
+#   benchmarks/compiled.sh study [tmm_disturb_study.py options] the Do Not Disturb study, faster
 # The working tree is never touched: an in-place build leaves .so files beside the sources, and
 # Python would then import them instead of the .py files.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 mode=bench
 if [ "${1:-}" = bench ] || [ "${1:-}" = test ] || [ "${1:-}" = latency ] || [ "${1:-}" = engines ] ||
-    [ "${1:-}" = ladder ]; then
+    [ "${1:-}" = ladder ] || [ "${1:-}" = study ]; then
     mode="$1"
     shift
 fi
@@ -75,6 +76,9 @@ engines)
     ;;
 ladder)
     "$work/venv/bin/python" "$repo/benchmarks/tmm_ladder.py" "$@"
+    ;;
+study)
+    "$work/venv/bin/python" "$repo/benchmarks/tmm_disturb_study.py" "$@"
     ;;
 test)
     # The project without its package sources (those would shadow the installed wheel) and its history.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from fractions import Fraction
 
@@ -22,6 +23,7 @@ from cheekymonkey.toomany import (
     PlaceWild,
     RaccoonTake,
     RandomBot,
+    Ruleset,
     TakeBonus,
     TakeDiscard,
     TurnDown,
@@ -34,8 +36,10 @@ from cheekymonkey.toomany import (
     new_game,
     resolve_chance,
 )
-from cheekymonkey.toomany.bots import Bot, position_value
+from cheekymonkey.toomany.bots import Bot, evaluation, position_value
 from tests.toomany.helpers import make
+
+TOO_MANY_MONKEYS_RULES = Ruleset.standard()
 
 
 def _decisions(bots: list[Bot], seed: int, limit: int = 400) -> list[tuple[GameState, object]]:
@@ -152,6 +156,24 @@ def test_a_wild_turned_down_costs_its_owner_a_whole_step_and_the_search_turns_it
     assert position_value(up, 1) > position_value(number_down, 1) > position_value(wild_down, 1)
     state = make(["? ? ? ? ? ?", "1 2 3 W ? 6"], phase=Phase.DISTURB, hand=Card.DO_NOT_DISTURB)
     assert ExpectimaxBot().choose(state, random.Random(0)) == TurnDown(1, 4)
+
+
+def test_the_game_values_run_the_race_once_per_set_of_row_sizes_and_follow_the_seats() -> None:
+    """Seats with rows of one size are alike: the race is run once for each set of row sizes.
+
+    Six rows of 6 need it for the 462 sets of six sizes from 1 to 6, not for each of their 46,656 orderings,
+    and every ordering gets the values in its seats' order.
+    """
+    evaluation.game_values.cache_clear()
+    evaluation._ordered_game_values.cache_clear()
+    counts = TOO_MANY_MONKEYS_RULES.counts
+    values = evaluation.game_values(counts, (6,) * 6)
+    assert evaluation._ordered_game_values.cache_info().currsize == math.comb(6 + 6 - 1, 6) == 462
+    assert sum(values) == pytest.approx(1.0)
+    assert values == pytest.approx((1 / 6,) * 6)
+    ahead = evaluation.game_values(counts, (3, 5, 6))
+    assert evaluation.game_values(counts, (6, 3, 5)) == (ahead[2], ahead[0], ahead[1])
+    assert ahead[0] > ahead[1] > ahead[2]
 
 
 def test_the_search_keeps_no_memory_between_decisions_and_its_bound_changes_no_choice() -> None:

@@ -41,13 +41,13 @@ def test_the_heuristic_beats_two_random_bots_at_three_seats() -> None:
 
 @pytest.mark.slow
 def test_the_search_against_the_heuristic_head_to_head_hits_its_recorded_range() -> None:
-    """300 two-seat games: the expectimax bot wins 150 (50%); held to 47% - 56%, a weaker search falls out."""
+    """300 two-seat games: the expectimax bot wins 148 (49.3%); held to 47% - 56%, a weaker search falls out."""
     first = _first(["expectimax", "heuristic"], 300)
     assert 0.47 <= first.win_rate <= 0.56, first
 
 
 @pytest.mark.slow
 def test_the_search_against_two_heuristics_at_three_seats_hits_its_recorded_range() -> None:
-    """150 three-seat games: the expectimax bot wins 55 (36.7%, above its 1/3 share); held to 33.5% - 42%."""
+    """150 three-seat games: the expectimax bot wins 57 (38%, above its 1/3 share); held to 33.5% - 42%."""
     first = _first(["expectimax", "heuristic", "heuristic"], 150)
     assert 0.335 <= first.win_rate <= 0.42, first
