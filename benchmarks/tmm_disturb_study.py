@@ -39,16 +39,17 @@ _HEURISTIC: Final = HeuristicBot()
 def _winner(state: GameState, rng: random.Random) -> int:
     """Play ``state`` out with heuristic bots in every seat; the seat that wins."""
     while state.phase is not Phase.OVER:
-        if is_chance_node(state):
-            state = resolve_chance(state, rng)
-        else:
-            state = apply(state, _HEURISTIC.choose(state, rng))
+        chance = is_chance_node(state)
+        state = resolve_chance(state, rng) if chance else apply(state, _HEURISTIC.choose(state, rng))
     return state.seat
 
 
 def _game(seed: int, rollouts: int) -> list[tuple[float, float, float | None]]:
-    """One seeded game's Do Not Disturb decisions: the shortfall of the heuristic's and the search's choices
-    from the best action, and the wild's edge over the best number where both could be turned down."""
+    """One seeded game's Do Not Disturb decisions with a choice, each valued by play-outs.
+
+    For each: how far the heuristic's and the search's choices fall short of the best action found, and
+    the wild's edge over the best number where both could be turned down (else ``None``).
+    """
     rng = random.Random(seed)
     search = ExpectimaxBot()
     state = new_game(2)

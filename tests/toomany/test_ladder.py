@@ -5,8 +5,8 @@ Each run is :func:`cheekymonkey.simulation.simulate` as the declared evaluation 
 every bot moved ``i`` seats round the table, so the first player's edge cancels. The games are seeded, so
 a run gives the same figures every time: these tests cannot flake, and they fail if a change moves a bot's
 strength out of its range. Heuristic over random shows at this size (its 95% Wilson interval lies above the
-fair share); the search's edge over the heuristic is small (2.2 points over its share at 3 seats in the
-declared run of 4,500 games, none shown head to head in 24,000), so here its runs are held to the range of
+fair share); the search's edge over the heuristic is small (3.8 points over its share at 3 seats in the
+declared run of 9,000 games, 0.24 points head to head in 500,000), so here its runs are held to the range of
 their recorded results. Those two runs take some 15 s of CPU each, so they are marked slow, as Cheeky
 Monkey's longer ladder runs are.
 """
