@@ -6,7 +6,7 @@
 #   benchmarks/compiled.sh latency [bot_latency.py options] time the bots' decisions on it
 #   benchmarks/compiled.sh engines [engines.py options]   one engine call of both games, side by side
 #   benchmarks/compiled.sh ladder [tmm_ladder.py options] the Too Many Monkeys bot ladder, about 3 times faster
-#   benchmarks/compiled.sh study [tmm_disturb_study.py options] the Do Not Disturb study, faster
+#   benchmarks/compiled.sh study [tmm_choice_study.py options] the study of one kind of choice, faster
 # The working tree is never touched: an in-place build leaves .so files beside the sources, and
 # Python would then import them instead of the .py files.
 set -euo pipefail
@@ -78,7 +78,7 @@ ladder)
     "$work/venv/bin/python" "$repo/benchmarks/tmm_ladder.py" "$@"
     ;;
 study)
-    "$work/venv/bin/python" "$repo/benchmarks/tmm_disturb_study.py" "$@"
+    "$work/venv/bin/python" "$repo/benchmarks/tmm_choice_study.py" "$@"
     ;;
 test)
     # The project without its package sources (those would shadow the installed wheel) and its history.
