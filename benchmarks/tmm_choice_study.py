@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import math
 import random
+import statistics
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -77,6 +78,11 @@ def _game(seed: int, rollouts: int, phase: Phase) -> list[tuple[float, float, fl
     return found
 
 
+def _standard_error(values: list[float]) -> float:
+    """The standard error of the mean of ``values`` (two or more)."""
+    return statistics.stdev(values) / math.sqrt(len(values))
+
+
 def _wild_edge(state: GameState, values: dict[Action, float]) -> float | None:
     """How much more turning down the opponent's best wild is worth than its best number, if it shows both."""
     opponent = 1 - state.seat
@@ -88,12 +94,6 @@ def _wild_edge(state: GameState, values: dict[Action, float]) -> float | None:
         if slot.__class__ is Card and slot is not Card.WILD
     ]
     return max(wilds) - max(numbers) if wilds and numbers else None
-
-
-def _standard_error(values: list[float]) -> float:
-    """The standard error of the mean of ``values`` (two or more)."""
-    mean = sum(values) / len(values)
-    return math.sqrt(sum((value - mean) ** 2 for value in values) / (len(values) - 1) / len(values))
 
 
 # The decisions a player makes, by the name --decision takes.
