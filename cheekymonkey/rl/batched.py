@@ -10,15 +10,17 @@ what they have in common:
 - :class:`BatchState`, the arrays every game has besides its own: its random stream, its counters of steps
   and turns, the seat to move, the legal-action mask, the rewards, the end flags and the chance outcomes
   drawn at the last step;
-- the random streams (:func:`seed_streams`, :func:`next_word`, :func:`below`, :func:`draw_from_counts`):
-  one splitmix64 stream per game, and integers drawn by rejection, so that every outcome of a chance node
-  has exactly the scalar engine's probability;
+- the random streams (:func:`seed_streams`, :func:`splitmix`, :func:`draw_below`, and their forms on arrays
+  :func:`next_word`, :func:`below`, :func:`draw_from_counts`): one splitmix64 stream per game, and integers
+  drawn by rejection, so that every outcome of a chance node has exactly the scalar engine's probability;
 - :func:`past_limits`, the :class:`~cheekymonkey.table.Table`'s truncation rule, compiled;
 - :func:`random_legal_actions`, a uniformly random legal action for every game, compiled;
 - :func:`jit`, numba's compiler with its on-disk cache where it can write one.
 
 The compiled functions here are plain numba functions: a game's own kernels call them, and numba compiles
-the calls into its loops.
+the calls into its loops. A kernel's loop over the games is best one function whose helpers take scalars
+only: numba counts references to every array passed to a compiled function, which costs some 10 ns per array
+per call, more than a game's whole step in this engine's kernels.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections.abc import Callable
-from typing import Any, ClassVar, Final, Generic, TypeVar, cast
+from typing import Any, ClassVar, Final, Generic, TypeVar, cast, overload
 
 try:
     import numba
@@ -38,7 +40,7 @@ except ImportError as error:  # pragma: no cover - the batched extra is installe
     ) from error
 
 from cheekymonkey.errors import IllegalActionError, InvalidValueError
-from cheekymonkey.game import Encoding, Game
+from cheekymonkey.game import Encoding, Game, as_index
 from cheekymonkey.rl.episodes import check_limits, ruleset_of
 
 __all__ = [
@@ -47,6 +49,7 @@ __all__ = [
     "BatchedGame",
     "below",
     "caching",
+    "draw_below",
     "draw_from_counts",
     "jit",
     "next_word",
@@ -54,6 +57,7 @@ __all__ = [
     "pick_from_counts",
     "random_legal_actions",
     "seed_streams",
+    "splitmix",
     "stream_before",
 ]
 
@@ -62,18 +66,31 @@ F = TypeVar("F", bound=Callable[..., Any])
 _CACHE: list[bool] = []
 
 
-def jit(function: F) -> F:
+@overload
+def jit(function: F, *, inline: bool = False) -> F: ...
+
+
+@overload
+def jit(function: None = None, *, inline: bool = False) -> Callable[[F], F]: ...
+
+
+def jit(function: F | None = None, *, inline: bool = False) -> F | Callable[[F], F]:
     """``function`` compiled by numba in nopython mode, cached on disk where a cache can be written.
 
     numba keeps compiled code in the ``__pycache__`` folder beside the module, or else in a folder of the
     user's (``NUMBA_CACHE_DIR`` chooses another). Where neither can be written, numba refuses to cache, and the
-    function is compiled afresh in every process instead (:func:`caching` says which).
+    function is compiled afresh in every process instead (:func:`caching` says which). ``@jit(inline=True)``
+    has numba inline the function into every compiled caller: a kernel's helpers that take the whole batch
+    as a tuple of arrays cost nothing to call then.
     """
+    if function is None:
+        return lambda given: jit(given, inline=inline)
+    options: dict[str, Any] = {"nogil": True, "inline": "always" if inline else "never"}
     try:
-        compiled = numba.njit(cache=True, nogil=True)(function)
+        compiled = numba.njit(cache=True, **options)(function)
     except RuntimeError:  # numba found no folder it may write its cache into
         _CACHE[:] = [False]
-        compiled = numba.njit(nogil=True)(function)
+        compiled = numba.njit(**options)(function)
     else:
         _CACHE[:] = _CACHE or [True]
     return cast(F, compiled)
@@ -112,34 +129,51 @@ _WORD: Final = 1 << 64
 
 
 @jit
-def next_word(streams: npt.NDArray[np.uint64], index: int) -> np.uint64:
-    """The next 64-bit word of game ``index``'s stream; the stream moves on by one word."""
-    state = streams[index] + _GAMMA
-    streams[index] = state
+def splitmix(state: np.uint64) -> tuple[np.uint64, np.uint64]:
+    """One step of a stream: ``(the next state, the word it gives)``. Scalars only, for kernels' inner loops."""
+    state = state + _GAMMA
     z = (state ^ (state >> _S30)) * _MIX1
     z = (z ^ (z >> _S27)) * _MIX2
-    return z ^ (z >> _S31)  # type: ignore[no-any-return]
+    return state, z ^ (z >> _S31)
 
 
 @jit
-def below(streams: npt.NDArray[np.uint64], index: int, total: int) -> int:
-    """An integer from 0 to ``total - 1``, each exactly as likely, from game ``index``'s stream.
+def draw_below(state: np.uint64, total: int) -> tuple[np.uint64, int]:
+    """``(the stream's next state, an integer from 0 to total - 1)``, each integer exactly as likely.
 
     With ``k`` the fewest bits that can hold ``total - 1``, a candidate is the word's top ``k`` bits, each of
     the ``2**k`` values as likely as any other; a candidate of ``total`` or more is turned down and the next
     word tried (rejection), so each value below ``total`` is drawn with probability exactly ``1 / total``.
-    More than half the candidates are kept. ``total`` must be 1 or more; 1 draws no word.
+    More than half the candidates are kept. ``total`` must be 1 or more; 1 draws no word. Scalars only: a
+    kernel reads a game's state from its array, draws, and stores the state back.
     """
     if total <= 1:
-        return 0
+        return state, 0
     bits = 1
     while (1 << bits) < total:
         bits += 1
     shift = np.uint64(64 - bits)
     while True:
-        candidate = np.int64(next_word(streams, index) >> shift)
+        state, word = splitmix(state)
+        candidate = np.int64(word >> shift)
         if candidate < total:
-            return int(candidate)
+            return state, int(candidate)
+
+
+@jit
+def next_word(streams: npt.NDArray[np.uint64], index: int) -> np.uint64:
+    """The next 64-bit word of game ``index``'s stream (:func:`splitmix`); the stream moves on by one word."""
+    state, word = splitmix(streams[index])
+    streams[index] = state
+    return word
+
+
+@jit
+def below(streams: npt.NDArray[np.uint64], index: int, total: int) -> int:
+    """An integer from 0 to ``total - 1`` from game ``index``'s stream, as :func:`draw_below` draws it."""
+    state, value = draw_below(streams[index], total)
+    streams[index] = state
+    return value
 
 
 @jit
@@ -168,10 +202,9 @@ def draw_from_counts(streams: npt.NDArray[np.uint64], index: int, counts: npt.ND
 @jit
 def _fill_streams(out: npt.NDArray[np.uint64], base: np.uint64) -> None:
     # Game i starts its stream at word i of the stream seeded with ``base``: the same for every batch size.
-    seeding = np.zeros(1, np.uint64)
-    seeding[0] = base
+    state = base
     for i in range(out.shape[0]):
-        out[i] = next_word(seeding, 0)
+        state, out[i] = splitmix(state)
 
 
 def seed_streams(seed: int | None, count: int) -> npt.NDArray[np.uint64]:
@@ -205,7 +238,7 @@ def _unshift(value: int, shift: int) -> int:
 
 
 def stream_before(word: int) -> int:
-    """The stream state whose next word (:func:`next_word`) is ``word``: the mixer is a bijection.
+    """The stream state whose next word (:func:`splitmix`) is ``word``: the mixer is a bijection.
 
     For tests: setting a game's stream to ``stream_before(w)`` makes its next chance node draw from the word
     ``w``, so a test can drive a chance node through every value of :func:`below`'s candidate.
@@ -232,7 +265,7 @@ def _random_legal(mask: npt.NDArray[np.bool_], streams: npt.NDArray[np.uint64], 
         out[b] = 0
         if legal == 0:
             continue
-        pick = below(streams, b, legal)
+        streams[b], pick = draw_below(streams[b], legal)
         for a in range(mask.shape[1]):
             if mask[b, a]:
                 if pick == 0:
@@ -539,7 +572,7 @@ class BatchedGame(Generic[StateT, S, A]):
         Raises:
             InvalidValueError: If ``index`` is not a game of the batch.
         """
-        self._check_index(states, index)
+        index = self._check_index(states, index)
         count = int(states.outcome_count[index])
         return tuple(self.outcome_action(int(k)) for k in states.outcomes[index, :count])
 
@@ -551,10 +584,16 @@ class BatchedGame(Generic[StateT, S, A]):
         if states.legal_action_mask.shape[1:] != (self.num_actions,) or states.rewards.shape[1:] != (self.players,):
             raise InvalidValueError(f"the states are not for this engine's {self.players} seats")
 
-    def _check_index(self, states: StateT, index: int) -> None:
+    def _check_index(self, states: StateT, index: int) -> int:
+        """``index`` as a game of the batch (an int, or an integer such as numpy's), checked."""
         self._check_states(states)
-        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < states.batch_size:
+        try:
+            number = as_index(index)
+        except InvalidValueError:
+            number = -1
+        if not 0 <= number < states.batch_size:
             raise InvalidValueError(f"game {index!r} is not one of the batch's {states.batch_size}")
+        return number
 
     def _common(self, batch_size: int) -> dict[str, npt.NDArray[Any]]:
         """The arrays every game has, zeroed, for :meth:`_allocate` to add the game's own to."""
