@@ -26,7 +26,6 @@ True
 
 from __future__ import annotations
 
-from collections import namedtuple
 from typing import Any, ClassVar, Final
 
 import numpy as np
@@ -99,10 +98,10 @@ class CheekyBatchState(BatchState):
     """Whether the monkey just drawn may be swapped (R11)."""
 
 
-# The arrays as the kernels take them: one tuple (numba compiles attribute access on a namedtuple to a field).
-_Games = namedtuple("_Games", CheekyBatchState.FIELDS)  # type: ignore[misc]
-# The rules and limits, for the kernels.
-_Rules = namedtuple("_Rules", ["counts", "values", "tiles", "swap", "players", "total", "max_turns", "max_steps"])
+# The kernels take the arrays as one plain tuple, in CheekyBatchState.FIELDS order, and the rules as another:
+# counts, bonus values, tiles, swap, players, total tokens, max_turns, max_steps. Plain tuples, not named ones:
+# numba's disk cache pickles the argument types, and a class of this module would tie the cache to the name
+# the module was imported under (a test runner may import it under another).
 
 
 # --- the kernels --------------------------------------------------------------------------------------------
@@ -124,7 +123,7 @@ def _score(
     r: Any,
 ) -> None:
     # R16-R19, and the Outcome's returns: 1/k to each of the k winners. Once a game: a call is cheap enough.
-    n = r.players
+    counts, values, tiles, _, n, _, _, _ = r
     for seat in range(n):
         for animal in range(_A):
             rows[seat, animal] = 0
@@ -132,9 +131,9 @@ def _score(
             rows[seat, stacks[b, seat, i]] += 1
         totals[seat] = heights[b, seat]  # R17: a point per token
         best[seat] = -1
-    if r.tiles:
+    if tiles:
         for animal in range(_A):
-            if r.counts[animal] == 0:
+            if counts[animal] == 0:
                 continue
             # R16: strictly more than every other seat, and at least one token.
             most = 0
@@ -147,7 +146,7 @@ def _score(
                 elif count == most:
                     holder = -1
             if holder >= 0:
-                value = r.values[animal]
+                value = values[animal]
                 totals[holder] += value
                 if value > best[holder]:
                     best[holder] = value
@@ -173,13 +172,9 @@ def _score(
 @jit
 def _play(g: Any, r: Any, actions: npt.NDArray[np.int64], start: bool) -> int:
     """Step every game (or, with ``start``, deal every game anew); the first illegal game, or -1."""
-    seat, phase, bag, bag_size = g.seat, g.phase, g.bag, g.bag_size
-    heights, stacks, front, front_len = g.heights, g.stacks, g.front, g.front_len
-    front_counts, claimable, swap_open = g.front_counts, g.claimable, g.swap_open
-    mask, mover, rewards = g.legal_action_mask, g.current_player, g.rewards
-    terminated, truncated, started = g.terminated, g.truncated, g.started
-    steps, turns, rng, outcomes, outcome_count = g.steps, g.turns, g.rng, g.outcomes, g.outcome_count
-    counts, n = r.counts, r.players
+    rng, steps, turns, mover, mask, rewards, terminated, truncated, started, outcomes, outcome_count = g[:11]
+    seat, phase, bag, bag_size, heights, stacks, front, front_len, front_counts, claimable, swap_open = g[11:]
+    counts, _, _, swap, n, total, max_turns, max_steps = r
     batch = rng.shape[0]
     width = mask.shape[1]
     if not start:
@@ -208,7 +203,7 @@ def _play(g: Any, r: Any, actions: npt.NDArray[np.int64], start: bool) -> int:
             for animal in range(_A):
                 bag[b, animal] = counts[animal]
                 front_counts[b, animal] = 0
-            bag_size[b] = r.total
+            bag_size[b] = total
             for seat_ in range(n):
                 heights[b, seat_] = 0
             front_len[b] = 0
@@ -326,7 +321,7 @@ def _play(g: Any, r: Any, actions: npt.NDArray[np.int64], start: bool) -> int:
                 terminated[b] = True
                 _score(heights, stacks, rewards, rows, totals, best, b, r)
                 break
-            if past_limits(turns[b], steps[b], r.max_turns, r.max_steps):
+            if past_limits(turns[b], steps[b], max_turns, max_steps):
                 truncated[b] = True
                 break
             if now != _CHANCE:
@@ -385,7 +380,7 @@ def _play(g: Any, r: Any, actions: npt.NDArray[np.int64], start: bool) -> int:
             front_counts[b, animal] += 1
             claimable[b] = animal
             # R11: a monkey that did not bust may be swapped, under rules with the swap.
-            swap_open[b] = animal == _MONKEY and r.swap
+            swap_open[b] = animal == _MONKEY and swap
             phase[b] = _DECIDE
     return -1
 
@@ -393,11 +388,8 @@ def _play(g: Any, r: Any, actions: npt.NDArray[np.int64], start: bool) -> int:
 @jit
 def _observe_all(g: Any, r: Any, seats: npt.NDArray[np.int64], full: bool, out: npt.NDArray[Any]) -> None:
     # cheekymonkey.rl.observations, field by field: rows per seat start at the viewer's own seat.
-    seat, phase, bag, bag_size = g.seat, g.phase, g.bag, g.bag_size
-    heights, stacks, front_counts = g.heights, g.stacks, g.front_counts
-    claimable, swap_open = g.claimable, g.swap_open
-    n = r.players
-    depth = r.total
+    seat, phase, bag, bag_size, heights, stacks, _, _, front_counts, claimable, swap_open = g[11:]
+    n, depth = r[4], r[5]
     for b in range(seats.shape[0]):
         for i in range(out.shape[1]):
             out[b, i] = 0
@@ -444,6 +436,7 @@ def _observe_all(g: Any, r: Any, seats: npt.NDArray[np.int64], full: bool, out: 
 
 
 _NO_ACTIONS: Final = np.zeros(0, np.int64)
+_PHASES: Final = tuple(Phase)
 
 
 # --- the engine -----------------------------------------------------------------------------------------------
@@ -481,7 +474,7 @@ class BatchedCheekyMonkey(BatchedGame[CheekyBatchState, GameState, Action]):
             CHEEKY_MONKEY, players, ruleset, max_turns=max_turns, max_steps=max_steps, observation=observation
         )
         rules: Ruleset = self.ruleset
-        self._rules = _Rules(
+        self._rules = (
             np.array(rules.counts, np.int32),
             np.array(rules.bonus_values, np.int64),
             rules.bonus_tiles,
@@ -516,7 +509,7 @@ class BatchedCheekyMonkey(BatchedGame[CheekyBatchState, GameState, Action]):
 
     @staticmethod
     def _games(states: CheekyBatchState) -> Any:
-        return _Games(*[getattr(states, name) for name in CheekyBatchState.FIELDS])
+        return tuple([getattr(states, name) for name in CheekyBatchState.FIELDS])
 
     def _start(self, states: CheekyBatchState) -> None:
         _play(self._games(states), self._rules, _NO_ACTIONS, True)
@@ -534,16 +527,17 @@ class BatchedCheekyMonkey(BatchedGame[CheekyBatchState, GameState, Action]):
             InvalidValueError: If ``index`` is not a game of the batch.
         """
         i = self._check_index(states, index)
+        heights = states.heights[i].tolist()
         stacks = tuple(
-            tuple(ANIMALS[a] for a in states.stacks[i, seat, : states.heights[i, seat]].tolist())
+            tuple(map(ANIMALS.__getitem__, states.stacks[i, seat, : heights[seat]].tolist()))
             for seat in range(self.players)
         )
-        front = tuple(ANIMALS[a] for a in states.front[i, : states.front_len[i]].tolist())
+        front = tuple(map(ANIMALS.__getitem__, states.front[i, : states.front_len[i]].tolist()))
         claimable = int(states.claimable[i])
         return GameState(
             self.ruleset,
             int(states.seat[i]),
-            Phase(int(states.phase[i])),
+            _PHASES[states.phase[i]],
             tuple(states.bag[i].tolist()),
             stacks,
             front,
