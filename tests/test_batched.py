@@ -135,7 +135,8 @@ class Replay:
             over = is_terminal(state)
             assert terminated[i] == over
             assert truncated[i] == table.truncated
-            assert rewards[i] == (zeros if not over else [float(np.float32(r)) for r in table.outcome().returns])
+            outcome = table.outcome()
+            assert rewards[i] == (zeros if outcome is None else [float(np.float32(r)) for r in outcome.returns])
             waiting = table.waiting
             if over or table.truncated:
                 self.ends["terminated" if over else "truncated"] += 1
