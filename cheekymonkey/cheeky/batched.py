@@ -9,19 +9,26 @@ observation vectors (:mod:`cheekymonkey.rl.observations`), the draws with exactl
 :class:`~cheekymonkey.table.Table`'s limits. A test replays a million steps of batched games through the
 scalar engine and compares every state, mask, observation and reward.
 
->>> import numpy as np
+A custom rule set, three seats, four games, the draws' outcomes replayed through the scalar engine:
+
+>>> from cheekymonkey import Animal, Ruleset, apply
 >>> from cheekymonkey.rl.batched import random_legal_actions, seed_streams
->>> engine = BatchedCheekyMonkey(3)
+>>> rules = Ruleset.custom({Animal.SEAL: 4, Animal.LION: 3, Animal.MONKEY: 5})
+>>> engine = BatchedCheekyMonkey(3, rules)
 >>> states = engine.init(4, seed=7)
 >>> states.current_player.tolist(), states.legal_action_mask.shape
 ([0, 0, 0, 0], (4, 17))
+>>> before = engine.decode(states, 0)
+>>> states = engine.step(states, [1, 1, 1, 1])  # every game's seat 0 stops (index 1)
+>>> engine.outcomes(states, 0)  # the next turn's first draw
+(Reveal(Animal.MONKEY),)
+>>> engine.decode(states, 0) == apply(apply(before, engine.encoding.decode(1, before)), Reveal(Animal.MONKEY))
+True
 >>> player = seed_streams(8, 4)
->>> for _ in range(500):
+>>> for _ in range(300):
 ...     states = engine.step(states, random_legal_actions(states.legal_action_mask, player))
 >>> engine.observation(states).shape
-(4, 1335)
->>> print(engine.decode(states, 0).phase in (Phase.DECIDE, Phase.PLACING, Phase.OVER))
-True
+(4, 375)
 """
 
 from __future__ import annotations
