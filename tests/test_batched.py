@@ -457,7 +457,7 @@ def test_the_other_calls_refuse_bad_input() -> None:
             engine.init(size, seed=1)  # type: ignore[arg-type]
     with pytest.raises(InvalidValueError):
         engine.init(2, seed="x")  # type: ignore[arg-type]
-    for seat in (2, -1, np.array([0, 1]), np.array([0, 1, 2])):
+    for seat in (2, -1, True, 1.0, "0", np.array([0, 1]), np.array([0, 1, 2]), np.array([0.0, 1.0, 0.0])):
         with pytest.raises(InvalidValueError):
             engine.observation(states, seat)
     with pytest.raises(InvalidValueError):
@@ -486,6 +486,9 @@ def test_observations_come_for_one_seat_per_game_into_any_array() -> None:
     assert engine.observation(states, np.array([2, -1, 0]), out=out) is out
     for i, seat in enumerate([2, None, 0]):
         assert tuple(out[i].tolist()) == encoding.observe(engine.decode(states, i), seat)
+    by_one = engine.observation(states, np.int64(1), dtype=np.int16)
+    for i in range(3):
+        assert tuple(by_one[i].tolist()) == encoding.observe(engine.decode(states, i), 1)
 
 
 def test_the_module_without_numba_names_the_extra() -> None:
@@ -518,7 +521,31 @@ def test_jit_compiles_without_a_disk_cache_where_numba_cannot_write_one(monkeypa
     def double(x: int) -> int:
         return 2 * x
 
+    double.__module__ = "cheekymonkey.rl.batched"  # a function of the package: a cache is tried first
     compiled = shared.jit(double)
     assert compiled(21) == 42
     assert [options.get("cache", False) for options in calls] == [True, False]
     assert not shared.caching()
+
+
+def test_jit_caches_no_module_imported_under_a_name_outside_the_package(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file imported by another name (``batched``, not ``cheekymonkey.cheeky.batched``) is compiled uncached.
+
+    Its cache entries would name the module it was compiled in, and no process importing the package could
+    load them.
+    """
+    calls: list[dict[str, Any]] = []
+    real = numba.njit
+
+    def njit(**options: Any) -> Any:
+        calls.append(options)
+        return real(**options)
+
+    monkeypatch.setattr(numba, "njit", njit)
+
+    def triple(x: int) -> int:
+        return 3 * x
+
+    triple.__module__ = "batched"
+    assert shared.jit(triple)(5) == 15
+    assert [options.get("cache", False) for options in calls] == [False]

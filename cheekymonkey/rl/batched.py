@@ -79,13 +79,20 @@ def jit(function: F | None = None, *, inline: bool = False) -> F | Callable[[F],
 
     numba keeps compiled code in the ``__pycache__`` folder beside the module, or else in a folder of the
     user's (``NUMBA_CACHE_DIR`` chooses another). Where neither can be written, numba refuses to cache, and the
-    function is compiled afresh in every process instead (:func:`caching` says which). ``@jit(inline=True)``
+    function is compiled afresh in every process instead (:func:`caching` says which), as is a function of a
+    module imported under a name outside the package (whose cache entries the package could not load).
+    ``@jit(inline=True)``
     has numba inline the function into every compiled caller: a kernel's helpers that take the whole batch
     as a tuple of arrays cost nothing to call then.
     """
     if function is None:
         return lambda given: jit(given, inline=inline)
     options: dict[str, Any] = {"nogil": True, "inline": "always" if inline else "never"}
+    if not function.__module__.startswith("cheekymonkey."):
+        # The cache is keyed by the source file, but what it holds names the module it was compiled in: a
+        # module imported under another name (a test runner importing a file of a folder without an
+        # __init__.py by its bare name) would leave entries that no process importing the package can load.
+        return cast(F, numba.njit(**options)(function))
     try:
         compiled = numba.njit(cache=True, **options)(function)
     except RuntimeError:  # numba found no folder it may write its cache into
@@ -541,10 +548,11 @@ class BatchedGame(Generic[StateT, S, A]):
         batch = states.batch_size
         if seat is None:
             seats = states.current_player.astype(np.int64)
-        elif isinstance(seat, int) and not isinstance(seat, bool):
-            if not 0 <= seat < self.players:
+        elif isinstance(seat, bool) or np.ndim(seat) == 0:
+            number = as_index(seat)  # an int, or an integer such as numpy's; anything else is refused
+            if not 0 <= number < self.players:
                 raise InvalidValueError(f"seat {seat} is not one of the {self.players} seats")
-            seats = np.full(batch, seat, np.int64)
+            seats = np.full(batch, number, np.int64)
         else:
             given = np.asarray(seat)
             if given.shape != (batch,) or given.dtype.kind not in "iu":
