@@ -81,9 +81,9 @@ def jit(function: F | None = None, *, inline: bool = False) -> F | Callable[[F],
     user's (``NUMBA_CACHE_DIR`` chooses another). Where neither can be written, numba refuses to cache, and the
     function is compiled afresh in every process instead (:func:`caching` says which), as is a function of a
     module imported under a name outside the package (whose cache entries the package could not load).
-    ``@jit(inline=True)``
-    has numba inline the function into every compiled caller: a kernel's helpers that take the whole batch
-    as a tuple of arrays cost nothing to call then.
+    ``@jit(inline=True)`` has numba inline the function into every compiled caller; the references to the
+    arrays it is passed are still counted (see the module's description), so it saves little on a helper
+    that takes arrays.
     """
     if function is None:
         return lambda given: jit(given, inline=inline)
