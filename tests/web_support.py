@@ -91,6 +91,15 @@ class LiveServer:
         self._server = Server(config)
         self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [self._socket]}, daemon=True)
 
+    @property
+    def listening(self) -> socket.socket:
+        """The socket the server listens on."""
+        return self._socket
+
+    def connections(self) -> list[Any]:
+        """The server's open connections (uvicorn's protocol objects, each with its ``transport``)."""
+        return list(self._server.server_state.connections)
+
     def start(self) -> None:
         """Start serving; return once the server accepts requests."""
         self._thread.start()
