@@ -175,6 +175,7 @@ class Client:
             status, _ = await stream.head()
             if status != 200:
                 self.stats.problems.append(f"room {self.room.id} seat {self.seat}: stream answered {status}")
+                self.room.done.set()
                 return
             buffer = b""
             async for chunk in stream.chunks():
@@ -490,6 +491,7 @@ def serve_command(port: int, store: str, rooms: int, extra: list[str]) -> list[s
     command = [sys.executable, "-m", "cheekymonkey", "serve", "--port", str(port), "--bot-delay", "0"]
     command += ["--store", store, "--max-rooms", str(rooms + 10), "--rooms-per-client", str(rooms + 10)]
     command += ["--rooms-per-minute", str(10**6), "--max-streams", str(2 * rooms + 10)]
+    command += ["--streams-per-client", str(2 * rooms + 10)]  # every client of the run is 127.0.0.1
     return command + extra
 
 

@@ -1,9 +1,9 @@
-"""Letters that look like others, after Unicode's confusables (UTS #39), for telling seat names apart.
+r"""Letters that look like others, after Unicode's confusables (UTS #39), for telling seat names apart.
 
 :func:`skeleton` maps each character that Unicode lists as confusable to the character (or characters) it
-is taken for: a Cyrillic ``а`` to a Latin ``a``, a Latin small capital ``ʏ`` to ``y``, a Greek capital
-``Β`` to ``B``. :func:`cheekymonkey.game.name_key` applies it, so that names that look alike across scripts
-are refused as names that differ only in case are.
+is taken for: a Cyrillic small a (U+0430) to a Latin ``a``, a Latin small capital Y (U+028F) to ``y``,
+a Greek capital Beta (U+0392) to ``B``. :func:`cheekymonkey.game.name_key` applies it, so that names that
+look alike across scripts are refused as names that differ only in case are.
 
 The table below is generated from Unicode's ``confusables.txt`` (UTS #39, version 13.0.0;
 https://www.unicode.org/Public/security/13.0.0/confusables.txt), whose data are facts of the Unicode
@@ -17,9 +17,9 @@ The core keeps attrs as its only dependency, and every front end polices names t
 table is carried here rather than taken from a library behind an extra (which the terminal front end
 would then lack, and two front ends would disagree on which names look alike).
 
->>> skeleton("\\u028f\\u1d0f\\u1d1c")  # small capitals Y, O, U
+>>> skeleton("\u028f\u1d0f\u1d1c")  # small capitals Y, O, U
 'you'
->>> skeleton("\\u0392ob") == skeleton("Bob")  # a Greek capital Beta
+>>> skeleton("\u0392ob") == skeleton("Bob")  # a Greek capital Beta
 True
 """
 

@@ -669,7 +669,9 @@ def test_every_connection_answers_without_waiting_for_the_clients_acknowledgemen
     held = [
         c for c in server.connections() if c.transport.get_extra_info("peername")[1] == connection.sock.getsockname()[1]
     ]
-    connection.close()
-    assert len(held) == 1
-    sock = held[0].transport.get_extra_info("socket")
-    assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) == 1
+    try:
+        assert len(held) == 1
+        sock = held[0].transport.get_extra_info("socket")
+        assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) == 1
+    finally:
+        connection.close()

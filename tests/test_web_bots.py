@@ -58,7 +58,8 @@ def test_a_seeded_rooms_bots_choose_in_a_worker_process_as_at_a_table_with_the_s
     played = game.documents().from_document(record, "record").actions
     assert list(played) == list(alone.actions)
     assert pool.decisions > 0
-    assert pool.answered_by and os.getpid() not in pool.answered_by
+    assert pool.answered_by
+    assert os.getpid() not in pool.answered_by
 
 
 def test_a_full_queue_makes_the_bots_wait_their_turn_not_fail() -> None:
@@ -87,5 +88,5 @@ def test_a_full_queue_makes_the_bots_wait_their_turn_not_fail() -> None:
 @pytest.mark.parametrize(("workers", "queue"), [(-1, 4), (1, 0), (True, 4), (1, 2.5)])
 def test_a_pool_of_no_sense_is_refused(workers: Any, queue: Any) -> None:
     """Negative workers, an empty queue, or numbers that are not whole: a typed error naming the field."""
-    with pytest.raises(InvalidValueError, match="workers|queue"):
+    with pytest.raises(InvalidValueError, match=r"workers|queue"):
         BotPool(workers, queue=queue)

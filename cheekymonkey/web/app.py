@@ -66,6 +66,7 @@ from cheekymonkey.web.rooms import (
     SeatSpec,
 )
 from cheekymonkey.web.store import StoreError
+from cheekymonkey.web.streams import follow
 
 __all__ = ["DEFAULT_HOSTS", "DEFAULT_MAX_BODY", "MAX_DEPTH", "STATIC_DIR", "create_app"]
 
@@ -81,7 +82,6 @@ DEFAULT_HOSTS: Final = ("127.0.0.1", "localhost", "::1")
 MAX_DEPTH: Final = 16
 """How deeply a request's JSON may nest (a room with custom rules nests 4 deep)."""
 
-_HEARTBEAT: Final = 15.0  # seconds between keep-alive comments on an idle event stream
 _LOG: Final = logging.getLogger("cheekymonkey.web")
 
 # Sent with every answer (cheekymonkey.web.server.SECURITY_HEADERS, here as the bytes ASGI sends).
@@ -269,43 +269,6 @@ def _client(request: Request) -> str:
     return (request.client.host if request.client else "") or "?"
 
 
-def _event(message: dict[str, Any]) -> str:
-    return f"event: table\nid: {message['version']}\ndata: {json.dumps(message)}\n\n"
-
-
-async def _follow(rooms: RoomManager, room: Room | None, seat: int, since: int) -> AsyncIterator[str]:
-    """A seat's event stream: its table now, then again at every change, until the room ends or the server stops.
-
-    Once the game is finished nothing changes but the room's end: the stream then lets go of the room (which
-    the manager may let go of too: finished games pile up in the store, not in memory) and waits for the end
-    with the last table only, to send it once more, marked closed.
-    """
-    sent = since
-    while room is not None:
-        await room.refresh()
-        room.start_bots()
-        message = room.message(seat, sent)
-        sent = room.event_count
-        yield _event(message)
-        if room.closed or rooms.stopping:
-            return
-        if room.finished:
-            room_id, room = room.id, None
-            while not await rooms.wait_for_end(room_id, _HEARTBEAT):
-                yield ": still here\n\n"
-                await rooms.renew_streams()
-            if not rooms.stopping:
-                yield _event({**message, "closed": True, "legal": [], "events": []})
-            return
-        # The table just sent is this version's; wait for a newer one. Reading the table and taking its
-        # version happen with no await between, so no change can slip past unseen.
-        while not await room.wait_for_change(message["version"], _HEARTBEAT):
-            yield ": still here\n\n"  # a comment line keeps proxies from closing an idle stream
-            await rooms.renew_streams()  # a shared store's stream slots are leases
-            await room.refresh()  # another process may have moved (a shared store)
-            room.start_bots()
-
-
 class _Stream(StreamingResponse):
     """An event stream that gives its slot back however it ends (even before it starts)."""
 
@@ -487,7 +450,7 @@ def create_app(
         room, seat = await seat_of(request)
         slot = contextlib.AsyncExitStack()
         await slot.enter_async_context(rooms.stream_slot(room, seat, _client(request)))
-        return _Stream(_follow(rooms, room, seat, since), slot)
+        return _Stream(follow(rooms, room, seat, since), slot)
 
     async def page(request: Request) -> Response:
         name = "play.html" if request.url.path == "/play" else "index.html"

@@ -20,21 +20,28 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import logging
 import multiprocessing
 import os
 import random
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 import attrs
 
 from cheekymonkey.errors import InvalidValueError
-from cheekymonkey.games import game_named
+from cheekymonkey.games import AnyGame, game_named
+from cheekymonkey.table import Seat, Table, Waiting
+from cheekymonkey.web.limits import Limits
+from cheekymonkey.web.store import Store, StoreError
 
-__all__ = ["BotAnswer", "BotPool", "choose_in_worker"]
+__all__ = ["BOT_LEASE", "BotAnswer", "BotPool", "BotRoom", "BotRooms", "choose_in_worker", "play_bots"]
 
 _LOG: Final = logging.getLogger("cheekymonkey.web")
+
+BOT_LEASE: Final = 30.0
+"""Seconds a process may play a room's bots before it must renew its claim (with a store shared by processes)."""
 
 # The bots a worker keeps between decisions, one per game, kind and memory bound (so a handful at most).
 _BOTS: dict[tuple[str, str, int], Any] = {}
@@ -146,3 +153,124 @@ class BotPool:
     def close(self) -> None:
         """Stop the workers (decisions still waiting are dropped: their rooms' bots play on at the next start)."""
         self._shutdown()
+
+
+class BotRooms(Protocol):
+    """What the bots' turns need of a :class:`~cheekymonkey.web.RoomManager`."""
+
+    @property
+    def store(self) -> Store:
+        """Where the rooms are kept (and the bots' leases, for a shared store)."""
+        ...
+
+    @property
+    def process(self) -> str:
+        """This process's name, for the leases."""
+        ...
+
+    @property
+    def bot_delay(self) -> float:
+        """Seconds a bot waits before each move."""
+        ...
+
+    @property
+    def bots(self) -> BotPool:
+        """Where the bots think."""
+        ...
+
+    @property
+    def limits(self) -> Limits:
+        """The limits (the bots' memory bound among them)."""
+        ...
+
+
+class BotRoom(Protocol):
+    """What the bots' turns need of a :class:`~cheekymonkey.web.Room`."""
+
+    @property
+    def manager(self) -> BotRooms:
+        """The room's manager."""
+        ...
+
+    @property
+    def id(self) -> str:
+        """The room's id."""
+        ...
+
+    @property
+    def table(self) -> Table[Any, Any, Any, Any, Any]:
+        """The game in progress."""
+        ...
+
+    @property
+    def game(self) -> AnyGame:
+        """The game."""
+        ...
+
+    @property
+    def seats(self) -> tuple[Seat, ...]:
+        """The seats."""
+        ...
+
+    @property
+    def closed(self) -> bool:
+        """Whether the room has ended."""
+        ...
+
+    @property
+    def version(self) -> int:
+        """How many actions the game has had."""
+        ...
+
+    @property
+    def bot_rng(self) -> random.Random:
+        """The bots' random stream."""
+        ...
+
+    async def refresh(self) -> None:
+        """Catch up with the store."""
+        ...
+
+    async def play_bot(self, version: int, action: object, rng: random.Random) -> bool:
+        """Play and commit a bot's action chosen at ``version``."""
+        ...
+
+
+async def play_bots(room: BotRoom) -> None:
+    """Play ``room``'s bots, turn after turn, until a person must move, the game ends or the room closes.
+
+    With a store that several processes share, one process at a time plays a room's bots: it holds a lease
+    in the store (:data:`BOT_LEASE`, renewed at every move), and the others hear of the moves. Each decision
+    is made in the manager's :class:`BotPool` from the room's bots' stream (:attr:`~cheekymonkey.web.Room.bot_rng`),
+    then played and committed by :meth:`~cheekymonkey.web.Room.play_bot`.
+    """
+    manager = room.manager
+    store = manager.store
+    owner = manager.process
+    claimed = False
+    try:
+        while not room.closed:
+            await room.refresh()
+            if room.table.waiting is not Waiting.BOT:
+                return
+            claimed = await store.claim_bots(room.id, owner, BOT_LEASE)
+            if not claimed:
+                return
+            if manager.bot_delay:
+                await asyncio.sleep(manager.bot_delay)
+            version = room.version
+            seat = room.seats[room.table.to_move or 0]
+            answer = await manager.bots.choose(
+                room.game.name, seat.kind, manager.limits.bot_memory, room.table.state, room.bot_rng
+            )
+            try:
+                await room.play_bot(version, answer.action, answer.rng)
+            except StoreError as error:
+                _LOG.warning("room %s: a bot's move could not be stored (%s); trying again", room.id, error)
+                await asyncio.sleep(5.0)
+    except StoreError as error:
+        _LOG.warning("room %s: the store failed while the bots played (%s)", room.id, error)
+    finally:
+        if claimed:
+            with contextlib.suppress(StoreError):
+                await store.release_bots(room.id, owner)

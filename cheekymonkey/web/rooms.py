@@ -1,21 +1,25 @@
 """Rooms for the web front end: one :class:`~cheekymonkey.table.Table` each, kept in a store, seats reached by tokens.
 
 A :class:`~cheekymonkey.web.Room` is a thin layer over a :class:`~cheekymonkey.table.Table` of any
-:class:`~cheekymonkey.game.Game`: the table holds the state, the seats (people, and bots that it plays
-with :meth:`~cheekymonkey.Table.choose`), the events and the two random streams, and ends a game
-that reaches the room's move limit as *truncated*. The room adds what a server needs around it: the seat
-tokens, the version a move must name, the store every move is committed to before it is answered, the
-streams waiting for news, and a message per seat (:meth:`~cheekymonkey.web.Room.message`) made of the
-game's own documents, with every event told in words written for that seat. The full state never leaves
-the room.
+:class:`~cheekymonkey.game.Game`: the table holds the state, the seats, the events and the chance stream,
+and ends a game that reaches the room's move limit as *truncated*. The room adds what a server needs around
+it: the seat tokens, the version a move must name, the store every move is committed to before it is
+answered, the bots' random stream, and a message per seat (:meth:`~cheekymonkey.web.Room.message`). The
+full state never leaves the room.
 
-A :class:`~cheekymonkey.web.RoomManager` holds the rooms of one process, hands out the seat tokens, applies
-the :class:`~cheekymonkey.web.Limits` (:mod:`cheekymonkey.web.limits`), and ends rooms by the rule of
-:meth:`~cheekymonkey.web.RoomManager.sweep`. It holds the games in progress and a few finished ones; the
-other finished games stay in the store only and are read again when asked for. A room whose record
-cannot be read or replayed is closed by itself (:class:`~cheekymonkey.web.RoomDamagedError`), and the
-others are served as ever. Everything runs on one asyncio event loop; a bot's choice, a pure function of an
-immutable state and a random stream, runs in a worker process (:mod:`cheekymonkey.web.bots`).
+A :class:`~cheekymonkey.web.RoomManager` holds the rooms of one process, hands out the seat tokens, and ends
+rooms by the rule of :meth:`~cheekymonkey.web.RoomManager.sweep`. It holds the games in progress and a few
+finished ones; the other finished games stay in the store only and are read again when asked for. A room
+whose record cannot be read or replayed is closed by itself (:class:`~cheekymonkey.web.RoomDamagedError`),
+and the others are served as ever. Everything runs on one asyncio event loop.
+
+The rooms' other jobs each have a module of their own, and every name is still importable from here:
+
+- :mod:`cheekymonkey.web.bots`: the bots' turns, each decision made in a worker process;
+- :mod:`cheekymonkey.web.messages`: what a seat is sent;
+- :mod:`cheekymonkey.web.limits`: the :class:`~cheekymonkey.web.Limits` and the per-client counts;
+- :mod:`cheekymonkey.web.streams`: the event streams' slots, and what a stream sends;
+- :mod:`cheekymonkey.web.errors`: what a room refuses.
 
 This module needs no web framework; :mod:`cheekymonkey.web.app` serves it over HTTP.
 """
@@ -30,7 +34,7 @@ import random
 import secrets
 import time
 import uuid
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 import attrs
@@ -41,7 +45,7 @@ from cheekymonkey.game import check_names as check_seat_names
 from cheekymonkey.game import name_key
 from cheekymonkey.games import GAME_NAMES, AnyGame, game_named
 from cheekymonkey.table import Seat, Step, Table, Waiting, rngs_for
-from cheekymonkey.web.bots import BotPool
+from cheekymonkey.web.bots import BotPool, play_bots
 from cheekymonkey.web.errors import (
     GameNotFinishedError,
     LimitError,
@@ -54,6 +58,7 @@ from cheekymonkey.web.errors import (
     StaleMoveError,
 )
 from cheekymonkey.web.limits import SAFE_INTEGER, Counters, Limits, LocalCounters, RedisCounters, StreamSlot
+from cheekymonkey.web.messages import table_message
 from cheekymonkey.web.store import (
     MemoryStore,
     RedisStore,
@@ -63,6 +68,7 @@ from cheekymonkey.web.store import (
     UnreadableRoomError,
     token_hash,
 )
+from cheekymonkey.web.streams import StreamSlots
 
 # The errors and the limits live in cheekymonkey.web.errors and cheekymonkey.web.limits; their names stay
 # importable from here, where they were first.
@@ -91,8 +97,6 @@ MAX_NAME_LENGTH: Final = 24
 """The longest seat name accepted, in characters."""
 
 _LOG: Final = logging.getLogger("cheekymonkey.web")
-
-_BOT_LEASE: Final = 30.0  # seconds a process may play a room's bots before it must renew its claim
 
 
 SERVED_GAMES: Final[tuple[str, ...]] = GAME_NAMES
@@ -160,11 +164,6 @@ class SeatSpec:
     def kind(self) -> str:
         """``"human"`` or the bot's kind."""
         return "human" if self.bot is None else self.bot
-
-
-def _bare(document: dict[str, Any]) -> dict[str, Any]:
-    """A document without its format header, as a view's own lists hold actions."""
-    return {key: value for key, value in document.items() if key not in ("format", "kind")}
 
 
 class Room:
@@ -347,54 +346,38 @@ class Room:
         return steps
 
     def start_bots(self) -> None:
-        """Start the bots' turns in the background if a bot is to move (nothing if they are already playing)."""
-        if self._bot_task is None and not self.closed and self.table.waiting is Waiting.BOT:
-            self._bot_task = asyncio.get_running_loop().create_task(self._run_bots())
+        """Start the bots' turns in the background if a bot is to move (nothing if they are already playing).
 
-    async def _run_bots(self) -> None:
-        store = self.manager.store
-        owner = self.manager.process
-        claimed = False
-        try:
-            while not self.closed:
-                await self.refresh()
-                if self.table.waiting is not Waiting.BOT:
-                    return
-                # With several processes, one of them plays a room's bots; the others hear of the moves.
-                claimed = await store.claim_bots(self.id, owner, _BOT_LEASE)
-                if not claimed:
-                    return
-                if self.manager.bot_delay:
-                    await asyncio.sleep(self.manager.bot_delay)
-                version = self.version
-                # A bot's choice is a pure function of the state and its random stream: a worker process
-                # makes it, so that a bot's thinking holds up no request of any room.
-                seat = self.seats[self.table.to_move or 0]
-                answer = await self.manager.bots.choose(
-                    self.game.name, seat.kind, self.manager.limits.bot_memory, self.table.state, self._bot_rng
-                )
-                async with self._lock:
-                    if self.closed or self.version != version:
-                        continue
-                    steps = [self.table.play(answer.action), *self.table.advance(bots=False)]
-                    self._bot_rng = answer.rng
-                    try:
-                        done = await self._commit(version, steps)
-                    except StoreError as error:
-                        _LOG.warning("room %s: a bot's move could not be stored (%s); trying again", self.id, error)
-                        done = False
-                        await asyncio.sleep(5.0)
-                    if not done:
-                        await self._catch_up()
-                        continue
-                self._changed_now()
-        except StoreError as error:
-            _LOG.warning("room %s: the store failed while the bots played (%s)", self.id, error)
-        finally:
-            self._bot_task = None
-            if claimed:
-                with contextlib.suppress(StoreError):
-                    await store.release_bots(self.id, owner)
+        :func:`cheekymonkey.web.bots.play_bots` plays them, each decision made in the manager's
+        :class:`~cheekymonkey.web.BotPool`.
+        """
+        playing = self._bot_task is not None and not self._bot_task.done()
+        if not playing and not self.closed and self.table.waiting is Waiting.BOT:
+            self._bot_task = asyncio.get_running_loop().create_task(play_bots(self))
+
+    @property
+    def bot_rng(self) -> random.Random:
+        """The bots' random stream: a bot's decision draws from it, and the room keeps what the decision left."""
+        return self._bot_rng
+
+    async def play_bot(self, version: int, action: object, rng: random.Random) -> bool:
+        """Play a bot's ``action``, chosen at ``version``, and commit it; False if the room moved on meanwhile.
+
+        ``rng`` is the bots' stream as the decision left it: the room keeps it once the move is committed.
+
+        Raises:
+            StoreError: If the store cannot take the move (the room is then unchanged).
+        """
+        async with self._lock:
+            if self.closed or self.version != version:
+                return False
+            steps = [self.table.play(action), *self.table.advance(bots=False)]
+            if not await self._commit(version, steps):
+                await self._catch_up()
+                return False
+            self._bot_rng = rng
+        self._changed_now()
+        return True
 
     # -- what a seat sees ---------------------------------------------------------------------------
 
@@ -416,44 +399,7 @@ class Room:
           line in words written for this seat (their own seat is "you");
         - ``outcome``: ``{"winners", "ranks"}`` once the game is over, else None.
         """
-        table = self.table
-        game = self.game
-        documents = self._documents
-        state = table.state
-        names = table.names
-        start = max(0, since)
-        legal = table.legal_actions() if table.waiting is Waiting.PERSON and table.to_move == seat else ()
-        outcome = table.outcome()
-        return {
-            "game": game.name,
-            "title": game.title,
-            "rules": self.rules,
-            "room": self.id,
-            "seat": seat,
-            "version": self.version,
-            "closed": self.closed,
-            "seats": [
-                {"seat": i, "name": s.name, "kind": s.kind, "title": game.bot_title(s.kind) if s.is_bot else None}
-                for i, s in enumerate(table.seats)
-            ],
-            "waiting": table.waiting.value,
-            "to_move": table.to_move,
-            "view": documents.to_document(table.view(seat)),
-            "legal": [
-                {
-                    "action": _bare(documents.to_document(action)),
-                    "text": game.action_text(action, state),
-                    "words": game.action_words(action, state, names),
-                }
-                for action in legal
-            ],
-            "facts": game.facts(state, seat),
-            "events": [
-                {"seq": start + i, "event": documents.to_document(event), "text": game.event_text(event, names, seat)}
-                for i, event in enumerate(table.events_since(start))
-            ],
-            "outcome": None if outcome is None else {"winners": list(outcome.winners), "ranks": list(outcome.ranks)},
-        }
+        return table_message(self, seat, since)
 
     @property
     def event_count(self) -> int:
@@ -535,15 +481,12 @@ class RoomManager:
         :attr:`Limits.finished_held` finished ones (the others are read again from the store when asked for)."""
         self.damaged: dict[str, str] = {}
         """The rooms found damaged (their records cannot be read or replayed), with why: closed, not served."""
-        self._stopping = False
         self._finished: collections.OrderedDict[str, None] = collections.OrderedDict()
         self._seats: dict[str, tuple[str, int]] = {}
         self._room_tokens: dict[str, list[str]] = collections.defaultdict(list)
-        self._ended: dict[str, asyncio.Event] = {}
-        self._stop: asyncio.Event | None = None
+        self.stream_slots = StreamSlots(self.limits, self.counters)
+        """The event streams' slots (:class:`~cheekymonkey.web.streams.StreamSlots`)."""
         self._creating = asyncio.Lock()
-        self._streams = 0
-        self._slots: dict[str, StreamSlot] = {}
         self._listener: asyncio.Task[None] | None = None
 
     def game(self, name: str) -> AnyGame:
@@ -574,19 +517,6 @@ class RoomManager:
                     await self._load(summary.id)
         for room in list(self.rooms.values()):
             room.start_bots()
-
-    @property
-    def stopping(self) -> bool:
-        """Whether the server is shutting down (:meth:`end_streams`): the event streams end."""
-        return self._stopping
-
-    def end_streams(self) -> None:
-        """Tell every event stream to end now (the server is shutting down): each wakes, and returns."""
-        self._stopping = True
-        if self._stop is not None:
-            self._stop.set()
-        for room in self.rooms.values():
-            room._changed_now()
 
     async def stop(self) -> None:
         """Stop the rooms' bots and streams here (the rooms stay in the store) and release the store."""
@@ -782,9 +712,7 @@ class RoomManager:
             room.close()
         self._let_go(room_id)
         self.damaged.pop(room_id, None)
-        ended = self._ended.pop(room_id, None)
-        if ended is not None:
-            ended.set()
+        self.stream_slots.room_ended(room_id)
 
     async def close(self, room_id: str) -> None:
         """End a room: forget it here and in the store (its links stop working)."""
@@ -817,10 +745,22 @@ class RoomManager:
                 ended.append(summary.id)
         return ended
 
-    # -- streams --------------------------------------------------------------------------------------
+    # -- streams: cheekymonkey.web.streams keeps the slots; these are its doors ----------------------
 
-    @contextlib.asynccontextmanager
-    async def stream_slot(self, room: Room, seat: int, client: str = "") -> AsyncIterator[StreamSlot]:
+    @property
+    def stopping(self) -> bool:
+        """Whether the server is shutting down (:meth:`end_streams`): the event streams end."""
+        return self.stream_slots.stopping
+
+    def end_streams(self) -> None:
+        """Tell every event stream to end now (the server is shutting down): each wakes, and returns."""
+        self.stream_slots.end_all()
+        for room in self.rooms.values():
+            room._changed_now()
+
+    def stream_slot(
+        self, room: Room, seat: int, client: str = ""
+    ) -> contextlib.AbstractAsyncContextManager[StreamSlot]:
         """Hold one of the event streams the limits allow while the ``with`` block runs.
 
         Raises:
@@ -828,49 +768,17 @@ class RoomManager:
                 :attr:`Limits.streams_per_client` (429; across processes with a Redis store).
             RoomsFullError: If :attr:`Limits.max_streams` streams are open in this process (503).
         """
-        if self._streams >= self.limits.max_streams:
-            raise RoomsFullError(f"the server already serves {self._streams} event streams; try again later", 10)
-        slot = StreamSlot(room.id, seat, client)
-        self._streams += 1
-        try:
-            await self.counters.open_stream(slot, self.limits)
-        except BaseException:
-            self._streams -= 1
-            raise
-        room.streams[seat] += 1
-        self._slots[slot.id] = slot
-        try:
-            yield slot
-        finally:
-            room.streams[seat] -= 1
-            self._streams -= 1
-            self._slots.pop(slot.id, None)
-            with contextlib.suppress(StoreError):
-                await self.counters.close_stream(slot)
+        return self.stream_slots.slot(room, seat, client)
 
     async def renew_streams(self) -> None:
         """Renew the open streams' slots (with a shared store, each is a lease that ends unless renewed)."""
-        await self.counters.renew_streams(list(self._slots.values()))
+        await self.stream_slots.renew()
 
     async def wait_for_end(self, room_id: str, timeout: float) -> bool:
-        """Wait until the room ends (or the server stops); False if ``timeout`` seconds pass first.
-
-        A stream that has sent a finished game's last table waits here, holding no table.
-        """
-        if self.stopping:
-            return True
-        if self._stop is None:
-            self._stop = asyncio.Event()
-        ended = self._ended.setdefault(room_id, asyncio.Event())
-        waits = [asyncio.ensure_future(ended.wait()), asyncio.ensure_future(self._stop.wait())]
-        try:
-            done, _ = await asyncio.wait(waits, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            for wait in waits:
-                wait.cancel()
-        return bool(done)
+        """Wait until the room ends (or the server stops); False if ``timeout`` seconds pass first."""
+        return await self.stream_slots.wait_for_end(room_id, timeout)
 
     @property
     def open_streams(self) -> int:
         """How many event streams are open in this process."""
-        return self._streams
+        return self.stream_slots.open
