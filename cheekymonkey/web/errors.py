@@ -1,8 +1,8 @@
 """What a room, or the room manager, refuses: one error class per answer, each with its HTTP status.
 
 Every class here is a :class:`~cheekymonkey.errors.CheekyMonkeyError` whose message is fit to show to the
-player; :mod:`cheekymonkey.web.app` answers it with its :attr:`RoomError.status`. Each is importable from
-:mod:`cheekymonkey.web` and, as before, from :mod:`cheekymonkey.web.rooms`.
+player; :mod:`cheekymonkey.web.app` answers it with its :attr:`~cheekymonkey.web.RoomError.status`. Each
+is importable from :mod:`cheekymonkey.web` and, as before, from :mod:`cheekymonkey.web.rooms`.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ seat and each client the event streams open:
   slots of a process that dies come back by themselves within :data:`STREAM_LEASE` seconds.
 
 The server-wide caps stay as they were: the rooms in all are counted in the store, and the streams in all
-(:attr:`Limits.max_streams`) per process, since each holds a connection of that process.
+(:attr:`~cheekymonkey.web.Limits.max_streams`) per process, since each holds a connection of that process.
 """
 
 from __future__ import annotations
@@ -130,8 +130,8 @@ class Counters(Protocol):
         """Count the room ``client`` is about to make.
 
         Raises:
-            LimitError: If ``client`` made :attr:`Limits.rooms_per_minute` rooms in the last minute, or has
-                :attr:`Limits.rooms_per_client` open; nothing is counted.
+            LimitError: If ``client`` made :attr:`~cheekymonkey.web.Limits.rooms_per_minute` rooms in the last
+                minute, or has :attr:`~cheekymonkey.web.Limits.rooms_per_client` open; nothing is counted.
         """
         ...
 
@@ -147,8 +147,8 @@ class Counters(Protocol):
         """Count a stream about to open.
 
         Raises:
-            LimitError: If the seat has :attr:`Limits.streams_per_seat` streams open, or the client
-                :attr:`Limits.streams_per_client`; nothing is counted.
+            LimitError: If the seat has :attr:`~cheekymonkey.web.Limits.streams_per_seat` streams open, or the client
+                :attr:`~cheekymonkey.web.Limits.streams_per_client`; nothing is counted.
         """
         ...
 

@@ -554,7 +554,7 @@ class RoomManager:
         except (UnreadableRoomError, CheekyMonkeyError, KeyError, TypeError, ValueError, RecursionError) as error:
             if isinstance(error, StoreError):
                 raise
-            why = " ".join(str(error).split())[:300] or type(error).__name__
+            why = " ".join(str(error).removeprefix(f"room {room_id}: ").split())[:300] or type(error).__name__
             _LOG.warning("room %s is damaged and closed: its record cannot be read or replayed: %s", room_id, why)
             self.damaged[room_id] = (
                 "this room is damaged (its record in the server's store cannot be read or replayed) and has "

@@ -372,7 +372,8 @@ class SqliteStore(_LocalStore):
             future.result()
         except (sqlite3.Error, OSError, StoreError) as error:
             self._worker.shutdown()
-            if isinstance(error, sqlite3.Error) and "readonly" in str(error).replace("-", ""):
+            said = str(error).replace("-", "")
+            if isinstance(error, sqlite3.Error) and ("readonly" in said or "unable to open" in said):
                 error = StoreError(f"it cannot be written ({error}): is the file or its folder read-only?")
             raise StoreError(f"cannot use {self.path} as the room store: {error}") from None
 

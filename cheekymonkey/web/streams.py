@@ -21,8 +21,9 @@ import json
 from collections.abc import AsyncIterator
 from typing import Any, Final, Protocol
 
+import cheekymonkey.web.limits
 from cheekymonkey.web.errors import RoomsFullError
-from cheekymonkey.web.limits import Counters, Limits, StreamSlot
+from cheekymonkey.web.limits import Counters, StreamSlot
 from cheekymonkey.web.store import StoreError
 
 __all__ = ["HEARTBEAT", "Followed", "Following", "StreamSlots", "follow"]
@@ -95,11 +96,18 @@ HEARTBEAT: Final = 15.0
 
 
 class StreamSlots:
-    """The slots of this process's event streams, within ``limits``, counted by ``counters``."""
+    """The slots of this process's event streams.
 
-    def __init__(self, limits: Limits, counters: Counters) -> None:
-        self.limits = limits
-        self.counters = counters
+    Args:
+        limits: The limits the slots are held to (:class:`~cheekymonkey.web.Limits`).
+        counters: Where the seat's and the client's slots are counted.
+    """
+
+    def __init__(self, limits: cheekymonkey.web.limits.Limits, counters: Counters) -> None:
+        self.limits: Final = limits
+        """The limits the slots are held to."""
+        self.counters: Final = counters
+        """Where the seat's and the client's slots are counted (:class:`~cheekymonkey.web.limits.Counters`)."""
         self._open = 0
         self._slots: dict[str, StreamSlot] = {}
         self._ended: dict[str, asyncio.Event] = {}
