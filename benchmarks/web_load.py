@@ -412,7 +412,13 @@ class Person:
         try:
             while True:
                 seats = [{"name": f"p{index}"}] + [{"name": f"b{index}x{i}", "bot": self.bot} for i in range(self.bots)]
-                status, room = await connection.request("POST", "/api/rooms", {"preset": "standard", "seats": seats})
+                try:
+                    status, room = await connection.request(
+                        "POST", "/api/rooms", {"preset": "standard", "seats": seats}
+                    )
+                except (ConnectionError, asyncio.IncompleteReadError):
+                    connection.reconnect(await Connection.open(self.port))
+                    continue
                 if status != 201:
                     self.stats.problems.append(f"making a room answered {status}: {room}")
                     return
@@ -427,31 +433,48 @@ class Person:
             connection.close()
 
     async def play(self, connection: Connection, token: str) -> None:
-        """Play one game's person until the game ends, counting the actions played by the bots (and chance)."""
+        """Follow the seat's event stream, as the page does, and move whenever it is the person's turn.
+
+        Counts the actions played by the bots (and chance): each table's version, less the person's moves.
+        """
+        stream = await Connection.open(self.port)
         seen = 0
-        while True:
-            try:
-                status, table = await connection.request("GET", "/api/table?since=0", token=token)
-            except (ConnectionError, asyncio.IncompleteReadError):
-                connection.reconnect(await Connection.open(self.port))
-                continue
+        try:
+            await stream.send("GET", "/api/events", token=token)
+            status, _ = await stream.head()
             if status != 200:
-                raise RuntimeError(f"GET /api/table answered {status}: {table}")
-            # The actions played since this person last looked, but for their own: the bots' and chance's.
-            self.bot_moves += max(0, table["version"] - seen)
-            seen = table["version"]
-            if table["waiting"] in ("over", "truncated"):
-                return
-            if not table["legal"]:
-                await asyncio.sleep(0.05)
-                continue
-            body = {"version": table["version"], "action": self.rng.choice(table["legal"])["action"]}
-            status, answer = await connection.request("POST", "/api/move", body, token)
-            if status not in (200, 409):
-                raise RuntimeError(f"POST /api/move answered {status}")
-            if status == 200:
-                seen = answer["version"]  # the person's move, and chance's after it, are not the bots'
-                self.moves += 1
+                raise RuntimeError(f"GET /api/events answered {status}")
+            buffer = b""
+            async for chunk in stream.chunks():
+                buffer += chunk
+                while b"\n\n" in buffer:
+                    block, buffer = buffer.split(b"\n\n", 1)
+                    data = [line[6:] for line in block.split(b"\n") if line.startswith(b"data: ")]
+                    if not data:
+                        continue
+                    table = json.loads(b"\n".join(data))
+                    if table["version"] <= seen:
+                        continue
+                    self.bot_moves += table["version"] - seen
+                    seen = table["version"]
+                    if table["waiting"] in ("over", "truncated"):
+                        return
+                    if table["legal"]:
+                        body = {"version": table["version"], "action": self.rng.choice(table["legal"])["action"]}
+                        try:
+                            status, _ = await connection.request("POST", "/api/move", body, token)
+                        except (ConnectionError, asyncio.IncompleteReadError):
+                            # Idle past the keep-alive timeout while the bots played: a new connection, the
+                            # same move (its version makes the retry safe).
+                            connection.reconnect(await Connection.open(self.port))
+                            status, _ = await connection.request("POST", "/api/move", body, token)
+                        if status not in (200, 409):
+                            raise RuntimeError(f"POST /api/move answered {status}")
+                        if status == 200:
+                            self.bot_moves -= 1  # the person's own move is not the bots'
+                            self.moves += 1
+        finally:
+            stream.close()
 
 
 async def measure_latency(args: argparse.Namespace, port: int, process: subprocess.Popen[bytes]) -> dict[str, Any]:
@@ -489,7 +512,7 @@ async def measure_latency(args: argparse.Namespace, port: int, process: subproce
 def serve_command(port: int, store: str, rooms: int, extra: list[str]) -> list[str]:
     """The ``cheekymonkey serve`` command line for a run, its limits out of the way of ``rooms`` rooms."""
     command = [sys.executable, "-m", "cheekymonkey", "serve", "--port", str(port), "--bot-delay", "0"]
-    command += ["--store", store, "--max-rooms", str(rooms + 10), "--rooms-per-client", str(rooms + 10)]
+    command += ["--store", store, "--max-rooms", str(10**6), "--rooms-per-client", str(10**6)]
     command += ["--rooms-per-minute", str(10**6), "--max-streams", str(2 * rooms + 10)]
     command += ["--streams-per-client", str(2 * rooms + 10)]  # every client of the run is 127.0.0.1
     return command + extra
