@@ -523,7 +523,7 @@ class RoomManager:
         self.end_streams()
         if self._listener is not None:
             self._listener.cancel()
-        for room in self.rooms.values():
+        for room in list(self.rooms.values()):
             room.close()
         self.rooms.clear()
         self.bots.close()
@@ -755,7 +755,7 @@ class RoomManager:
     def end_streams(self) -> None:
         """Tell every event stream to end now (the server is shutting down): each wakes, and returns."""
         self.stream_slots.end_all()
-        for room in self.rooms.values():
+        for room in list(self.rooms.values()):
             room._changed_now()
 
     def stream_slot(
