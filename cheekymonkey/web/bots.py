@@ -25,6 +25,7 @@ import logging
 import multiprocessing
 import os
 import random
+import threading
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Final, Protocol
 
@@ -43,8 +44,9 @@ _LOG: Final = logging.getLogger("cheekymonkey.web")
 BOT_LEASE: Final = 30.0
 """Seconds a process may play a room's bots before it must renew its claim (with a store shared by processes)."""
 
-# The bots a worker keeps between decisions, one per game, kind and memory bound (so a handful at most).
-_BOTS: dict[tuple[str, str, int], Any] = {}
+# The bots a worker keeps between decisions, one per game, kind and memory bound (so a handful at most). Per
+# thread: with workers=0 two rooms' bots may think at once in two threads, and a bot is not shared between them.
+_BOTS: Final = threading.local()
 
 
 @attrs.frozen
@@ -71,10 +73,11 @@ def choose_in_worker(game: str, kind: str, memory: int, state: Any, rng: random.
         state: The state the bot decides in (never a chance node).
         rng: The bot's random stream; the answer carries it on.
     """
+    kept: dict[tuple[str, str, int], Any] = _BOTS.__dict__.setdefault("bots", {})
     key = (game, kind, memory)
-    bot = _BOTS.get(key)
+    bot = kept.get(key)
     if bot is None:
-        bot = _BOTS[key] = game_named(game).bot_named(kind, memory=memory)
+        bot = kept[key] = game_named(game).bot_named(kind, memory=memory)
     action = bot.choose(state, rng)
     return BotAnswer(action, rng, os.getpid(), int(getattr(bot, "cache_entries", 0)))
 
@@ -259,7 +262,10 @@ async def play_bots(room: BotRoom) -> None:
             if manager.bot_delay:
                 await asyncio.sleep(manager.bot_delay)
             version = room.version
-            seat = room.seats[room.table.to_move or 0]
+            mover = room.table.to_move
+            if mover is None:  # not a seat's turn after all (the table waits for chance)
+                return
+            seat = room.seats[mover]
             answer = await manager.bots.choose(
                 room.game.name, seat.kind, manager.limits.bot_memory, room.table.state, room.bot_rng
             )

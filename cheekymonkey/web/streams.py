@@ -21,9 +21,8 @@ import json
 from collections.abc import AsyncIterator
 from typing import Any, Final, Protocol
 
-import cheekymonkey.web.limits
 from cheekymonkey.web.errors import RoomsFullError
-from cheekymonkey.web.limits import Counters, StreamSlot
+from cheekymonkey.web.limits import Counters, Limits, StreamSlot
 from cheekymonkey.web.store import StoreError
 
 __all__ = ["HEARTBEAT", "Followed", "Following", "StreamSlots", "follow"]
@@ -99,11 +98,11 @@ class StreamSlots:
     """The slots of this process's event streams.
 
     Args:
-        limits: The limits the slots are held to (:class:`~cheekymonkey.web.Limits`).
-        counters: Where the seat's and the client's slots are counted.
+        limits (~cheekymonkey.web.Limits): The limits the slots are held to.
+        counters (~cheekymonkey.web.limits.Counters): Where the seat's and the client's slots are counted.
     """
 
-    def __init__(self, limits: cheekymonkey.web.limits.Limits, counters: Counters) -> None:
+    def __init__(self, limits: Limits, counters: Counters) -> None:
         self.limits: Final = limits
         """The limits the slots are held to."""
         self.counters: Final = counters
