@@ -41,7 +41,9 @@ True
 from cheekymonkey.simulation.backends import RayExecutor
 from cheekymonkey.simulation.blocks import WIN_UNITS, Block, BlockResult, play_block
 from cheekymonkey.simulation.errors import GameFailedError, SimulationError
+from cheekymonkey.simulation.league import League, Pairing, Standing, bradley_terry, league
 from cheekymonkey.simulation.plot import plot_summary
+from cheekymonkey.simulation.policies import Policy, PolicyBot, as_bot
 from cheekymonkey.simulation.run import simulate
 from cheekymonkey.simulation.stats import Histogram, wilson_interval
 from cheekymonkey.simulation.summary import BotSummary, SimulationProgress, Summary
@@ -53,10 +55,18 @@ __all__ = [
     "BotSummary",
     "GameFailedError",
     "Histogram",
+    "League",
+    "Pairing",
+    "Policy",
+    "PolicyBot",
     "RayExecutor",
     "SimulationError",
     "SimulationProgress",
+    "Standing",
     "Summary",
+    "as_bot",
+    "bradley_terry",
+    "league",
     "play_block",
     "plot_summary",
     "simulate",
