@@ -78,7 +78,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
-from typing import Any, Final, TypeVar
+from typing import Any, Final
 
 from cheekymonkey.errors import InvalidValueError
 from cheekymonkey.game import Encoding, Game
@@ -99,8 +99,6 @@ __all__ = [
     "scaled",
     "scaled_observation",
 ]
-
-S = TypeVar("S")
 
 DEFAULT_MAX_STEPS: Final = 10_000
 """The step limit of every adapter unless told otherwise (actions, chance outcomes included)."""
@@ -219,7 +217,7 @@ def scaled(values: Sequence[int], bounds: Sequence[int]) -> tuple[float, ...]:
     return tuple(value / (bound or 1) for value, bound in zip(values, bounds, strict=True))
 
 
-def scaled_observation(encoding: Encoding[S, Any], state: S, seat: int | None) -> tuple[float, ...]:
+def scaled_observation(encoding: Encoding[Any, Any], state: Any, seat: int | None) -> tuple[float, ...]:
     """What ``seat`` observes of ``state``, each entry divided by its bound: numbers in [0, 1].
 
     It is :meth:`~cheekymonkey.game.Encoding.observe` scaled, the observation the adapters give with

@@ -2,9 +2,9 @@
 
 :func:`league` plays each pair of entries (bots' names, bots, or policies: :func:`~cheekymonkey.simulation.as_bot`)
 the same number of two-seat games through :func:`~cheekymonkey.simulation.simulate`, so on any of its backends,
-with the seats rotated from one game to the next. Pairing ``p`` (in the order of :attr:`League.pairings`) plays
-the games of seeds ``seed + p * games`` up to ``seed + (p + 1) * games - 1``: every game of a league has its own
-seed, and a league repeats exactly.
+with the seats rotated from one game to the next. Pairing ``p`` (in the order of
+:attr:`~cheekymonkey.simulation.League.pairings`) plays the games of seeds ``seed + p * games`` up to
+``seed + (p + 1) * games - 1``: every game of a league has its own seed, and a league repeats exactly.
 
 The results are fitted with the Bradley-Terry model (:func:`bradley_terry`): bot ``i`` beats bot ``j`` with
 probability ``1 / (1 + 10 ** ((r_j - r_i) / 400))``, so ratings are on the Elo scale (400 points are odds of
@@ -16,10 +16,12 @@ prior that keeps a bot that won every game at a finite rating, and that fades as
 
 >>> table = league(["heuristic", "random"], 20, seed=0)
 >>> [(line.name, line.wins, line.games) for line in table.standings]
-[('heuristic', 19.0, 20), ('random', 1.0, 20)]
->>> best = table.standings[0]
->>> best.low < best.rating < best.high and round(best.rating - table.standings[1].rating)
-372
+[('heuristic', 20.0, 20), ('random', 0.0, 20)]
+>>> best, worst = table.standings
+>>> round(best.rating - worst.rating), round(400 * math.log10(20.5 / 0.5))  # the odds, a drawn game added
+(645, 645)
+>>> round(best.low), round(best.rating), round(best.high)
+(1579, 1823, 2066)
 """
 
 from __future__ import annotations
