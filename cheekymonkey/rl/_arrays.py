@@ -57,5 +57,7 @@ class Observations:
     def __call__(self, state: Any, seat: int | None) -> npt.NDArray[np.float32]:
         """What ``seat`` observes of ``state``, as a new float32 array."""
         out = np.empty(self.encoding.observation_size, np.float32)
-        self.fill(out, state, seat)
+        fill(out, self.encoding.observe(state, seat), self._bound)  # fill() inlined: once per step
+        if self._divisors is not None:
+            np.divide(out, self._divisors, out=out)
         return out
