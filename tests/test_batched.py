@@ -58,7 +58,7 @@ class Replay:
         self.games = 0
         self.states = engine.init(batch, seed)
         self.tables: list[Table[Any, Any, Any, Any, Any]] = [self._new_table() for _ in range(batch)]
-        self.ends = {"terminated": 0, "truncated": 0, "cut off before a decision": 0}
+        self.ends = {"terminated": 0, "truncated": 0, "no decision": 0}
         self._replay_outcomes(range(batch))
         self._compare()
 
@@ -88,14 +88,15 @@ class Replay:
         actions = random_legal_actions(mask, self.policy)
         draw = mask[:, 0] & (self.coin.random(mask.shape[0]) < 0.6)
         actions[draw] = 0
-        # A finished game ignores its action: give it anything, an index out of range included.
-        finished = self.states.terminated | self.states.truncated
+        # A finished game, or one with no decision, ignores its action: give it anything, out of range included.
+        finished = self.states.terminated | self.states.truncated | self.states.no_decision
         actions[finished] = self.coin.integers(-5, 100, int(finished.sum()))
         return actions
 
     def step(self) -> None:
         states = self.states
         finished = (states.terminated | states.truncated).copy()
+        pending = states.no_decision.copy()
         seats = states.current_player.copy()
         actions = self._actions()
         self.engine.step(states, actions)
@@ -104,6 +105,10 @@ class Replay:
             if finished[i]:
                 assert states.started[i]
                 self.tables[i] = self._new_table()
+            elif pending[i]:
+                # The second beat of a game with no decision: nothing is played, the end is reported.
+                assert not states.started[i]
+                assert not states.no_decision[i]
             else:
                 assert not states.started[i]
                 action = self.encoding.decode(int(actions[i]), table.state)
@@ -121,6 +126,7 @@ class Replay:
         by_seat = [engine.observation(states, seat, dtype=np.int64).tolist() for seat in seats]
         steps, turns = states.steps.tolist(), states.turns.tolist()
         terminated, truncated, started = states.terminated.tolist(), states.truncated.tolist(), states.started.tolist()
+        no_decision = states.no_decision.tolist()
         rewards, movers, masks = (
             states.rewards.tolist(),
             states.current_player.tolist(),
@@ -133,15 +139,23 @@ class Replay:
             assert steps[i] == len(table.actions)
             assert turns[i] == table.turns
             over = is_terminal(state)
-            assert terminated[i] == over
-            assert truncated[i] == table.truncated
-            outcome = table.outcome()
-            assert rewards[i] == (zeros if outcome is None else [float(np.float32(r)) for r in outcome.returns])
             waiting = table.waiting
+            if no_decision[i]:
+                # The first beat of a game that ended before its first decision: a start, with nothing to play.
+                assert started[i]
+                assert over or table.truncated
+                assert not terminated[i]
+                assert not truncated[i]
+                assert rewards[i] == zeros
+                self.ends["no decision"] += 1
+            else:
+                assert terminated[i] == over
+                assert truncated[i] == table.truncated
+                outcome = table.outcome()
+                assert rewards[i] == (zeros if outcome is None else [float(np.float32(r)) for r in outcome.returns])
             if over or table.truncated:
-                self.ends["terminated" if over else "truncated"] += 1
-                if started[i] and table.truncated:
-                    self.ends["cut off before a decision"] += 1
+                if not no_decision[i]:
+                    self.ends["terminated" if over else "truncated"] += 1
                 assert movers[i] == -1
                 assert not any(masks[i])
                 seat = None
@@ -195,8 +209,9 @@ def test_tiny_limits_cut_games_off_as_the_table_does(kind: str, limit: int) -> N
         replay = _play(Replay(engine, 6, seed=limit, all_seats=False), 60, steps=60)
         assert replay.ends["truncated"] > 0
     if kind == "max_steps" and limit == 1:
-        # The first draw is a step: every game is cut off before its first decision, on the step that deals it.
-        assert replay.ends["cut off before a decision"] == replay.ends["truncated"] > 0
+        # The first draw is a step: every game is cut off before its first decision, reported in two beats.
+        assert replay.ends["no decision"] >= replay.ends["truncated"] > 0
+        assert replay.decisions == 0
 
 
 @pytest.mark.slow
@@ -392,19 +407,30 @@ def test_a_finished_game_reports_its_end_once_and_the_next_step_deals_a_new_one(
     assert seen > 20
 
 
-def test_a_game_cut_off_before_its_first_decision_is_truncated_with_nothing_to_play() -> None:
-    """With max_steps=1 the first draw ends every game: truncated, zero rewards, an all-False mask, every step."""
+def test_a_game_cut_off_before_its_first_decision_is_reported_in_two_beats() -> None:
+    """With max_steps=1 the first draw ends every game: a start with nothing to play, then the end, then a new game.
+
+    The same two beats as the RL adapters (cheekymonkey.rl.episodes): the step that deals the game reports
+    a start with an all-False mask and ``no_decision``; the next, whatever action it is given, plays nothing
+    and reports the game truncated with zero rewards; the one after deals a new game.
+    """
     engine = BatchedCheekyMonkey(3, max_steps=1)
     states = engine.init(5, seed=1)
-    for step in range(4):
-        assert states.truncated.all()
-        assert not states.terminated.any()
+    for step in range(6):
+        first_beat = step % 2 == 0
         assert not states.legal_action_mask.any()
         assert (states.current_player == -1).all()
         assert not states.rewards.any()
-        assert states.started.all()
-        assert (states.outcome_count == 1).all()
-        engine.step(states, np.arange(5) + step)  # ignored: each step deals new games
+        assert not states.terminated.any()
+        assert bool(states.no_decision.all()) is first_beat
+        assert bool(states.truncated.all()) is not first_beat
+        assert bool(states.started.all()) is first_beat
+        assert (states.outcome_count == (1 if first_beat else 0)).all()  # the first draw, then nothing
+        assert (states.steps == 1).all()
+        before = [engine.decode(states, i) for i in range(5)]
+        engine.step(states, np.arange(5) + step)  # ignored either way
+        if first_beat:
+            assert [engine.decode(states, i) for i in range(5)] == before  # nothing played at the second beat
 
 
 def test_an_illegal_action_raises_and_changes_nothing() -> None:

@@ -180,14 +180,15 @@ def _score(
 def _play(g: Any, r: Any, actions: npt.NDArray[np.int64], start: bool) -> int:
     """Step every game (or, with ``start``, deal every game anew); the first illegal game, or -1."""
     rng, steps, turns, mover, mask, rewards, terminated, truncated, started, outcomes, outcome_count = g[:11]
-    seat, phase, bag, bag_size, heights, stacks, front, front_len, front_counts, claimable, swap_open = g[11:]
+    no_decision = g[11]
+    seat, phase, bag, bag_size, heights, stacks, front, front_len, front_counts, claimable, swap_open = g[12:]
     counts, _, _, swap, n, total, max_turns, max_steps = r
     batch = rng.shape[0]
     width = mask.shape[1]
     if not start:
         # First every action is checked, so that an illegal one changes nothing.
         for b in range(batch):
-            if not (terminated[b] or truncated[b]):
+            if not (terminated[b] or truncated[b] or no_decision[b]):
                 action = actions[b]
                 if action < 0 or action >= width or not mask[b, action]:
                     return b
@@ -199,11 +200,23 @@ def _play(g: Any, r: Any, actions: npt.NDArray[np.int64], start: bool) -> int:
             rewards[b, seat_] = 0
         outcome_count[b] = 0
         ending = False  # the action just played ends the turn
-        if start or terminated[b] or truncated[b]:
+        if no_decision[b] and not start:
+            # The second beat of a game with no decision: nothing is played, and its end is reported.
+            no_decision[b] = False
+            started[b] = False
+            if phase[b] == _OVER:
+                terminated[b] = True
+                _score(heights, stacks, rewards, rows, totals, best, b, r)
+            else:
+                truncated[b] = True
+            continue
+        fresh = start or terminated[b] or truncated[b]  # a new game: nobody has decided in it yet
+        if fresh:
             # R4: a new game (after a finished one, from the same stream): every token in the bag, nothing in
             # front, empty stacks; seat 0 starts (new_game's default, R3). It begins a turn: the Table counts it.
             terminated[b] = False
             truncated[b] = False
+            no_decision[b] = False
             started[b] = True
             seat[b] = 0
             phase[b] = _CHANCE
@@ -324,12 +337,14 @@ def _play(g: Any, r: Any, actions: npt.NDArray[np.int64], start: bool) -> int:
                     turns[b] += 1  # R4: a state that begins a turn
             played = True
             now = phase[b]
-            if now == _OVER:
-                terminated[b] = True
-                _score(heights, stacks, rewards, rows, totals, best, b, r)
-                break
-            if past_limits(turns[b], steps[b], max_turns, max_steps):
-                truncated[b] = True
+            if now == _OVER or past_limits(turns[b], steps[b], max_turns, max_steps):
+                if fresh:
+                    no_decision[b] = True  # its end is reported at the next step
+                elif now == _OVER:
+                    terminated[b] = True
+                    _score(heights, stacks, rewards, rows, totals, best, b, r)
+                else:
+                    truncated[b] = True
                 break
             if now != _CHANCE:
                 me = seat[b]
@@ -395,7 +410,7 @@ def _play(g: Any, r: Any, actions: npt.NDArray[np.int64], start: bool) -> int:
 @jit
 def _observe_all(g: Any, r: Any, seats: npt.NDArray[np.int64], full: bool, out: npt.NDArray[Any]) -> None:
     # cheekymonkey.rl.observations, field by field: rows per seat start at the viewer's own seat.
-    seat, phase, bag, bag_size, heights, stacks, _, _, front_counts, claimable, swap_open = g[11:]
+    seat, phase, bag, bag_size, heights, stacks, _, _, front_counts, claimable, swap_open = g[12:]
     n, depth = r[4], r[5]
     for b in range(seats.shape[0]):
         for i in range(out.shape[1]):
@@ -587,6 +602,7 @@ class BatchedCheekyMonkey(BatchedGame[CheekyBatchState, GameState, Action]):
         states.terminated[i] = False
         states.truncated[i] = False
         states.started[i] = False
+        states.no_decision[i] = False
         states.rewards[i] = 0
         states.outcome_count[i] = 0
         states.current_player[i] = state.seat
