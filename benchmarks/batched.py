@@ -17,7 +17,7 @@ Monkeys* when ``cheekymonkey.toomany.batched`` exists: its rows are skipped with
   JAX or Pgx is not installed.
 
 The rows take turns in every round (the order reversed every other round), each running for about
-``--seconds`` of CPU; the figure is the median round's decision steps per second of the process's CPU time
+``--seconds`` of CPU (after a first call apart, untimed, and a calibration); the figure is the median round's decision steps per second of the process's CPU time
 (and of elapsed time beside it: on a shared machine, CPU time is disturbed far less). The first call of
 the compiled code in a new process is timed apart, in a child process: once with an empty numba cache (the
 compile) and once more with the cache it left (the load).
@@ -237,9 +237,11 @@ def main() -> None:
         notes.append(f"Pgx {pgx.__version__}, JAX {jax.__version__}")
         for name in ("leduc_holdem", "connect_four"):
             rows[f"Pgx {name}, B = 1,024"] = pgx_row(name, 1024)
-    # Calibrate: how many units of each row's work take about --seconds of CPU.
+    # Calibrate: how many units of each row's work take about --seconds of CPU. A first call apart, untimed,
+    # compiles or loads whatever the row's calls need, so that no round (nor the calibration) pays for it.
     units: dict[str, int] = {}
     for label, run in rows.items():
+        run(1)
         n = 1
         while True:
             start = time.process_time()
