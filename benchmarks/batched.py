@@ -17,8 +17,9 @@ Monkeys* when ``cheekymonkey.toomany.batched`` exists: its rows are skipped with
   JAX or Pgx is not installed.
 
 The rows take turns in every round (the order reversed every other round), each running for about
-``--seconds`` of CPU (after a first call apart, untimed, and a calibration); the figure is the median round's decision steps per second of the process's CPU time
-(and of elapsed time beside it: on a shared machine, CPU time is disturbed far less). The first call of
+``--seconds`` of CPU (after a first call apart, untimed, and a calibration); the figure is the median
+round's decision steps per second of the process's CPU time (and of elapsed time beside it: on a shared
+machine, CPU time is disturbed far less). The first call of
 the compiled code in a new process is timed apart, in a child process: once with an empty numba cache (the
 compile) and once more with the cache it left (the load).
 
