@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from cheekymonkey import CHEEKY_MONKEY, Animal, Claim, apply, new_game, sample_chance, score
-from cheekymonkey.actions import Draw
+from cheekymonkey.actions import Draw, Stop
 from cheekymonkey.serialization import load_record, to_document
 from cheekymonkey.table import Table
 from cheekymonkey.web import Room
@@ -141,10 +141,13 @@ def test_a_second_player_joins_by_link_and_sees_moves_without_reloading(server: 
     expect(ann.locator("#status")).to_have_text("Your turn.")
     bob.evaluate("window.stillTheSamePage = true")
 
+    before = version(ann)
     ann.keyboard.press("d")
+    after_move(ann, before)
     expect(bob.locator("#log li").first).to_contain_text(re.compile(r"^\d+Ann draws an? \w+"))
     expect(bob.locator("#bag-size")).to_have_text(str(kept.table.state.bag_size))
     if kept.table.state.seat == 0:  # no bust: Ann stops, stacking in the order shown first
+        expect(ann.locator('#actions button[data-key="s"]')).to_be_enabled()
         before = version(ann)
         ann.keyboard.press("s")
         # The key press reaches the server asynchronously: wait for its table before reading the room's state.
@@ -161,6 +164,67 @@ def test_a_second_player_joins_by_link_and_sees_moves_without_reloading(server: 
     expect(ann.locator("#log li").first).to_contain_text(re.compile(r"^\d+Bob draws"))
     expect(bob.locator("#log li").first).to_contain_text(re.compile(r"^\d+You draw"))
     assert bob.evaluate("window.stillTheSamePage") is True
+
+
+# The page's moves go through this fetch. While ``window.holdMode`` is "answer", each move reaches the server
+# and its answer is held back (the event stream brings the next table first, as on a slow link); while it is
+# "request", the move itself is held before the server sees it. ``window.release()`` lets everything held go.
+HOLD_MOVES = """() => {
+    const original = window.fetch;
+    window.holdMode = "";
+    window.movesSent = 0;
+    window.held = [];
+    window.fetch = async (url, init) => {
+        if (!String(url).startsWith("/api/move")) return original(url, init);
+        window.movesSent += 1;
+        const hold = () => new Promise((go) => window.held.push(go));
+        if (window.holdMode === "request") await hold();
+        const response = await original(url, init);
+        if (window.holdMode === "answer") await hold();
+        return response;
+    };
+    window.release = () => { for (const go of window.held.splice(0)) go(); };
+}"""
+
+
+def test_a_key_plays_as_soon_as_its_table_shows_and_never_twice_while_its_move_is_on_its_way(
+    server: LiveServer, pages: Pages
+) -> None:
+    """A key plays its move the moment its table shows, though the last move's answer is still held back.
+
+    A key pressed again before its move reaches the server sends nothing more.
+    """
+    seed, front = three_different_first_draws()
+    room = make_room(server, "Ann", "Bob", seed=seed)
+    kept = held(server, room)
+    ann = pages.open(server.url + room["seats"][0]["link"])
+    expect(ann.locator('#actions button[data-key="d"]')).to_be_enabled()
+    ann.evaluate(HOLD_MOVES)
+    ann.evaluate("window.holdMode = 'answer'")
+    for sent in (1, 2):
+        before = version(ann)
+        ann.keyboard.press("d")
+        after_move(ann, before)  # the event stream's table
+        assert ann.evaluate("[window.movesSent, window.held.length]") == [sent, sent]  # no answer yet
+        expect(ann.locator('#actions button[data-key="d"]')).to_be_enabled()
+    assert kept.table.state.front == front  # both draws played
+    # The move on its way from the table shown: its buttons wait, and its key, pressed again, is not sent.
+    ann.evaluate("window.holdMode = 'request'")
+    before = version(ann)
+    ann.keyboard.press("s")
+    expect(ann.locator("#actions button").first).to_be_disabled()
+    expect(ann.locator("#actions")).to_have_attribute("aria-busy", "true")
+    ann.keyboard.press("s")
+    assert ann.evaluate("window.movesSent") == 3
+    assert version(ann) == before == kept.version  # the stop has not reached the server
+    ann.evaluate("window.holdMode = ''; window.release()")
+    after_move(ann, before)
+    assert [a for a in kept.table.actions if isinstance(a, Stop)] == [Stop()]
+    expect(ann.locator("#status")).to_have_text("Your turn: stack your tokens.")
+    expect(ann.locator("#actions .action-place")).to_have_count(3)
+    expect(ann.locator("#actions button").first).to_be_enabled()
+    assert ann.evaluate("window.held.length") == 0
+    expect(ann.locator("#error")).to_have_text("")
 
 
 def test_a_refused_move_is_shown_with_the_library_reason(server: LiveServer, pages: Pages) -> None:

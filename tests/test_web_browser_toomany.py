@@ -22,10 +22,12 @@ from cheekymonkey.toomany import (
     TOO_MANY_MONKEYS,
     Card,
     Decline,
+    Draw,
     Event,
     FaceDown,
     GiveSkip,
     Phase,
+    PlaceWild,
     RaccoonTake,
     RaccoonTook,
     RoundWon,
@@ -137,6 +139,32 @@ def shows(page: Page, room: Room) -> None:
     page.wait_for_function("v => Number(document.body.dataset.version) === v", arg=room.version)
 
 
+def shows_newer(page: Page, before: int) -> None:
+    """Wait until ``page`` shows a table newer than version ``before``."""
+    page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=before)
+
+
+# The page's moves go through this fetch. While ``window.holdMode`` is "answer", each move reaches the server
+# and its answer is held back (the event stream brings the next table first, as on a slow link); while it is
+# "request", the move itself is held before the server sees it. ``window.release()`` lets everything held go.
+HOLD_MOVES = """() => {
+    const original = window.fetch;
+    window.holdMode = "";
+    window.movesSent = 0;
+    window.held = [];
+    window.fetch = async (url, init) => {
+        if (!String(url).startsWith("/api/move")) return original(url, init);
+        window.movesSent += 1;
+        const hold = () => new Promise((go) => window.held.push(go));
+        if (window.holdMode === "request") await hold();
+        const response = await original(url, init);
+        if (window.holdMode === "answer") await hold();
+        return response;
+    };
+    window.release = () => { for (const go of window.held.splice(0)) go(); };
+}"""
+
+
 def buttons(page: Page) -> list[dict[str, Any]]:
     return [json.loads(b.get_attribute("data-action") or "") for b in page.locator("#actions button").all()]
 
@@ -186,13 +214,14 @@ def play_first_moves(pages_by_seat: list[Page], room: Room, count: int, *, check
             for other, other_page in enumerate(pages_by_seat):
                 assert_page_shows_the_table(other_page, room, other)
         first = page.locator("#actions button").first
+        expect(first).to_be_enabled()  # the state a key needs: its button shown, and ready
         before = room.version
         key = first.get_attribute("data-key")
         if key:
             page.keyboard.press(key)
         else:
             first.click()
-        page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=before)
+        shows_newer(page, before)
         movers.append(seat)
     return movers
 
@@ -294,6 +323,7 @@ def test_a_raccoon_pick_made_by_key_from_the_discard_pile_the_page_lays_open(ser
     declined = action_words(Decline(), room.table.state, names)  # the words the game gives its choices
     assert declined.startswith("take nothing")
     expect(page.locator("#actions button.action-decline")).to_have_text(declined[0].upper() + declined[1:] + "N")
+    expect(page.locator(f'#actions button[data-key="{pick.card.number}"]')).to_be_enabled()
     before = room.version
     page.keyboard.press(str(pick.card.number))
     page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=before)
@@ -306,6 +336,46 @@ def test_a_raccoon_pick_made_by_key_from_the_discard_pile_the_page_lays_open(ser
     expect(page.locator("#log")).to_contain_text(told(room, seat, RaccoonTook)[-1])
     other = pages_by_seat[1 - seat]
     expect(other.locator("#log")).to_contain_text(told(room, 1 - seat, RaccoonTook)[-1])
+
+
+def test_a_wild_position_pressed_the_moment_the_wild_shows_is_played_before_the_draw_is_answered(
+    server: LiveServer, pages: Pages
+) -> None:
+    """The wild's position key works as soon as the page shows the wild, while the draw's own answer is held back."""
+    names = ["Ann", "Bob"]
+
+    def arrives(table: Table[Any, Any, Any, Any, Any]) -> Draw | None:
+        return Draw() if table.state.phase is Phase.START else None
+
+    def wild_drawn(table: Table[Any, Any, Any, Any, Any]) -> bool:
+        return table.state.phase is Phase.WILD
+
+    room, pages_by_seat, seat, _ = reach(server, pages, names, arrives, wild_drawn, Phase.START)
+    page = pages_by_seat[seat]
+    page.evaluate(HOLD_MOVES)
+    page.evaluate("window.holdMode = 'answer'")
+    expect(page.locator("#actions button").first).to_have_attribute("data-key", "d")
+    before = room.version
+    page.keyboard.press("d")
+    shows_newer(page, before)  # the event stream's table: the wild is in hand
+    assert (room.table.state.phase, room.table.to_move) == (Phase.WILD, seat)
+    assert page.evaluate("window.held.length") == 1  # and the draw's answer has not arrived
+    first = page.locator("#actions button").first
+    expect(first).to_have_text(re.compile(r"^Wild at position [1-6][1-6]$"))
+    expect(first).to_be_enabled()
+    position = int(first.get_attribute("data-key") or "")
+    wilds = [a for a in room.table.actions if isinstance(a, PlaceWild)]
+    before = room.version
+    page.keyboard.press(str(position))
+    shows_newer(page, before)
+    assert page.evaluate("window.movesSent") == 2
+    assert state_after(room, PlaceWild(position)).rows[seat][position - 1] is Card.WILD
+    assert [a for a in room.table.actions if isinstance(a, PlaceWild)] == [*wilds, PlaceWild(position)]
+    # The answers held back arrive late: the page keeps the newest table, and says nothing went wrong.
+    page.evaluate("window.release()")
+    page.wait_for_function("window.held.length === 0")
+    assert_page_shows_the_table(page, room, seat)
+    expect(page.locator("#error")).to_have_text("")
 
 
 def test_a_do_not_disturb_chosen_by_clicking_the_card_turns_it_down_known_on_every_page(
@@ -367,6 +437,7 @@ def test_a_skip_given_by_key_waits_before_its_seat_and_skips_its_next_turn(serve
     expect(page.locator(f'#actions button[data-key="{skip.seat}"]')).to_have_text(
         f"Give the Skip to {names[skip.seat]}{skip.seat}"
     )
+    expect(page.locator(f'#actions button[data-key="{skip.seat}"]')).to_be_enabled()
     before = room.version
     page.keyboard.press(str(skip.seat))
     page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=before)
