@@ -370,3 +370,46 @@ def test_at_phone_width_names_stay_whole_and_the_moves_are_above_the_fold(
         assert box is not None
         assert box["y"] >= 0
         assert box["y"] + box["height"] <= 844, (button, box)
+    # The move box's example moves are whole in the box, measured in the box's own font.
+    room_left, needed = page.locator("#command-text").evaluate(
+        """box => {
+            const style = getComputedStyle(box);
+            const pen = document.createElement("canvas").getContext("2d");
+            pen.font = style.font;
+            return [box.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight),
+                    pen.measureText(box.placeholder).width];
+        }"""
+    )
+    assert 0 < needed <= room_left
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844)])
+def test_the_lobby_shows_every_seats_number_as_its_legend_promises_for_both_games(
+    server: LiveServer, pages: Pages, width: int, height: int
+) -> None:
+    """Each seat row of the lobby shows its seat's number whole, 0 first as the legend says, for both games."""
+    page = pages.open(server.url + "/", width=width, height=height)
+    page.wait_for_selector("body[data-ready]")
+    expect(page.locator("fieldset legend", has_text="Seats")).to_have_text("Seats, in turn order (seat 0 starts)")
+    for game in ("cheeky-monkey", "too-many-monkeys"):
+        page.select_option("#game", game)
+        page.click("#add-seat")
+        rows = page.locator("#seats .seat-row")
+        expect(rows).to_have_count(4)
+        shown = rows.evaluate_all(
+            """rows => rows.map((row) => {
+                const label = row.querySelector(".seat-number");
+                const words = document.createRange();
+                words.selectNodeContents(label.firstChild);  // the visible words, not the name read aloud after
+                const seen = words.getBoundingClientRect();
+                const inside = row.getBoundingClientRect();
+                const whole = seen.width > 0 && seen.left >= inside.left && seen.right <= inside.right
+                    && seen.right <= window.innerWidth && label.scrollWidth <= label.clientWidth;
+                return [label.firstChild.textContent, whole, Number(getComputedStyle(label).fontSize.slice(0, -2))];
+            })"""
+        )
+        assert [(words, whole) for words, whole, _ in shown] == [(f"Seat {i}", True) for i in range(4)]
+        assert min(size for _, _, size in shown) >= 14
+        for seat in range(4):  # the name box is read with its seat's number
+            expect(page.locator(f"#seat-name-{seat}")).to_have_accessible_name(f"Seat {seat} name")
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")

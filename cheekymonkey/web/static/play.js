@@ -16,6 +16,10 @@
   // own answer does, and from then on the buttons (and their keys) are that table's, ready to be used.
   let sentFrom = null;
   let shownActions = ""; // the table version and moves the buttons were made for
+  // The board's animations of the newest change, while they run: the picture is on its way to the table the
+  // buttons are made for (a new round's cards still being dealt, a card still dropping on the pile), so the
+  // buttons wait until it is there. A key for a button finishes them at once, and then plays.
+  let animations = [];
 
   // The token is the whole part after "#"; a link mangled on its way (bad percent-encoding, a cut) is refused
   // here, with a way back, rather than left waiting.
@@ -122,6 +126,36 @@
     return sentFrom !== null && table !== null && table.version <= sentFrom;
   }
 
+  // Called after each drawing of the board: collect the animations it started (none under reduced motion, and
+  // none for a drawing that does not animate), and let the buttons go when the last of them ends.
+  function watchAnimations() {
+    const board = $("board");
+    const running = board.getAnimations
+      ? board.getAnimations({ subtree: true }).filter((item) => item.playState !== "finished" && Number.isFinite(item.effect.getComputedTiming().endTime))
+      : [];
+    animations = running;
+    if (!running.length) return;
+    Promise.allSettled(running.map((item) => item.finished)).then(() => {
+      if (animations !== running) return; // a later drawing took over
+      animations = [];
+      updateControls();
+    });
+  }
+
+  // The picture jumps to the table the buttons are made for: every animation of the board at its end.
+  function finishAnimations() {
+    const running = animations;
+    animations = [];
+    for (const item of running) {
+      try {
+        item.finish();
+      } catch (error) {
+        // An animation cancelled meanwhile (its card drawn again) has nothing left to show.
+      }
+    }
+    updateControls();
+  }
+
   // The buttons are made again only when the moves change: the same table drawn again (the move's own answer
   // after the event stream's copy) keeps the very buttons a person is pressing or has focused.
   function renderActions() {
@@ -152,15 +186,16 @@
     if (hadFocus && box.firstChild) box.firstChild.focus();
   }
 
-  // The buttons are enabled exactly when a press would be sent: the table they were made for is shown, and no
-  // move chosen from it is on its way.
+  // The buttons are enabled exactly when a press would be sent and the picture is the table they were made
+  // for: no move chosen from that table is on its way, and the board has finished showing the last change.
   function updateControls() {
-    const waiting = moveOnItsWay();
+    const moving = moveOnItsWay();
+    const waiting = moving || animations.length > 0;
     for (const button of $("actions").querySelectorAll("button")) button.disabled = waiting;
     $("actions").setAttribute("aria-busy", String(waiting));
     // A drawing's cards that stand for buttons wait with them.
     for (const node of $("board").querySelectorAll('[role="button"]')) node.setAttribute("aria-disabled", String(waiting));
-    if (waiting) $("controls").dataset.waiting = "move";
+    if (waiting) $("controls").dataset.waiting = moving ? "move" : "picture";
     else delete $("controls").dataset.waiting;
   }
 
@@ -178,6 +213,7 @@
     $("status").classList.toggle("yours", mine);
     if (drawing.notation) $("command-text").placeholder = drawing.notation;
     drawing.drawTable($("board"), message);
+    watchAnimations();
     $("hint").textContent = mine && drawing.hint ? drawing.hint(message) : "";
     $("controls").hidden = finished || message.closed;
     renderActions();
@@ -239,6 +275,7 @@
       $("error").textContent = "Your last move is on its way: send this one when the table shows it.";
       return;
     }
+    finishAnimations(); // the picture catches up with the table the move is read against
     if ((await send({ text: text })) && input.value.trim() === text) input.value = "";
   });
 
@@ -260,7 +297,9 @@
     const button = $("actions").querySelector("button[data-key=\"" + CSS.escape(event.key.toLowerCase()) + "\"]");
     if (!button) return;
     event.preventDefault();
-    if (!event.repeat && !button.disabled) button.click();
+    if (event.repeat || moveOnItsWay()) return;
+    finishAnimations(); // the picture catches up with the table the key's button was made for
+    if (!button.disabled) button.click();
   });
 
   // The record of a finished game, fetched with the seat's token and saved as a file.
