@@ -167,23 +167,31 @@ def test_a_second_player_joins_by_link_and_sees_moves_without_reloading(server: 
 
 
 # The page's moves go through this fetch. While ``window.holdMode`` is "answer", each move reaches the server
-# and its answer is held back (the event stream brings the next table first, as on a slow link); while it is
-# "request", the move itself is held before the server sees it. ``window.release()`` lets everything held go.
+# and its answer is held back from the page (the event stream brings the next table first, as on a slow link);
+# while it is "request", the move itself is held before the server sees it. ``window.movesSent`` counts the
+# moves sent, ``window.answersGiven`` the answers the page has had. ``window.release()`` stops holding and lets
+# everything held go.
 HOLD_MOVES = """() => {
     const original = window.fetch;
     window.holdMode = "";
     window.movesSent = 0;
-    window.held = [];
+    window.answersGiven = 0;
+    const held = [];
+    const hold = () => new Promise((go) => held.push(go));
     window.fetch = async (url, init) => {
         if (!String(url).startsWith("/api/move")) return original(url, init);
         window.movesSent += 1;
-        const hold = () => new Promise((go) => window.held.push(go));
         if (window.holdMode === "request") await hold();
+        const holdAnswer = window.holdMode === "answer";
         const response = await original(url, init);
-        if (window.holdMode === "answer") await hold();
+        if (holdAnswer && window.holdMode !== "") await hold();
+        window.answersGiven += 1;
         return response;
     };
-    window.release = () => { for (const go of window.held.splice(0)) go(); };
+    window.release = () => {
+        window.holdMode = "";
+        for (const go of held.splice(0)) go();
+    };
 }"""
 
 
@@ -205,7 +213,7 @@ def test_a_key_plays_as_soon_as_its_table_shows_and_never_twice_while_its_move_i
         before = version(ann)
         ann.keyboard.press("d")
         after_move(ann, before)  # the event stream's table
-        assert ann.evaluate("[window.movesSent, window.held.length]") == [sent, sent]  # no answer yet
+        assert ann.evaluate("[window.movesSent, window.answersGiven]") == [sent, 0]  # no answer yet
         expect(ann.locator('#actions button[data-key="d"]')).to_be_enabled()
     assert kept.table.state.front == front  # both draws played
     # The move on its way from the table shown: its buttons wait, and its key, pressed again, is not sent.
@@ -217,13 +225,13 @@ def test_a_key_plays_as_soon_as_its_table_shows_and_never_twice_while_its_move_i
     ann.keyboard.press("s")
     assert ann.evaluate("window.movesSent") == 3
     assert version(ann) == before == kept.version  # the stop has not reached the server
-    ann.evaluate("window.holdMode = ''; window.release()")
+    ann.evaluate("window.release()")
     after_move(ann, before)
     assert [a for a in kept.table.actions if isinstance(a, Stop)] == [Stop()]
     expect(ann.locator("#status")).to_have_text("Your turn: stack your tokens.")
     expect(ann.locator("#actions .action-place")).to_have_count(3)
     expect(ann.locator("#actions button").first).to_be_enabled()
-    assert ann.evaluate("window.held.length") == 0
+    ann.wait_for_function("window.answersGiven === window.movesSent")  # every answer came, late
     expect(ann.locator("#error")).to_have_text("")
 
 
@@ -391,8 +399,9 @@ def test_the_lobby_shows_every_seats_number_as_its_legend_promises_for_both_game
     page = pages.open(server.url + "/", width=width, height=height)
     page.wait_for_selector("body[data-ready]")
     expect(page.locator("fieldset legend", has_text="Seats")).to_have_text("Seats, in turn order (seat 0 starts)")
-    for game in ("cheeky-monkey", "too-many-monkeys"):
+    for game, title in (("too-many-monkeys", "Too Many Monkeys"), ("cheeky-monkey", "Cheeky Monkey")):
         page.select_option("#game", game)
+        expect(page.locator("#title")).to_have_text(title)  # the game's seats are laid out with its title
         page.click("#add-seat")
         rows = page.locator("#seats .seat-row")
         expect(rows).to_have_count(4)

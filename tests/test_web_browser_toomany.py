@@ -145,23 +145,31 @@ def shows_newer(page: Page, before: int) -> None:
 
 
 # The page's moves go through this fetch. While ``window.holdMode`` is "answer", each move reaches the server
-# and its answer is held back (the event stream brings the next table first, as on a slow link); while it is
-# "request", the move itself is held before the server sees it. ``window.release()`` lets everything held go.
+# and its answer is held back from the page (the event stream brings the next table first, as on a slow link);
+# while it is "request", the move itself is held before the server sees it. ``window.movesSent`` counts the
+# moves sent, ``window.answersGiven`` the answers the page has had. ``window.release()`` stops holding and lets
+# everything held go.
 HOLD_MOVES = """() => {
     const original = window.fetch;
     window.holdMode = "";
     window.movesSent = 0;
-    window.held = [];
+    window.answersGiven = 0;
+    const held = [];
+    const hold = () => new Promise((go) => held.push(go));
     window.fetch = async (url, init) => {
         if (!String(url).startsWith("/api/move")) return original(url, init);
         window.movesSent += 1;
-        const hold = () => new Promise((go) => window.held.push(go));
         if (window.holdMode === "request") await hold();
+        const holdAnswer = window.holdMode === "answer";
         const response = await original(url, init);
-        if (window.holdMode === "answer") await hold();
+        if (holdAnswer && window.holdMode !== "") await hold();
+        window.answersGiven += 1;
         return response;
     };
-    window.release = () => { for (const go of window.held.splice(0)) go(); };
+    window.release = () => {
+        window.holdMode = "";
+        for (const go of held.splice(0)) go();
+    };
 }"""
 
 
@@ -363,7 +371,7 @@ def test_a_wild_position_pressed_the_moment_the_wild_shows_is_played_before_the_
     page.keyboard.press("d")
     shows_newer(page, before)  # the event stream's table: the wild is in hand
     assert (room.table.state.phase, room.table.to_move) == (Phase.WILD, seat)
-    assert page.evaluate("window.held.length") == 1  # and the draw's answer has not arrived
+    assert page.evaluate("[window.movesSent, window.answersGiven]") == [1, 0]  # the draw's answer is held back
     first = page.locator("#actions button").first
     expect(first).to_have_text(re.compile(r"^Wild at position [1-6][1-6]$"))
     expect(first).to_be_enabled()
@@ -377,7 +385,7 @@ def test_a_wild_position_pressed_the_moment_the_wild_shows_is_played_before_the_
     assert [a for a in room.table.actions if isinstance(a, PlaceWild)] == [*wilds, PlaceWild(position)]
     # The answers held back arrive late: the page keeps the newest table, and says nothing went wrong.
     page.evaluate("window.release()")
-    page.wait_for_function("window.held.length === 0")
+    page.wait_for_function("window.answersGiven === window.movesSent")
     assert_page_shows_the_table(page, room, seat)
     expect(page.locator("#error")).to_have_text("")
 
