@@ -150,14 +150,32 @@ def test_the_notation_reads_its_shortcuts_in_context(state: object, text: str, a
 @pytest.mark.parametrize(
     ("state", "text", "reason"),
     [
-        (apply(new_game(2), Reveal(Card.WILD)), "w 9", "there is no face-down position 9"),
+        (
+            apply(new_game(2), Reveal(Card.WILD)),
+            "w 9",
+            r"your row has positions 1 to 6 \(TM11\); the wild can go on 1, ",
+        ),
         (apply(new_game(3), Reveal(Card.SKIP)), "s", "say which seat: the Skip can go to seat 1 or 2"),
-        (apply(new_game(3), Reveal(Card.SKIP)), "s 0", "there is no seat 0; the Skip can go to seat 1 or 2"),
+        (
+            apply(new_game(3), Reveal(Card.SKIP)),
+            "s 0",
+            r"the Skip goes to an opponent, not to yourself \(TM16\); the Skip",
+        ),
+        (apply(new_game(3), Reveal(Card.SKIP)), "s 3", r"there is no seat 3; this game's seats are 0 to 2 \(TM2\)"),
         (new_game(2), "joker", "name the card revealed"),
         (apply(new_game(2), Reveal(Card.TWO)), "t", "name the card revealed"),
-        (apply(make(["? ? ? ? ? ?", "1 ? ? ? ? ?"]), Reveal(Card.DO_NOT_DISTURB)), "x 1 2", "no face-up card"),
-        (apply(new_game(2), Reveal(Card.WILD)), "n", "nothing is offered to decline now"),
-        (make(["? ? ? ? ? ?", "? ? ? ? ? ?"], discard="3"), "b", "'b' is not allowed now"),
+        (apply(make(["? ? ? ? ? ?", "1 ? ? ? ? ?"]), Reveal(Card.DO_NOT_DISTURB)), "x 1 2", "position 2 is face down"),
+        (
+            apply(make(["? ? ? ? ? ?", "? ? ? ? ? ?", "1 ? ? ? ? ?"]), Reveal(Card.DO_NOT_DISTURB)),
+            "x 1",
+            "seat 1 shows no",
+        ),
+        (apply(new_game(2), Reveal(Card.WILD)), "n", r"nothing is offered to decline now; the wild in your hand"),
+        (apply(new_game(2), Reveal(Card.WILD)), "d", r"the wild in your hand must be placed first, on a face-down"),
+        (apply(new_game(2), Reveal(Card.WILD)), "s 1", r"you hold no Skip; the wild in your hand must be placed"),
+        (make(["? ? ? ? ? ?", "? ? ? ? ? ?"], discard="3"), "b", r"no wild bonus is offered; your turn begins with"),
+        (make(["? ? ? ? ? ?", "? ? ? ? ? ?"], discard="3"), "w 2", r"you hold no wild to place; your turn begins with"),
+        (make(["? ? ? ? ? ?", "? ? ? ? ? ?"], discard="3"), "3", "that is not a move"),
         (apply(make(["?", "? ?"]), Reveal(Card.ONE)), "d", "the game is over"),
     ],
 )
