@@ -25,7 +25,7 @@ from cheekymonkey.cli.options import add_table_options
 from cheekymonkey.cli.table_run import TableRun, seat_table
 from cheekymonkey.errors import CheekyMonkeyError
 
-__all__ = ["LIST_MOST", "PERSON", "PROMPT", "WIDTH", "add_arguments", "choice_lines", "run"]
+__all__ = ["LIST_MOST", "PERSON", "PROMPT", "WIDTH", "add_arguments", "choice_lines", "help_text", "run"]
 
 PERSON = "Player"
 """Seat 0's name unless ``--names`` gives one; the narration calls that seat "you" whatever its name."""
@@ -109,7 +109,7 @@ def _joined(lead: str, items: list[str], width: int) -> list[str]:
     return lines
 
 
-def _help(run: TableRun) -> str:
+def help_text(run: TableRun) -> str:
     """The help: every choice with its words, the game's notation, and what may be typed at any time."""
     # The command's letters are listed only where they are not the game's moves now.
     moves = {key: _is_move(run, key) for key in ("t", "q")}
@@ -176,7 +176,7 @@ def run(args: argparse.Namespace) -> int:
             answer = ask(PROMPT)
             command = answer.strip().lower()
             if command in ("?", "help"):
-                console.print(_help(session))
+                console.print(help_text(session))
                 continue
             # The words are always the command's; a letter is the game's move where it is one (the prompt shows it).
             if command in ("table", "quit") or (command in (*_TABLE, *_QUIT) and not _is_move(session, answer)):

@@ -24,12 +24,12 @@ from cheekymonkey.errors import CheekyMonkeyError
 from cheekymonkey.games import GAME_NAMES, AnyGame, game_of_document
 from cheekymonkey.table import Seat, Table
 
-__all__ = ["add_arguments", "run"]
+__all__ = ["STEP_PROMPT", "add_arguments", "run"]
 
 _WHERE: Final = re.compile(r"(round|turn|r|t)\s*[: ]?\s*(\d+)|(end|e)")
 """Where to jump: ``round:4``, ``turn:120`` (also ``round 4``, ``r 4``, ``t120``), or ``end``."""
 
-_KEYS: Final = "Enter: next turn; r N: round N; t N: turn N; e: the end; q: stop: "
+STEP_PROMPT: Final = "Enter: next turn; r N: round N; t N: turn N; e: the end; q: stop: "
 """The step prompt."""
 
 
@@ -191,7 +191,7 @@ def run(args: argparse.Namespace) -> int:
             if not shown:
                 narrator.board(table.state)
                 shown = True
-            console.print(_KEYS, end="")
+            console.print(STEP_PROMPT, end="")
             answer = sys.stdin.readline()
             if not answer:
                 waiting = False  # no more input: play the rest straight through

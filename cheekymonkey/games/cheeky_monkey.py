@@ -157,7 +157,7 @@ class _BoundedBot:
 _ACTION_HELP: Final = """\
 While deciding:
   d, draw        draw another token (the odds of a bust are shown above)
-  s, stop        stop: the tokens in front of you go on your stack, in your order
+  s, stop        stop: stack the tokens in front of you, in the order you choose
   h, herd        secure a herd (every token in front shows one animal): the
                  tokens go under your stack
   c SEAT         claim the top token of SEAT's stack (c alone if only one seat)

@@ -38,6 +38,7 @@ from cheekymonkey.toomany import (
     action_text,
     action_words,
     apply,
+    apply_all,
     board_text,
     describe_event,
     legal_actions,
@@ -47,6 +48,7 @@ from cheekymonkey.toomany import (
     result_text,
     view,
 )
+from cheekymonkey.toomany.narration import choice_notes, result_table
 from tests.toomany.helpers import TINY, make, random_game
 
 NAMES = ["Ann", "Bob", "Cy"]
@@ -215,9 +217,14 @@ def test_several_actions_are_read_one_after_the_other() -> None:
         (Discarded(1, Card.SKIP, Reason.NO_TARGET), None, "Bob discards the Skip: nobody to play it on."),
         (Discarded(1, Card.RACCOON, Reason.PLAYED), None, "Bob discards the raccoon."),
         (Reshuffled(12), None, "The discard pile is shuffled into a new draw pile of 12 cards."),
-        (RoundWon(2, 3), 2, "You win round 3!"),
-        (RoundStarted(4, 0, (3, 4, 2)), 0, "Round 4 is dealt; you to begin."),
-        (GameWon(1), None, "Bob wins the game!"),
+        (Reshuffled(1), None, "The discard pile is shuffled into a new draw pile of 1 card."),
+        (RoundWon(2, 3), 2, "You win round 3, so your row is one card shorter from now on!"),
+        (RoundWon(1, 3), 2, "Bob wins round 3, so Bob's row is one card shorter from now on!"),
+        (RoundStarted(4, 0, (3, 4, 2)), 0, "Round 4 is dealt: your row has 3 cards; you to begin."),
+        (RoundStarted(4, 1, (1, 4, 2)), 0, "Round 4 is dealt: your row has 1 card; Bob to begin."),
+        (RoundStarted(4, 1, (3, 4, 2)), None, "Round 4 is dealt, rows of 3, 4, 2 cards; Bob to begin."),
+        (GameWon(1), None, "Bob completes a row of one card and wins the game!"),
+        (GameWon(0), 0, "You complete a row of one card and win the game!"),
     ],
 )
 def test_every_event_is_narrated_in_plain_words(event: object, viewer: int | None, line: str) -> None:
@@ -241,13 +248,45 @@ def test_every_action_has_words_for_a_person_choosing_it() -> None:
 
 
 def test_the_result_names_the_winner_then_the_others_by_rank_within_80_columns() -> None:
-    """The outcome in words: the winner, then each other seat with the cards it still had."""
+    """The outcome in words: the winner, then each other seat with the rounds it won and its last row's cards."""
     state = apply(make(["? ? ?", "?", "? ?"], seat=1), Reveal(Card.ONE))
     text = result_text(state, NAMES)
     assert text.splitlines() == [
-        "Winner: Bob, who turned the last card face up in round 13.",
-        "2. Cy: 2 cards to go",
-        "3. Ann: 3 cards to go",
+        "Winner: Bob (6 rounds won; the last, round 13, with a row of one card).",
+        "2. Cy: 4 rounds won; 2 cards in the last row",
+        "3. Ann: 3 rounds won; 3 cards in the last row",
     ]
     assert max(len(line) for line in text.splitlines()) <= 80
     assert state.phase is Phase.OVER
+    long_names = ["Ann", "A Player With A Name Long Enough To Need Two Lines Of Text", "Cy"]
+    assert max(len(line) for line in result_text(state, long_names).splitlines()) <= 80
+
+
+def test_the_result_table_shows_rounds_won_and_says_what_the_last_row_is() -> None:
+    """The table at the end: place, player, rounds won (each took a card from the row, TM22), and the last row."""
+    state = apply(make(["? ? ?", "?", "? ?"], seat=1), Reveal(Card.ONE))
+    table = result_table(state, NAMES)
+    assert [column.header.text for column in table.columns] == ["place", "player", "rounds won", "last row"]
+    assert [[cell.text for cell in row] for row in table.rows] == [
+        ["1", "Bob", "6", "1"],
+        ["2", "Cy", "4", "2"],
+        ["3", "Ann", "3", "3"],
+    ]
+    notes = " ".join(table.notes)
+    assert "Winner: Bob, the first to turn up a row of one card, in round 13." in notes
+    assert "Last row: the cards in the player's row in the last round." in notes
+    assert "Rows begin with 6 cards, and each round won takes one away" in notes
+    assert max(len(line) for line in table.text(80).splitlines()) <= 80
+
+
+def test_the_choice_notes_say_why_a_seat_is_left_out_of_a_skip_or_a_do_not_disturb() -> None:
+    """A seat with a Skip waiting cannot get another (TM17); a row with no card face up has nothing to turn down."""
+    skipping = apply_all(new_game(3), [Reveal(Card.SKIP), GiveSkip(2), Reveal(Card.SKIP)])
+    assert legal_actions(skipping) == (GiveSkip(0), Decline())
+    assert choice_notes(skipping, NAMES) == (
+        "No Skip for Cy: one is waiting for them already, and a seat holds one at a time (TM17).",
+    )
+    assert TOO_MANY_MONKEYS.choice_notes(skipping, NAMES) == choice_notes(skipping, NAMES)
+    disturbing = apply(make(["? ? ? ? ? ?", "1 ? ? ? ? ?", "? ? ? ? ? ?"]), Reveal(Card.DO_NOT_DISTURB))
+    assert choice_notes(disturbing, NAMES) == ("Nothing of Cy's to turn down: no card of their row is face up (TM15).",)
+    assert choice_notes(apply(new_game(2), Reveal(Card.WILD)), NAMES) == ()
