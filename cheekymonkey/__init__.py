@@ -45,6 +45,7 @@ from cheekymonkey.errors import (
     InvalidStateError,
     InvalidValueError,
     NotAChanceNodeError,
+    NotYourDecisionError,
     ReplayError,
 )
 from cheekymonkey.events import (
@@ -115,6 +116,7 @@ __all__ = [
     "InvalidStateError",
     "InvalidValueError",
     "NotAChanceNodeError",
+    "NotYourDecisionError",
     "Outcome",
     "Phase",
     "Place",
