@@ -187,4 +187,4 @@ class ActionTextError(CheekyMonkeyError, ValueError):
 
 
 _RULE_FIRST: Final = re.compile(r"([A-Z]+\d+(?:, [A-Z]+\d+)*): (.+)", re.DOTALL)
-"""An engine's reason: its rules (``"R7, R12"``, ``"TM17"``), a colon, and the words."""
+"""An engine's reason: the names of its rules (capitals and a number, several joined by commas), a colon, the words."""

@@ -29,6 +29,7 @@ from cheekymonkey.games import GAME_NAMES, AnyGame, game_named
 from cheekymonkey.table import Seat, Table
 from tests.test_cli_usability import ANSI, run, run_at_terminal
 
+ROOT = Path(__file__).resolve().parent.parent
 LONG = "A Bot With A Name Long Enough"
 
 
@@ -304,3 +305,22 @@ def test_a_record_file_cut_short_is_said_to_be_cut_short(tmp_path: Path) -> None
     assert done.returncode == 2
     assert "the file is cut short, stopping before the JSON ends" in done.stderr
     assert " at at " not in done.stderr
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_each_game_s_note_on_luck_quotes_figures_of_the_bot_page_it_names(name: str) -> None:
+    """The note under simulate's table names a docs page by its title, and every figure in it is on that page."""
+    note = game_named(name).results_note
+    match = re.search(r"\(([^()]*bot ladder)\)", note)
+    assert match is not None, note
+    pages = [
+        path for path in (ROOT / "docs").rglob("*.md") if path.read_text(encoding="utf-8").startswith(f"# {match[1]}\n")
+    ]
+    assert len(pages) == 1, match[1]
+    page = pages[0].read_text(encoding="utf-8").replace(",", "")
+    figures = re.findall(r"\d[\d,.]*%?", note.replace(match[0], ""))
+    assert len(figures) >= 2, note
+    for figure in figures:
+        number = figure.rstrip(".").replace(",", "")
+        # A share on the page may be written with one decimal more (100% as 100.0%).
+        assert number in page or number.replace("%", ".0%") in page, (figure, pages[0])
