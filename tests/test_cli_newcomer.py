@@ -284,7 +284,7 @@ def test_simulate_says_how_the_seats_were_played_and_how_much_is_luck() -> None:
     [
         (["play", "--players", "1", "--no-record"], "1 player: Cheeky Monkey (standard rules) takes 2 to 6"),
         (["watch", "--game", "too-many-monkeys", "--players", "1"], "1 player: Too Many Monkeys"),
-        (["simulate", "--bots", "random,random,random", "--players", "2"], "3 bots: 2 seats take at most 2"),
+        (["simulate", "--bots", "random,random,random", "--players", "2"], "3 bots: 2 seats take at most 2 bots"),
         (["watch", "--players", "2", "--names", "A,B,C"], "3 names for 2 seats"),
     ],
 )
@@ -324,3 +324,20 @@ def test_each_game_s_note_on_luck_quotes_figures_of_the_bot_page_it_names(name: 
         number = figure.rstrip(".").replace(",", "")
         # A share on the page may be written with one decimal more (100% as 100.0%).
         assert number in page or number.replace("%", ".0%") in page, (figure, pages[0])
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_a_record_cut_anywhere_is_said_to_be_cut_short_and_a_corrupt_one_is_not(tmp_path: Path, name: str) -> None:
+    """Whatever the place a record's text stops (in a string, a word, between values), it is cut short."""
+    from cheekymonkey.serialization import DocumentError
+
+    documents = game_named(name).documents()
+    text = _watched(tmp_path, name, players=2).read_text(encoding="utf-8")
+    for end in range(1, len(text) - 2, max(1, len(text) // 300)):
+        with pytest.raises(DocumentError) as cut:
+            documents.loads(text[:end], "record")
+        assert "the text is cut short, stopping before the JSON ends (" in cut.value.reason, (end, cut.value)
+        assert " at at " not in cut.value.reason
+    with pytest.raises(DocumentError) as corrupt:
+        documents.loads(text.replace('"players"', '"players" "', 1), "record")
+    assert corrupt.value.reason.startswith("not valid JSON (corrupt?): expecting ':' delimiter at line ")

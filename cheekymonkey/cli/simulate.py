@@ -176,7 +176,9 @@ def run(args: argparse.Namespace) -> int:
         raise OptionError(f"{plural(len(names), 'bot')}: {game.title} seats {low} to {high}")
     players = players_from(game, ruleset, args.players or max(len(names), low))
     if len(names) > players:
-        raise OptionError(f"{plural(len(names), 'bot')}: {plural(players, 'seat')} take at most {players}")
+        raise OptionError(
+            f"{plural(len(names), 'bot')}: {plural(players, 'seat')} take at most {plural(players, 'bot')}"
+        )
     if args.scheduler is not None and args.workers is not None:
         raise OptionError("--workers is for local runs and --ray; a Dask cluster has its own")
     if args.plot is not None:

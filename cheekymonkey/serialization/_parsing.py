@@ -105,6 +105,9 @@ def parse(text: str | bytes, kind: str | None, limits: Limits) -> object:
         raise DocumentError(kind, [("$", f"not valid JSON: {error}")]) from None
 
 
+_WORDS: Final = ("null", "true", "false")
+
+
 def _json_problem(text: str, error: json.JSONDecodeError) -> str:
     """What is wrong with text that is not JSON, for a person.
 
@@ -115,6 +118,8 @@ def _json_problem(text: str, error: json.JSONDecodeError) -> str:
     problem = f"{error.msg[:1].lower()}{error.msg[1:]}{'' if error.msg.endswith(' at') else ' at'} {where}"
     if not text.strip():
         return "not valid JSON: the text is empty"
-    if error.pos >= len(text.rstrip()) or error.msg.startswith("Unterminated string"):
+    rest = text[error.pos :].rstrip()
+    # The text ends where a value was due, inside a string, or inside a word of JSON (``nu`` of ``null``).
+    if not rest or error.msg.startswith("Unterminated string") or any(word.startswith(rest) for word in _WORDS):
         return f"not valid JSON: the text is cut short, stopping before the JSON ends ({problem})"
     return f"not valid JSON (corrupt?): {problem}"
