@@ -110,16 +110,21 @@ def _joined(lead: str, items: list[str], width: int) -> list[str]:
 
 
 def help_text(run: TableRun) -> str:
-    """The help: every choice with its words, the game's notation, and what may be typed at any time."""
+    """The help: the game's notation, what may be typed at any time, then every choice now with its words.
+
+    The choices come last, so that a long list of them (a Do Not Disturb's targets at a full table) is what
+    stays on the screen, just above the prompt.
+    """
     # The command's letters are listed only where they are not the game's moves now.
     moves = {key: _is_move(run, key) for key in ("t", "q")}
-    lines = ["Your choices now:", *_listed(run), run.game.action_help(), "Any time:"]
+    lines = [run.game.action_help(), "Any time:"]
     lines.append(f"  {'table' if moves['t'] else 't, table':<15}show the table again")
     lines.append(f"  {'?, help':<15}this help")
     lines.append(f"  {'quit' if moves['q'] else 'q, quit':<15}give up the game (the record so far is still saved)")
     for key, word in (("t", "table"), ("q", "quit")):
         if moves[key]:
             lines.append(f"  ({key} alone is a move now; type {word} in full for the command)")
+    lines += ["Your choices now:", *_listed(run)]
     return "\n".join(lines)
 
 

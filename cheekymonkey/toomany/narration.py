@@ -235,18 +235,26 @@ def choice_notes(state: GameState, names: Sequence[str]) -> tuple[str, ...]:
     """
     others = [seat for seat in range(len(state.rows)) if seat != state.seat]
     if state.phase is Phase.SKIP:
-        return tuple(
-            f"No Skip for {names[seat]}: one is waiting for them already, and a seat holds one at a time (TM17)."
-            for seat in others
-            if state.skips[seat]
-        )
+        waiting = [names[seat] for seat in others if state.skips[seat]]
+        if len(waiting) == 1:
+            return (
+                f"No Skip for {waiting[0]}: one is waiting for them already, and a seat holds one at a time (TM17).",
+            )
+        if waiting:
+            return (
+                f"No Skip for {_and(waiting)}: one is waiting for each already, and a seat holds one at a time (TM17).",
+            )
     if state.phase is Phase.DISTURB:
-        return tuple(
-            f"Nothing of {names[seat]}'s to turn down: no card of their row is face up (TM15)."
-            for seat in others
-            if not any(isinstance(slot, Card) for slot in state.rows[seat])
-        )
+        bare = [names[seat] for seat in others if not any(isinstance(slot, Card) for slot in state.rows[seat])]
+        if len(bare) == 1:
+            return (f"Nothing of {bare[0]}'s to turn down: no card of their row is face up (TM15).",)
+        if bare:
+            return (f"Nothing to turn down in the rows of {_and(bare)}: none has a card face up (TM15).",)
     return ()
+
+
+def _and(names: Sequence[str]) -> str:
+    return f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def _rounds_won(state: GameState, seat: int, winner: int) -> int:

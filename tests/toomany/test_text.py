@@ -290,3 +290,7 @@ def test_the_choice_notes_say_why_a_seat_is_left_out_of_a_skip_or_a_do_not_distu
     disturbing = apply(make(["? ? ? ? ? ?", "1 ? ? ? ? ?", "? ? ? ? ? ?"]), Reveal(Card.DO_NOT_DISTURB))
     assert choice_notes(disturbing, NAMES) == ("Nothing of Cy's to turn down: no card of their row is face up (TM15).",)
     assert choice_notes(apply(new_game(2), Reveal(Card.WILD)), NAMES) == ()
+    four = apply(make(["? ? ? ? ? ?", "? ? ? ? ? ?", "? ? ? ? ? ?", "1 ? ? ? ? ?"]), Reveal(Card.DO_NOT_DISTURB))
+    assert choice_notes(four, [*NAMES, "Di"]) == (
+        "Nothing to turn down in the rows of Bob and Cy: none has a card face up (TM15).",
+    )
