@@ -71,6 +71,7 @@ GAME_MODULES: Final = "web/static/games/*.js"
 """The web page's game modules: each draws one game, and is the one place of the page meant to name it."""
 
 GENERIC: Final = (
+    "cheekymonkey._confusables",
     "cheekymonkey.game",
     "cheekymonkey.games",
     "cheekymonkey.table",

@@ -20,6 +20,7 @@ import cheekymonkey
 
 CORE: tuple[str, ...] = (
     "cheekymonkey._compiled",
+    "cheekymonkey._confusables",
     "cheekymonkey._values",
     "cheekymonkey.errors",
     "cheekymonkey.rules",

@@ -134,6 +134,9 @@ argparse.Namespace py:class library/argparse.html#$
 multiprocessing py:module library/multiprocessing.html#module-multiprocessing
 pathlib.Path py:class library/pathlib.html#$
 collections.Counter py:class library/collections.html#$
+collections.abc.Awaitable py:class library/collections.abc.html#$
+collections.abc.AsyncIterator py:class library/collections.abc.html#$
+socket.socket py:class library/socket.html#$
 concurrent.futures.Executor py:class library/concurrent.futures.html#$
 concurrent.futures.Future py:class library/concurrent.futures.html#$
 """
