@@ -836,8 +836,9 @@ def test_a_game_won_on_the_page_places_every_seat_shows_the_final_rows_once_and_
     assert outcome is not None  # the move made on the page won the game
     (winner,) = outcome.winners
     state = room.table.state
-    terminal = GAME.result_table(state, names)  # place, player, row: the terminal's result
-    assert [column.header.text for column in terminal.columns] == ["place", "player", "row"]
+    terminal = GAME.result_table(state, names)  # the terminal's result: place, player, rounds won, last row
+    headers = [column.header.text for column in terminal.columns]
+    assert set(headers) == {"place", "player", "rounds won", "last row"}
     rounds = [e.seat for e in room.table.events if isinstance(e, RoundWon)] + [winner]  # the last, won with the game
     assert len(rounds) >= 2
     for viewer, page in enumerate(pages_by_seat):
@@ -849,9 +850,12 @@ def test_a_game_won_on_the_page_places_every_seat_shows_the_final_rows_once_and_
             "rows => rows.map((row) => Array.from(row.children).map((cell) => cell.textContent))"
         )
         expected = []
-        for place, player, row in ([cell.text for cell in line] for line in terminal.rows):
-            seat = names.index(player)
-            expected.append([place, player + (" (you)" if seat == viewer else ""), row, str(rounds.count(seat))])
+        for line in terminal.rows:
+            cells = dict(zip(headers, (cell.text for cell in line), strict=True))
+            seat = names.index(cells["player"])
+            assert cells["rounds won"] == str(rounds.count(seat))
+            you = " (you)" if seat == viewer else ""
+            expected.append([cells["place"], cells["player"] + you, cells["last row"], cells["rounds won"]])
         assert placings == expected
         expect(page.locator(f'#placings tr.winner[data-seat="{winner}"]')).to_have_count(1)
         # The final rows once, on the board; nobody's hand after the game.
