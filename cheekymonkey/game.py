@@ -121,11 +121,17 @@ class RecordLike(Protocol[R_co, A_co]):
         """What played each seat (a bot's name, or ``"human"``), in seat order, or empty."""
         ...
 
+    @property
+    def quit_by(self) -> int | None:
+        """The seat whose player quit the game where the record ends, or None."""
+        ...
 
-def check_record_seats(names: object, bots: object, players: int) -> None:
-    """Check a record's ``names`` and ``bots``: optional, but when given, one non-empty string per seat.
 
-    Every game's record checks them here, so a replay can show them.
+def check_record_seats(names: object, bots: object, players: int, quit_by: object = None) -> None:
+    """Check a record's seats: ``names`` and ``bots``, and ``quit_by``, the seat that quit the game, if any.
+
+    ``names`` and ``bots`` are optional, but when given, one non-empty string per seat; ``quit_by`` is None or
+    one of the seats. Every game's record checks them here, so a replay can show them.
 
     Raises:
         InvalidGameError: Naming the field and what is wrong with it.
@@ -141,6 +147,10 @@ def check_record_seats(names: object, bots: object, players: int) -> None:
             raise InvalidGameError(f"{field} must be a tuple of non-empty strings, got {values!r}")
         if values and len(values) != players:
             raise InvalidGameError(f"{len(values)} {field} for {players} seats: give one per seat, or none")
+    if quit_by is not None and (
+        not isinstance(quit_by, int) or isinstance(quit_by, bool) or not 0 <= quit_by < players
+    ):
+        raise InvalidGameError(f"quit_by must be None or one of the {players} seats, got {quit_by!r}")
 
 
 def replay_states(start: S, actions: Sequence[A], apply: Callable[[S, A], S]) -> tuple[S, ...]:
@@ -618,6 +628,22 @@ class Game(Protocol[S, A, R, V_co, E]):
         """The game's title for people (``"Cheeky Monkey"``)."""
         ...
 
+    @property
+    def summary(self) -> str:
+        """What the game is about and how it is won, in a few sentences for a new player.
+
+        The command line prints it as a game begins.
+        """
+        ...
+
+    @property
+    def results_note(self) -> str:
+        """What a reader of the bots' win rates should know: how much of a result is luck, and where it is measured.
+
+        ``cheekymonkey simulate`` prints it under its table.
+        """
+        ...
+
     # -- rules and set-up ------------------------------------------------------------------------------
 
     def ruleset(self, name: str | None = None) -> R:
@@ -702,6 +728,13 @@ class Game(Protocol[S, A, R, V_co, E]):
         """The seat whose turn it is, at a chance node too (a draw in its turn), or None once the game has ended."""
         ...
 
+    def round_of(self, state: S) -> int:
+        """The round ``state`` is in, counted from 1: a game played in one round is always in round 1.
+
+        ``cheekymonkey replay --to round:N`` jumps to a round by it.
+        """
+        ...
+
     def begins_turn(self, state: S) -> bool:
         """Whether ``state`` is the first state of a seat's turn (the state :meth:`new_game` makes is one).
 
@@ -764,6 +797,14 @@ class Game(Protocol[S, A, R, V_co, E]):
 
     def action_words(self, action: A, state: S, names: Sequence[str]) -> str:
         """A legal ``action`` in words for a person choosing it, seats called by ``names``."""
+        ...
+
+    def choice_notes(self, state: S, names: Sequence[str]) -> tuple[str, ...]:
+        """Why choices a player may look for are not offered in ``state``, one sentence each (often none).
+
+        A seat left out of a choice of seats is named with the rule's reason (Too Many Monkeys' Skip skips a
+        seat with one waiting already); a front end shows them beside the choices.
+        """
         ...
 
     def parse_actions(self, text: str, state: S) -> tuple[A, ...]:
@@ -829,8 +870,9 @@ class Game(Protocol[S, A, R, V_co, E]):
         seed: int | None = None,
         names: Sequence[str] = (),
         bots: Sequence[str] = (),
+        quit_by: int | None = None,
     ) -> RecordLike[R, A]:
-        """A replayable record of a game."""
+        """A replayable record of a game; ``quit_by``: the seat whose player quit it where its actions end."""
         ...
 
     def documents(self) -> Documents:

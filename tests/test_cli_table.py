@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import io
+import pkgutil
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -39,6 +40,16 @@ class _Counting:
     def title(self) -> str:
         return "Counting Monkey"
 
+    @property
+    def summary(self) -> str:
+        self.calls["summary"] += 1
+        return CHEEKY_MONKEY.summary
+
+    @property
+    def results_note(self) -> str:
+        self.calls["results_note"] += 1
+        return CHEEKY_MONKEY.results_note
+
     def __getattr__(self, attribute: str) -> Any:
         method = getattr(CHEEKY_MONKEY, attribute)
 
@@ -59,9 +70,13 @@ def counting(monkeypatch: pytest.MonkeyPatch) -> _Counting:
 
     names = (*games.GAME_NAMES, "counting-monkey")
     monkeypatch.setitem(games._BINDINGS, "counting-monkey", (__name__, "COUNTING"))
-    # The modules the commands run with (another test may have imported them afresh).
-    for module in ("cheekymonkey.games", "cheekymonkey.cli.options", "cheekymonkey.cli.replay"):
-        monkeypatch.setattr(importlib.import_module(module), "GAME_NAMES", names)
+    # Every command's module is imported before any is patched: one imported first while the names are patched
+    # would copy them, and keep them after the test (another test may have imported them afresh).
+    for module in pkgutil.iter_modules(importlib.import_module("cheekymonkey.cli").__path__):
+        importlib.import_module(f"cheekymonkey.cli.{module.name}")
+    # The modules whose names the commands that take --game counting-monkey read.
+    for name in ("cheekymonkey.games", "cheekymonkey.cli.options", "cheekymonkey.cli.replay"):
+        monkeypatch.setattr(importlib.import_module(name), "GAME_NAMES", names)
     COUNTING.calls.clear()
     return COUNTING
 
@@ -101,8 +116,10 @@ def test_play_asks_the_game_for_its_board_words_and_help(
     assert main(["play", "--game", "counting-monkey", "--seed", "3", "--players", "2", "--record", str(path)]) == 0
     out = capsys.readouterr().out
     assert "Counting Monkey, standard rules: you against Heuristic 1 (seed 3)." in out
+    assert CHEEKY_MONKEY.summary[:60] in " ".join(out.split())
     assert "While deciding:" in out
-    for method in ("board_table", "action_words", "action_text", "parse_actions", "action_help", "bot_title"):
+    methods = ("board_table", "action_words", "action_text", "parse_actions", "action_help", "bot_title", "summary")
+    for method in (*methods, "choice_notes"):
         assert counting.calls[method] > 0, method
     record = load_record(path.read_text(encoding="utf-8"))
     assert counting.calls["apply_with_events"] == len(record.actions)
@@ -112,7 +129,7 @@ def test_play_asks_the_game_for_its_board_words_and_help(
 def test_replay_replays_through_the_game(
     counting: _Counting, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    """Replay reads the record with the game's documents and applies each action once."""
+    """Replay reads the record with the game's documents and applies each action once as it narrates."""
     path = tmp_path / "watched.json"
     assert main(["watch", "--seed", "2", "--players", "2", "--record", str(path)]) == 0
     capsys.readouterr()

@@ -161,12 +161,12 @@ def test_a_move_without_a_version_gets_400_and_the_room_is_unchanged(server: Liv
 
 
 def test_a_typed_move_is_read_by_the_games_notation(server: LiveServer) -> None:
-    """``{"text": ...}`` plays what the game's parser reads; text it cannot read gets the parser's reason."""
+    """``{"text": ...}`` plays what the game's parser reads; a move the rules refuse gets the engine's reason."""
     room = make_room(server, "Ann", "Bob")
     token = token_of(room, 0)
     status, answer = call(server, "POST", "/api/move", {"version": 1, "text": "c 1"}, token=token)
     assert status == 400
-    assert answer["error"].startswith("'c 1': there is nobody to claim from now")
+    assert answer["error"].startswith("'c 1': seat 1's stack is empty (R7)")
     status, answer = call(server, "POST", "/api/move", {"version": 1, "text": "s"}, token=token)
     assert status == 200
     assert answer["events"][0]["text"].startswith("You stop")

@@ -23,6 +23,7 @@ from cheekymonkey.cli.options import (
     check_bots,
     game_from,
     output_path,
+    plural,
     positive_int,
     ruleset_from,
     seed_type,
@@ -102,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
     rules = args.variant or game.preset_names()[0]
     each = "the pair" if pairs == 1 else f"each of {pairs} pairs"
     console.print(
-        f"{game.title} league ({rules} rules): {', '.join(names)}; {args.games} games for {each}, "
+        f"{game.title} league ({rules} rules): {', '.join(names)}; {plural(args.games, 'game')} for {each}, "
         f"seeds {args.seed} and up."
     )
     started = time.monotonic()
@@ -133,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     elapsed = time.monotonic() - started
     played = sum(pairing.games + pairing.truncated for pairing in result.pairings)
-    print(f"{played} games in {elapsed:.1f} s", file=sys.stderr)
+    print(f"{plural(played, 'game')} in {elapsed:.1f} s", file=sys.stderr)
     _print_table(console, result, game.title)
     if args.json is not None:
         args.json.write_text(json.dumps(result.to_dict()) + "\n", encoding="utf-8")
@@ -143,7 +144,7 @@ def run(args: argparse.Namespace) -> int:
 def _print_table(console: Any, result: League, title: str) -> None:
     from rich.table import Table
 
-    title = f"{title} league, {result.games} games a pair"
+    title = f"{title} league, {plural(result.games, 'game')} a pair"
     if result.partial:
         title += f" (partial: stopped after {len(result.pairings)} pairs)"
     table = Table(title=title, title_justify="left")
@@ -165,7 +166,8 @@ def _print_table(console: Any, result: League, title: str) -> None:
         "a shared win counts half."
     )
     if truncated:
-        caption += f" {truncated} games were cut off at the limit: they count for neither bot."
+        cut = f"{plural(truncated, 'game')} {'was' if truncated == 1 else 'were'}"
+        caption += f" {cut} cut off at the limit: they count for neither bot."
     table.caption = caption
     table.caption_justify = "left"
     console.print(table)
