@@ -39,7 +39,9 @@ from typing import Any, Generic, TypeVar
 import attrs
 
 from cheekymonkey.errors import IllegalActionError, InvalidGameError, InvalidValueError, ReplayError
-from cheekymonkey.game import Game, GameBot, Outcome, RecordLike
+from cheekymonkey.game import Game, GameBot
+from cheekymonkey.outcome import Outcome
+from cheekymonkey.record import RecordLike
 
 __all__ = ["Seat", "Step", "Table", "Waiting", "bot_kind", "past_limits", "rngs_for"]
 

@@ -8,6 +8,7 @@ exactly once.
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
 import io
 from collections import Counter
 from collections.abc import Sequence
@@ -18,11 +19,12 @@ import pytest
 from rich.console import Console
 
 from cheekymonkey import ANIMALS, CHEEKY_MONKEY, Animal, Reveal, Stop, apply_all, new_game, play_game
-from cheekymonkey.bots import bot_named
+from cheekymonkey.cheeky.bots import bot_named
+from cheekymonkey.cheeky.documents import load_record
 from cheekymonkey.cli import main
 from cheekymonkey.cli.narrate import draw
-from cheekymonkey.game import Game, TextTable
-from cheekymonkey.serialization import load_record
+from cheekymonkey.game import Game
+from cheekymonkey.text_table import TextTable
 
 
 class _Counting:
@@ -57,11 +59,13 @@ def counting(monkeypatch: pytest.MonkeyPatch) -> _Counting:
     """The stand-in game, registered as ``--game counting-monkey`` for one test."""
     from cheekymonkey import games
 
-    names = (*games.GAME_NAMES, "counting-monkey")
-    monkeypatch.setitem(games._BINDINGS, "counting-monkey", (__name__, "COUNTING"))
-    # The modules the commands run with (another test may have imported them afresh).
-    for module in ("cheekymonkey.games", "cheekymonkey.cli.options", "cheekymonkey.cli.replay"):
-        monkeypatch.setattr(importlib.import_module(module), "GAME_NAMES", names)
+    # Registered as a plug-in is: an entry point beside the installed ones.
+    entry = importlib.metadata.EntryPoint("counting-monkey", f"{__name__}:COUNTING", games.ENTRY_POINT_GROUP)
+    registry = games.Registry([*importlib.metadata.entry_points(group=games.ENTRY_POINT_GROUP), entry])
+    monkeypatch.setattr(games, "_REGISTRY", [registry])
+    # The modules the commands run with took the names when imported (another test may have imported them afresh).
+    for module in ("cheekymonkey.cli.options", "cheekymonkey.cli.replay"):
+        monkeypatch.setattr(importlib.import_module(module), "GAME_NAMES", registry.names)
     COUNTING.calls.clear()
     return COUNTING
 

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from cheekymonkey import CHEEKY_MONKEY
-from cheekymonkey.serialization import load_record
+from cheekymonkey.cheeky.documents import load_record
 from cheekymonkey.table import Table
 from cheekymonkey.web import Limits, RedisStore, RoomManager, SqliteStore, StoredRoom, StoreError, token_hash
 from tests.web_support import (

@@ -14,8 +14,8 @@ from typing import ClassVar, Final, TypeAlias
 import attrs
 
 from cheekymonkey._values import Frozen, attrs_view
+from cheekymonkey.cheeky.rules import ANIMALS, MAX_PLAYERS, Animal
 from cheekymonkey.errors import InvalidValueError
-from cheekymonkey.rules import ANIMALS, MAX_PLAYERS, Animal
 
 __all__ = ["Action", "Claim", "Draw", "Herd", "Place", "Reveal", "Stop", "Swap"]
 

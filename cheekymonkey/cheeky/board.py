@@ -25,11 +25,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from cheekymonkey.rules import Animal
+from cheekymonkey.cheeky.rules import Animal
 
 if TYPE_CHECKING:
-    from cheekymonkey.state import GameState
-    from cheekymonkey.views import TableView
+    from cheekymonkey.cheeky.state import GameState
+    from cheekymonkey.cheeky.views import TableView
 
 __all__ = ["board_text"]
 

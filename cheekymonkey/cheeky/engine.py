@@ -15,7 +15,7 @@ from typing import Final
 
 from cheekymonkey._compiled import COMPILED, entry_points
 from cheekymonkey._values import count_sum as _size
-from cheekymonkey.actions import (
+from cheekymonkey.cheeky.actions import (
     CLAIMS,
     DRAW,
     HERD,
@@ -32,10 +32,10 @@ from cheekymonkey.actions import (
     Stop,
     Swap,
 )
+from cheekymonkey.cheeky.rules import ANIMALS, Animal
+from cheekymonkey.cheeky.state import GameState, Phase, all_one_animal, make_state
+from cheekymonkey.cheeky.state import trusted_state as _make
 from cheekymonkey.errors import IllegalActionError, NotAChanceNodeError
-from cheekymonkey.rules import ANIMALS, Animal
-from cheekymonkey.state import GameState, Phase, all_one_animal, make_state
-from cheekymonkey.state import trusted_state as _make
 
 __all__ = [
     "apply",
@@ -238,7 +238,7 @@ def apply(state: GameState, action: Action) -> GameState:
     Args:
         state: The state to act on; anything but a :class:`~cheekymonkey.GameState` is refused (E9).
         action: A player's move, or a chance outcome (:class:`Reveal`) at a chance node; anything but an
-            :data:`~cheekymonkey.actions.Action` is refused (E9).
+            :data:`~cheekymonkey.cheeky.actions.Action` is refused (E9).
 
     Returns:
         The next state.

@@ -6,11 +6,11 @@ from typing import TypeAlias
 
 import attrs
 
-from cheekymonkey.actions import Action, Claim, Herd, Place, Reveal, Stop, Swap
-from cheekymonkey.engine import apply
-from cheekymonkey.rules import Animal
-from cheekymonkey.scoring import ScoreSheet, score
-from cheekymonkey.state import GameState, Phase
+from cheekymonkey.cheeky.actions import Action, Claim, Herd, Place, Reveal, Stop, Swap
+from cheekymonkey.cheeky.engine import apply
+from cheekymonkey.cheeky.rules import Animal
+from cheekymonkey.cheeky.scoring import ScoreSheet, score
+from cheekymonkey.cheeky.state import GameState, Phase
 
 __all__ = [
     "Busted",

@@ -18,14 +18,16 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from fractions import Fraction
+from importlib import resources
+from importlib.resources.abc import Traversable
 from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
-from cheekymonkey.actions import Action, Claim, Draw, Herd, Place, Reveal, Stop, Swap
-from cheekymonkey.board import board_text
-from cheekymonkey.bots.registry import BOTS, bot_named
-from cheekymonkey.engine import (
+from cheekymonkey.cheeky.actions import Action, Claim, Draw, Herd, Place, Reveal, Stop, Swap
+from cheekymonkey.cheeky.board import board_text
+from cheekymonkey.cheeky.bots.registry import BOTS, bot_named
+from cheekymonkey.cheeky.engine import (
     apply,
     begins_turn,
     bust_probability,
@@ -36,26 +38,32 @@ from cheekymonkey.engine import (
     legal_actions,
     sample_chance,
 )
+from cheekymonkey.cheeky.events import Event, apply_with_events
+from cheekymonkey.cheeky.narration import a, board_table, bot_title, describe_event, merge_stacking, sheet_table
+from cheekymonkey.cheeky.notation import action_text, parse_actions
+from cheekymonkey.cheeky.records import GameRecord
+from cheekymonkey.cheeky.rules import Ruleset
+from cheekymonkey.cheeky.scoring import ScoreSheet, score, score_stacks
+from cheekymonkey.cheeky.state import GameState, Phase, new_game
+from cheekymonkey.cheeky.views import TableView, view
+from cheekymonkey.documents import Documents
+from cheekymonkey.encoding import Encoding, ObservationField
 from cheekymonkey.errors import InvalidValueError
-from cheekymonkey.events import Event, apply_with_events
-from cheekymonkey.game import Documents, Encoding, Game, GameBot, ObservationField, Outcome, TextTable
-from cheekymonkey.narration import a, board_table, bot_title, describe_event, merge_stacking, sheet_table
-from cheekymonkey.notation import action_text, parse_actions
-from cheekymonkey.records import GameRecord
-from cheekymonkey.rules import Ruleset
-from cheekymonkey.scoring import score, score_stacks
-from cheekymonkey.state import GameState, Phase, new_game
-from cheekymonkey.views import TableView, view
+from cheekymonkey.game import Game, GameBot
+from cheekymonkey.outcome import Outcome
+from cheekymonkey.text_table import TextTable
+
+if TYPE_CHECKING:
+    from cheekymonkey.verify import Proofs
 
 __all__ = ["CHEEKY_MONKEY", "CheekyMonkey"]
 
 
 class _Encoding:
-    """Cheeky Monkey's :class:`~cheekymonkey.game.Encoding`: the action codec and one observation layout."""
+    """Cheeky Monkey's :class:`~cheekymonkey.encoding.Encoding`: the action codec and one observation layout."""
 
     def __init__(self, players: int, ruleset: Ruleset | None, observation: str | None) -> None:
-        from cheekymonkey.rl.encoding import NUM_OUTCOMES, ActionCodec
-        from cheekymonkey.rl.observations import DEFAULT_OBSERVATION, observation_layout
+        from cheekymonkey.cheeky.encoding import DEFAULT_OBSERVATION, NUM_OUTCOMES, ActionCodec, observation_layout
 
         self.layout = observation_layout(observation or DEFAULT_OBSERVATION, players, ruleset)
         self.codec = ActionCodec(players)
@@ -255,11 +263,11 @@ class CheekyMonkey:
         return view(state, seat)
 
     def bot_names(self) -> tuple[str, ...]:
-        """The names in :data:`cheekymonkey.bots.BOTS`."""
+        """The names in :data:`cheekymonkey.cheeky.bots.BOTS`."""
         return tuple(BOTS)
 
     def facts(self, state: GameState, seat: int | None) -> dict[str, Any]:
-        """``{"bust_odds": p}`` while a player decides (:func:`~cheekymonkey.bots.bust_probability`), else ``{}``.
+        """``{"bust_odds": p}`` while a player decides (:func:`~cheekymonkey.bust_probability`), else ``{}``.
 
         The odds follow from what every seat has seen face up: the bag holds what was neither stacked nor is
         in front, and every token was drawn, returned and stacked in the open (R5, R6, R9).
@@ -271,7 +279,7 @@ class CheekyMonkey:
         return sum(ruleset.counts) + sum(ruleset.bonus_values) + ruleset.max_players
 
     def bot_named(self, name: str, *, memory: int | None = None) -> GameBot[GameState, Action]:
-        """:func:`cheekymonkey.bots.bot_named`; with ``memory``, a bot whose caches keep at most that many entries.
+        """:func:`cheekymonkey.cheeky.bots.bot_named`; with ``memory``, a bot whose caches keep at most that many.
 
         >>> bot = CHEEKY_MONKEY.bot_named("expectimax", memory=1000)
         >>> bot
@@ -315,7 +323,7 @@ class CheekyMonkey:
         return board_text(state)
 
     def event_text(self, event: Event, names: Sequence[str], viewer: int | None = None) -> str:
-        """:func:`cheekymonkey.narration.describe_event`."""
+        """:func:`cheekymonkey.cheeky.narration.describe_event`."""
         return describe_event(event, names, viewer)
 
     def result_text(self, state: GameState, names: Sequence[str]) -> str:
@@ -323,12 +331,12 @@ class CheekyMonkey:
         return self.result_table(state, names).text(80)
 
     def board_table(self, state: GameState, names: Sequence[str], viewer: int | None = None) -> TextTable:
-        """:func:`cheekymonkey.narration.board_table`, with the odds of a bust while deciding."""
+        """:func:`cheekymonkey.cheeky.narration.board_table`, with the odds of a bust while deciding."""
         bust = bust_probability(state) if state.phase is Phase.DECIDE and state.bag_size else None
         return board_table(state, names, viewer, bust)
 
     def result_table(self, state: GameState, names: Sequence[str]) -> TextTable:
-        """:func:`cheekymonkey.narration.sheet_table` of the final score (:func:`~cheekymonkey.score`)."""
+        """:func:`cheekymonkey.cheeky.narration.sheet_table` of the final score (:func:`~cheekymonkey.score`)."""
         return sheet_table(score(state), state.ruleset, names)
 
     def action_help(self) -> str:
@@ -336,7 +344,7 @@ class CheekyMonkey:
         return _ACTION_HELP.rstrip("\n")
 
     def bot_title(self, name: str) -> str:
-        """:func:`cheekymonkey.narration.bot_title`: ``"Heuristic"``, ``"MCTS"``."""
+        """:func:`cheekymonkey.cheeky.narration.bot_title`: ``"Heuristic"``, ``"MCTS"``."""
         return bot_title(name)
 
     def mid_move(self, state: GameState) -> bool:
@@ -344,7 +352,7 @@ class CheekyMonkey:
         return state.phase is Phase.PLACING
 
     def merge_events(self, events: Sequence[Event]) -> tuple[Event, ...]:
-        """:func:`cheekymonkey.narration.merge_stacking`: a stop's tokens stacked one at a time read as one line."""
+        """:func:`cheekymonkey.cheeky.narration.merge_stacking`: a stop's tokens stacked one at a time, one line."""
         return merge_stacking(events)
 
     def record(
@@ -362,26 +370,50 @@ class CheekyMonkey:
         return GameRecord(ruleset, players, first_player, tuple(actions), seed, tuple(names), tuple(bots))
 
     def documents(self) -> Documents:
-        """:data:`cheekymonkey.serialization.documents.CODEC`: the documents of :mod:`cheekymonkey.serialization`.
+        """:data:`cheekymonkey.cheeky.documents.CODEC`: the documents of :mod:`cheekymonkey.serialization`.
 
         Raises:
             ImportError: If the ``json`` extra (cattrs) is not installed; the message names it.
         """
-        from cheekymonkey.serialization.documents import CODEC
+        from cheekymonkey.cheeky.documents import CODEC
 
         return CODEC
 
     def observation_kinds(self) -> tuple[str, ...]:
-        """``("full", "table")``: see :mod:`cheekymonkey.rl.observations`."""
-        from cheekymonkey.rl.observations import OBSERVATION_KINDS
+        """``("full", "table")``: see :mod:`cheekymonkey.cheeky.encoding`."""
+        from cheekymonkey.cheeky.encoding import OBSERVATION_KINDS
 
         return tuple(OBSERVATION_KINDS)
 
     def encoding(
         self, players: int, ruleset: Ruleset | None = None, observation: str | None = None
     ) -> Encoding[GameState, Action]:
-        """:class:`~cheekymonkey.rl.ActionCodec` and :func:`~cheekymonkey.rl.observation_layout`."""
+        """The action codec and an observation layout of :mod:`cheekymonkey.cheeky.encoding`."""
         return _Encoding(players, ruleset, observation)
+
+    # -- what the game ships beside its engine, found through the registry ----------------------------
+
+    def score(self, state: GameState) -> ScoreSheet:
+        """:func:`~cheekymonkey.score`: the final score sheet (``PlayedGame.score``)."""
+        return score(state)
+
+    def schemas(self) -> Traversable:
+        """The folder of the game's JSON Schema files, one ``<kind>.schema.json`` per document kind."""
+        return resources.files(__package__) / "schemas"
+
+    def page_script(self) -> Traversable:
+        """The web page's drawing of the table (``cheeky-monkey.js``), which the web server serves."""
+        return resources.files(__package__) / "static" / "cheeky-monkey.js"
+
+    def proofs(self) -> Proofs:
+        """The z3 proofs of the scoring rules (:mod:`cheekymonkey.cheeky.verify`), for ``cheekymonkey verify``.
+
+        Raises:
+            ImportError: If z3 (the ``verify`` extra) is not installed.
+        """
+        from cheekymonkey.cheeky.verify.command import command_line
+
+        return command_line
 
     def __repr__(self) -> str:
         return "CHEEKY_MONKEY"

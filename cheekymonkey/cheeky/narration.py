@@ -3,9 +3,9 @@
 The command line prints these lines, and the web front end sends them, so every player reads the same words.
 Each line is written for one reader: the ``viewer`` seat reads as "you" ("You draw a Seal.", "Bea claims a
 Giraffe from you.", "Bob swaps the monkey for your Lion.") and every other seat by its name. A seat's *name*
-never makes it "you": :func:`cheekymonkey.game.check_names` refuses "You" as a name, and look-alikes.
+never makes it "you": :func:`cheekymonkey.names.check_names` refuses "You" as a name, and look-alikes.
 
->>> from cheekymonkey.events import Claimed, Swapped
+>>> from cheekymonkey.cheeky.events import Claimed, Swapped
 >>> names = ["Ann", "Bea", "Cy"]
 >>> describe_event(Claimed(1, 0, Animal.GIRAFFE), names, viewer=0)
 'Bea claims a Giraffe from you.'
@@ -20,13 +20,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
-from cheekymonkey.events import Busted, Claimed, Drew, Event, GameOver, HerdSecured, Stacked, Stopped, Swapped
-from cheekymonkey.game import Cell, Column, TextTable
-from cheekymonkey.rules import ANIMALS, Animal, Ruleset
-from cheekymonkey.scoring import Decision, ScoreSheet
+from cheekymonkey.cheeky.events import Busted, Claimed, Drew, Event, GameOver, HerdSecured, Stacked, Stopped, Swapped
+from cheekymonkey.cheeky.rules import ANIMALS, Animal, Ruleset
+from cheekymonkey.cheeky.scoring import Decision, ScoreSheet
+from cheekymonkey.text_table import Cell, Column, TextTable
 
 if TYPE_CHECKING:
-    from cheekymonkey.state import GameState
+    from cheekymonkey.cheeky.state import GameState
 
 __all__ = [
     "ANIMAL_COLOURS",
@@ -113,7 +113,7 @@ def describe_event(event: Event, names: Sequence[str], viewer: int | None = None
         names: The seats' names, in seat order.
         viewer: The reader's seat, which reads as "you"; None for a spectator.
 
-    >>> from cheekymonkey.events import Busted, HerdSecured, Stacked
+    >>> from cheekymonkey.cheeky.events import Busted, HerdSecured, Stacked
     >>> describe_event(Busted(1, Animal.KANGAROO, (Animal.LION, Animal.KANGAROO)), ["Ann", "Bea"], viewer=1)
     'You draw a Kangaroo: bust! 2 tokens go back into the bag.'
     >>> describe_event(HerdSecured(0, (Animal.ELEPHANT,) * 2), ["Ann", "Bea"], viewer=1)
@@ -153,7 +153,7 @@ def describe_event(event: Event, names: Sequence[str], viewer: int | None = None
 
 
 def merge_stacking(events: Sequence[Event]) -> tuple[Event, ...]:
-    """The events with each run of :class:`~cheekymonkey.events.Stacked` by one seat joined into one.
+    """The events with each run of :class:`~cheekymonkey.cheeky.events.Stacked` by one seat joined into one.
 
     A player who stacks tokens one at a time (R9) makes one event per token; narrated, they read as one.
 
@@ -209,7 +209,7 @@ def board_table(
        1  > Bob (you)      0  -
     In front of you: Seal. Drawing again busts with probability 0%.
     """
-    from cheekymonkey.state import Phase
+    from cheekymonkey.cheeky.state import Phase
 
     over = state.phase is Phase.OVER
     rows = []
@@ -265,7 +265,7 @@ def sheet_table(sheet: ScoreSheet, ruleset: Ruleset | None, names: Sequence[str]
     """The score sheet as a table: tokens per animal (a star for a bonus tile), the sums, the legend, the winners.
 
     The animal columns have full names, and three-letter ones where the table must fit a narrow screen
-    (:meth:`~cheekymonkey.game.TextTable.fit`). Without bonus tiles (R19) there is no bonus column and no
+    (:meth:`~cheekymonkey.text_table.TextTable.fit`). Without bonus tiles (R19) there is no bonus column and no
     star. Without a rule set, the columns are the animals someone stacked.
     """
     animals, columns = sheet_columns(ruleset) if ruleset is not None else _sheet_columns_of(sheet)

@@ -32,11 +32,11 @@ from __future__ import annotations
 
 from typing import Final
 
-from cheekymonkey.actions import DRAW, HERD, STOP, Action, Claim, Draw, Place, Reveal, Stop, Swap
-from cheekymonkey.engine import legal_actions
+from cheekymonkey.cheeky.actions import DRAW, HERD, STOP, Action, Claim, Draw, Place, Reveal, Stop, Swap
+from cheekymonkey.cheeky.engine import legal_actions
+from cheekymonkey.cheeky.rules import ANIMALS, Animal
+from cheekymonkey.cheeky.state import GameState, Phase, all_one_animal
 from cheekymonkey.errors import ActionTextError, IllegalActionError
-from cheekymonkey.rules import ANIMALS, Animal
-from cheekymonkey.state import GameState, Phase, all_one_animal
 
 __all__ = ["ActionTextError", "action_text", "parse_action", "parse_actions"]
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import attrs
 
-from cheekymonkey.actions import Action
-from cheekymonkey.engine import apply
-from cheekymonkey.game import check_record_seats, replay_states
-from cheekymonkey.rules import Ruleset
-from cheekymonkey.state import GameState, new_game
+from cheekymonkey.cheeky.actions import Action
+from cheekymonkey.cheeky.engine import apply
+from cheekymonkey.cheeky.rules import Ruleset
+from cheekymonkey.cheeky.state import GameState, new_game
+from cheekymonkey.record import check_record_seats, replay_states
 
 __all__ = ["GameRecord"]
 

@@ -12,9 +12,9 @@ its share of wins. Points are deliberately not the return: the rules reward winn
 
 from __future__ import annotations
 
+from cheekymonkey.cheeky.scoring import ScoreSheet, score
+from cheekymonkey.cheeky.state import GameState
 from cheekymonkey.errors import InvalidValueError
-from cheekymonkey.scoring import ScoreSheet, score
-from cheekymonkey.state import GameState
 
 __all__ = ["returns", "returns_of"]
 

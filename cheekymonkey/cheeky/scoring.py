@@ -10,9 +10,9 @@ import attrs
 
 from cheekymonkey._values import Frozen, attrs_view
 from cheekymonkey._values import count_sum as _size
+from cheekymonkey.cheeky.rules import ANIMALS, Animal, Ruleset
+from cheekymonkey.cheeky.state import GameState, Phase, drawn
 from cheekymonkey.errors import GameNotOverError, InvalidStateError
-from cheekymonkey.rules import ANIMALS, Animal, Ruleset
-from cheekymonkey.state import GameState, Phase, drawn
 
 __all__ = ["Decision", "ScoreSheet", "SeatScore", "score", "score_counts", "score_stacks", "sheet_problems"]
 
@@ -260,7 +260,7 @@ def _rows(stacks: tuple[tuple[Animal, ...], ...]) -> list[tuple[int, ...]]:
 def _final_winners(state: GameState) -> tuple[int, ...]:
     """The winning seats of a finished game: ``score(state).winners`` without building the score sheet.
 
-    For a search that plays games out by the thousand (:class:`~cheekymonkey.bots.search.MCTSBot`).
+    For a search that plays games out by the thousand (:class:`~cheekymonkey.cheeky.bots.search.MCTSBot`).
 
     Raises:
         GameNotOverError: If the game has not ended.

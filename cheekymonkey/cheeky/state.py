@@ -12,7 +12,7 @@ is one load, building a state one allocation. It stays compatible with attrs' in
 ``TypeError``) before it could be checked, and a wrong type must raise
 :class:`~cheekymonkey.InvalidStateError` in both builds.
 
-``print(state)`` draws the table as text. The drawing is display code (:mod:`cheekymonkey.board`), which
+``print(state)`` draws the table as text. The drawing is display code (:mod:`cheekymonkey.cheeky.board`), which
 this module never imports: the package joins the two when it is imported (:func:`show_states_with`).
 """
 
@@ -27,8 +27,8 @@ from attrs.exceptions import FrozenInstanceError
 
 from cheekymonkey._compiled import COMPILED, entry_points
 from cheekymonkey._values import attrs_view, count_sum
+from cheekymonkey.cheeky.rules import ANIMALS, Animal, Ruleset
 from cheekymonkey.errors import InvalidGameError, InvalidStateError
-from cheekymonkey.rules import ANIMALS, Animal, Ruleset
 
 __all__ = ["GameState", "Phase", "new_game"]
 
@@ -61,7 +61,7 @@ class Phase(enum.IntEnum):
 
 
 # How str(state) and str(view) draw the table: set by the package (cheekymonkey/__init__.py) to the text
-# board of cheekymonkey.board, which is display code and so never imported by this module. Empty, a state's
+# board of cheekymonkey.cheeky.board, which is display code and so never imported by this module. Empty, a state's
 # str is its repr.
 _DRAW: Final[list[Callable[[Any], str]]] = []
 

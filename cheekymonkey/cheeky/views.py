@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import attrs
 
-from cheekymonkey.actions import Action
-from cheekymonkey.engine import legal_actions
+from cheekymonkey.cheeky.actions import Action
+from cheekymonkey.cheeky.engine import legal_actions
+from cheekymonkey.cheeky.rules import ANIMALS, Animal, Ruleset
+from cheekymonkey.cheeky.scoring import ScoreSheet, score
+from cheekymonkey.cheeky.state import GameState, Phase, check_turn, drawn, make_state
 from cheekymonkey.errors import InvalidStateError, InvalidValueError
-from cheekymonkey.rules import ANIMALS, Animal, Ruleset
-from cheekymonkey.scoring import ScoreSheet, score
-from cheekymonkey.state import GameState, Phase, check_turn, drawn, make_state
 
 __all__ = ["TableView", "view"]
 
@@ -126,7 +126,7 @@ class TableView:
                 raise _fail(f"the legal actions {self.legal!r} are not those the rules give here, {expected!r}")
 
     def __str__(self) -> str:
-        # print(view) draws the table as text, as print(state) does (cheekymonkey.board).
+        # print(view) draws the table as text, as print(state) does (cheekymonkey.cheeky.board).
         return drawn(self)
 
     @property

@@ -37,7 +37,7 @@ smaller ``max_steps``.
 (:attr:`~cheekymonkey.Outcome.returns`): 1 for a sole win, ``1/k`` for a win shared by ``k``, 0 for a
 loss. With ``margin=c`` (Gymnasium and PettingZoo), each step also pays ``c`` times the change in the
 seat's *lead* since its last reward (the first reward: since the game began), the lead being its points
-minus the most points of any other seat (:meth:`~cheekymonkey.game.Encoding.points`: in *Cheeky Monkey*
+minus the most points of any other seat (:meth:`~cheekymonkey.encoding.Encoding.points`: in *Cheeky Monkey*
 the score of the stacks as they stand, R16-R17; in *Too Many Monkeys*, which counts no points, minus the
 cards a seat still has to turn up to win the game, see :mod:`cheekymonkey.toomany.encoding`). It is a
 potential-based shaping term, so it leaves the best policy unchanged (Ng, Harada and Russell, ICML 1999),

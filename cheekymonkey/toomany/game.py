@@ -20,11 +20,17 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from fractions import Fraction
+from importlib import resources
+from importlib.resources.abc import Traversable
 from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
-from cheekymonkey.game import Documents, Encoding, Game, GameBot, Outcome, TextTable
+from cheekymonkey.documents import Documents
+from cheekymonkey.encoding import Encoding
+from cheekymonkey.game import Game, GameBot
+from cheekymonkey.outcome import Outcome
+from cheekymonkey.text_table import TextTable
 from cheekymonkey.toomany.actions import Action, Reveal
 from cheekymonkey.toomany.board import board_table, board_text
 from cheekymonkey.toomany.bots import BOTS, bot_named
@@ -47,6 +53,9 @@ from cheekymonkey.toomany.results import outcome
 from cheekymonkey.toomany.rules import Ruleset
 from cheekymonkey.toomany.state import GameState, Phase, new_game
 from cheekymonkey.toomany.views import TableView, view
+
+if TYPE_CHECKING:
+    from cheekymonkey.verify import Proofs
 
 __all__ = ["TOO_MANY_MONKEYS", "TooManyMonkeys"]
 
@@ -275,6 +284,26 @@ class TooManyMonkeys:
             InvalidValueError: If the seat count, rule set or observation kind does not fit.
         """
         return encoding(players, ruleset, observation)
+
+    # -- what the game ships beside its engine, found through the registry ----------------------------
+
+    def schemas(self) -> Traversable:
+        """The folder of the game's JSON Schema files, one ``<kind>.schema.json`` per document kind."""
+        return resources.files(__package__) / "schemas"
+
+    def page_script(self) -> Traversable:
+        """The web page's drawing of the table (``too-many-monkeys.js``), which the web server serves."""
+        return resources.files(__package__) / "static" / "too-many-monkeys.js"
+
+    def proofs(self) -> Proofs:
+        """The z3 proofs of the deck and the turn (:mod:`cheekymonkey.toomany.verify`), for ``cheekymonkey verify``.
+
+        Raises:
+            ImportError: If z3 (the ``verify`` extra) is not installed.
+        """
+        from cheekymonkey.toomany.verify import command_line
+
+        return command_line
 
     def __repr__(self) -> str:
         return "TOO_MANY_MONKEYS"

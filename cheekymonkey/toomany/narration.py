@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from cheekymonkey.game import Cell, Column, TextTable
+from cheekymonkey.text_table import Cell, Column, TextTable
 from cheekymonkey.toomany.actions import (
     Action,
     Decline,

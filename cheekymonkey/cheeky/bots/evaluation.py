@@ -5,9 +5,9 @@ from __future__ import annotations
 import math
 from typing import Final
 
+from cheekymonkey.cheeky.rules import ANIMALS, Animal, Ruleset
+from cheekymonkey.cheeky.state import GameState
 from cheekymonkey.errors import InvalidValueError
-from cheekymonkey.rules import ANIMALS, Animal, Ruleset
-from cheekymonkey.state import GameState
 
 __all__ = ["position_value"]
 

@@ -1,7 +1,7 @@
 """The expectimax bot: an exact search of the rest of its turn, valued by the position value.
 
 >>> from cheekymonkey import play_game
->>> from cheekymonkey.bots import HeuristicBot
+>>> from cheekymonkey.cheeky.bots import HeuristicBot
 >>> game = play_game([ExpectimaxBot(), HeuristicBot()], seed=3)
 >>> sum(game.score.totals) >= 52
 True
@@ -13,13 +13,13 @@ import math
 import random
 from collections.abc import Callable
 
-from cheekymonkey.actions import DRAW, PLACES, REVEALS, Action, Claim, Draw, Herd, Stop, Swap
-from cheekymonkey.bots.base import paused_gc
-from cheekymonkey.bots.evaluation import _Evaluator
-from cheekymonkey.engine import apply, legal_actions
+from cheekymonkey.cheeky.actions import DRAW, PLACES, REVEALS, Action, Claim, Draw, Herd, Stop, Swap
+from cheekymonkey.cheeky.bots.base import paused_gc
+from cheekymonkey.cheeky.bots.evaluation import _Evaluator
+from cheekymonkey.cheeky.engine import apply, legal_actions
+from cheekymonkey.cheeky.rules import ANIMALS, Animal
+from cheekymonkey.cheeky.state import GameState, Phase
 from cheekymonkey.errors import InvalidValueError
-from cheekymonkey.rules import ANIMALS, Animal
-from cheekymonkey.state import GameState, Phase
 
 __all__ = ["ExpectimaxBot"]
 

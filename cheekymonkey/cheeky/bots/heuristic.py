@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import random
 
-from cheekymonkey.actions import DRAW, HERD, PLACES, STOP, Action, Claim, Swap
-from cheekymonkey.engine import bust_probability, legal_actions
+from cheekymonkey.cheeky.actions import DRAW, HERD, PLACES, STOP, Action, Claim, Swap
+from cheekymonkey.cheeky.engine import bust_probability, legal_actions
+from cheekymonkey.cheeky.rules import ANIMALS
+from cheekymonkey.cheeky.state import GameState, Phase, all_one_animal
 from cheekymonkey.errors import InvalidValueError
-from cheekymonkey.rules import ANIMALS
-from cheekymonkey.state import GameState, Phase, all_one_animal
 
 __all__ = ["HeuristicBot"]
 

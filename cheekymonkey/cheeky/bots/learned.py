@@ -1,7 +1,7 @@
 """The learned bot: a small neural network that plays from the observation, with numpy alone.
 
 :class:`LearnedBot` reads what it knows of the position as the full observation from its own seat
-(:mod:`cheekymonkey.rl.observations`, each entry divided by its bound) and a few numbers computed from
+(:mod:`cheekymonkey.cheeky.encoding`, each entry divided by its bound) and a few numbers computed from
 that observation alone (:func:`features`: the chance of drawing each animal, of busting, of drawing each
 stack's top, and the lead in each animal's count). It runs them through a perceptron of two hidden
 layers (ReLU), and plays the legal action with the highest output: the action mask rules out the others.
@@ -16,7 +16,7 @@ trained, and how it plays against the other bots, is in the bot ladder's docs
 
 A game the weights were not trained for (another seat count or rule set) is played by the bot it falls
 back on: :meth:`LearnedBot.fits` says which. The bot registered as ``learned``
-(:func:`cheekymonkey.bots.bot_named`) falls back on the heuristic bot.
+(:func:`cheekymonkey.cheeky.bots.bot_named`) falls back on the heuristic bot.
 
 >>> import random
 >>> from cheekymonkey import Animal, Draw, Herd, HeuristicBot, Reveal, Stop, apply, new_game
@@ -42,19 +42,18 @@ try:
 except ImportError as error:
     raise ImportError("the learned bot needs numpy: pip install 'cheekymonkey[rl]'") from error
 
-from cheekymonkey.actions import Action
-from cheekymonkey.engine import legal_actions
+from cheekymonkey.cheeky.actions import Action
+from cheekymonkey.cheeky.encoding import ActionCodec, ObservationLayout, full_observation, observation_layout
+from cheekymonkey.cheeky.engine import legal_actions
+from cheekymonkey.cheeky.rules import Ruleset
+from cheekymonkey.cheeky.state import GameState
 from cheekymonkey.errors import InvalidValueError
 from cheekymonkey.game import GameBot
-from cheekymonkey.rl.encoding import ActionCodec
-from cheekymonkey.rl.observations import ObservationLayout, full_observation, observation_layout
-from cheekymonkey.rules import Ruleset
-from cheekymonkey.state import GameState
 
 __all__ = ["WEIGHTS", "LearnedBot", "Network", "features", "load_network"]
 
 WEIGHTS: Final = "learned.npz"
-"""The shipped weights, a file of the :mod:`cheekymonkey.rl` package (read with ``importlib.resources``)."""
+"""The shipped weights, a file beside this module (read with ``importlib.resources``)."""
 
 _LAYERS: Final = 3
 
@@ -160,7 +159,7 @@ def load_network(path: str | Path | None = None) -> Network:
         OSError: If the file cannot be read.
     """
     if path is None:
-        with importlib.resources.files("cheekymonkey.rl").joinpath(WEIGHTS).open("rb") as file:
+        with importlib.resources.files(__package__).joinpath(WEIGHTS).open("rb") as file:
             return _read(file, WEIGHTS)
     with open(path, "rb") as file:
         return _read(file, str(path))

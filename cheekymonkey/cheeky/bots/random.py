@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import random
 
-from cheekymonkey.actions import Action, Draw
-from cheekymonkey.engine import legal_actions
-from cheekymonkey.rules import ANIMALS
-from cheekymonkey.state import GameState
+from cheekymonkey.cheeky.actions import Action, Draw
+from cheekymonkey.cheeky.engine import legal_actions
+from cheekymonkey.cheeky.rules import ANIMALS
+from cheekymonkey.cheeky.state import GameState
 
 __all__ = ["RandomBot"]
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from cheekymonkey.bots.base import Bot
-from cheekymonkey.bots.expectimax import ExpectimaxBot
-from cheekymonkey.bots.heuristic import HeuristicBot
-from cheekymonkey.bots.random import RandomBot
-from cheekymonkey.bots.search import MCTSBot
+from cheekymonkey.cheeky.bots.base import Bot
+from cheekymonkey.cheeky.bots.expectimax import ExpectimaxBot
+from cheekymonkey.cheeky.bots.heuristic import HeuristicBot
+from cheekymonkey.cheeky.bots.random import RandomBot
+from cheekymonkey.cheeky.bots.search import MCTSBot
 from cheekymonkey.errors import InvalidValueError
 
 __all__ = ["BOTS", "bot_named"]
@@ -18,9 +18,9 @@ __all__ = ["BOTS", "bot_named"]
 # To add a bot, add its name and a function that builds a fresh one, with no arguments. A bot that needs an
 # optional extra imports it inside that function, so that the registry loads without the extra.
 def _learned_bot() -> Bot:
-    # The learned network (cheekymonkey.rl.learned) needs numpy, the rl extra: imported when first asked for.
+    # The learned network (cheekymonkey.cheeky.bots.learned) needs numpy, the rl extra: imported when first asked for.
     try:
-        from cheekymonkey.rl.learned import LearnedBot
+        from cheekymonkey.cheeky.bots.learned import LearnedBot
     except ImportError as error:
         raise InvalidValueError(str(error)) from error
     return LearnedBot(fallback=HeuristicBot())

@@ -6,14 +6,14 @@ node per draw (R5) whose children are the animals that came out, sampled with th
 iteration walks down the tree by UCT, adds one node, then plays on by sampling: the rest of its turn
 as the expectimax bot would play it, then the opponents' turns, by the heuristic's rules of thumb,
 until the bot is to play again. The position reached is scored as a chance of winning, from
-:func:`~cheekymonkey.bots.position_value`; once few tokens are left in the bag, the playout goes on to
+:func:`~cheekymonkey.cheeky.bots.position_value`; once few tokens are left in the bag, the playout goes on to
 the end of the game and scores the real result instead. The action with the best mean is played.
 
 The opponents' turns are what the expectimax bot cannot see: it values the end of its own turn with
 an estimate of what its exposed top risks, where this bot plays the claims and swaps out.
 
 >>> from cheekymonkey import play_game
->>> from cheekymonkey.bots import HeuristicBot
+>>> from cheekymonkey.cheeky.bots import HeuristicBot
 >>> game = play_game([MCTSBot(iterations=50), HeuristicBot()], seed=3)
 >>> sum(len(stack) for stack in game.state.stacks)
 52
@@ -25,15 +25,15 @@ import math
 import random
 from typing import Final
 
-from cheekymonkey.actions import CLAIMS, DRAW, HERD, SWAPS, Action, Herd, Stop
-from cheekymonkey.bots.base import paused_gc
-from cheekymonkey.bots.evaluation import _Evaluator
-from cheekymonkey.bots.expectimax import ExpectimaxBot, _best_stacking, _candidates, _placing_choice
-from cheekymonkey.engine import apply, begins_turn, legal_actions, resolve_chance, stop_in_order
+from cheekymonkey.cheeky.actions import CLAIMS, DRAW, HERD, SWAPS, Action, Herd, Stop
+from cheekymonkey.cheeky.bots.base import paused_gc
+from cheekymonkey.cheeky.bots.evaluation import _Evaluator
+from cheekymonkey.cheeky.bots.expectimax import ExpectimaxBot, _best_stacking, _candidates, _placing_choice
+from cheekymonkey.cheeky.engine import apply, begins_turn, legal_actions, resolve_chance, stop_in_order
+from cheekymonkey.cheeky.rules import Animal
+from cheekymonkey.cheeky.scoring import _final_winners
+from cheekymonkey.cheeky.state import GameState, Phase, all_one_animal
 from cheekymonkey.errors import InvalidValueError
-from cheekymonkey.rules import Animal
-from cheekymonkey.scoring import _final_winners
-from cheekymonkey.state import GameState, Phase, all_one_animal
 
 __all__ = ["MCTSBot"]
 
@@ -48,7 +48,7 @@ _ROLLOUT_RISK: Final = 0.3
 _ENDGAME: Final = 16
 """With at most this many tokens in the bag, playouts run to the end of the game (R15)."""
 _LEAD_SCALE: Final = 8.0
-"""A lead of this many points (of :func:`~cheekymonkey.bots.position_value`) counts as a 73% chance to win."""
+"""A lead of this many points (of :func:`~cheekymonkey.cheeky.bots.position_value`) counts as a 73% chance to win."""
 
 
 _PRIOR: Final = 10
@@ -156,7 +156,7 @@ class MCTSBot:
     """In the endgame, a Monte Carlo tree search of its turn, with chance nodes; before it, the expectimax play.
 
     It searches in the endgame: while more than ``endgame`` tokens are in the bag and in front, it
-    plays as :class:`~cheekymonkey.bots.ExpectimaxBot` does (``endgame=None`` searches every decision).
+    plays as :class:`~cheekymonkey.cheeky.bots.ExpectimaxBot` does (``endgame=None`` searches every decision).
     Each search starts from the expectimax values of the options, each counted as 10 playouts, then
     runs ``iterations`` playouts (none when the choice is forced), and plays the option with the best
     mean. A playout walks the tree of the bot's turn by UCT (``exploration`` is the constant),
@@ -169,7 +169,7 @@ class MCTSBot:
     on), it plays to the end of the game and counts the real result: 1 for a win, 1/k for a win
     shared by k, else 0 (R18). Otherwise it stops when the bot is
     to play again and counts that position as a chance of winning of ``1 / (1 + exp(-lead / 8))``,
-    the lead being :func:`~cheekymonkey.bots.position_value` with the bot to move.
+    the lead being :func:`~cheekymonkey.cheeky.bots.position_value` with the bot to move.
 
     Args:
         iterations: Playouts per decision, 1 or more.

@@ -5,8 +5,8 @@ and returns a :class:`VerificationReport` with each property proved or refuted b
 The core library never imports this package, so it works without z3.
 """
 
-from cheekymonkey.verify.model import ScoringModel, Witness, check_agreement, enumerate_witnesses, verify_ruleset
-from cheekymonkey.verify.report import CountTable, PropertyResult, Status, VerificationReport, format_table
+from cheekymonkey.cheeky.verify.model import ScoringModel, Witness, check_agreement, enumerate_witnesses, verify_ruleset
+from cheekymonkey.cheeky.verify.report import CountTable, PropertyResult, Status, VerificationReport, format_table
 
 __all__ = [
     "CountTable",

@@ -10,9 +10,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Final
 
+from cheekymonkey.cheeky.rules import Ruleset
+from cheekymonkey.cheeky.verify.model import verify_ruleset
 from cheekymonkey.errors import CheekyMonkeyError
-from cheekymonkey.rules import Ruleset
-from cheekymonkey.verify.model import verify_ruleset
 
 __all__ = ["command_line"]
 
@@ -27,7 +27,7 @@ def command_line(preset: str, document: Path | None, players: Sequence[int] | No
     prints a one-line error and returns status 2.
     """
     if document is not None:
-        from cheekymonkey.serialization import load_ruleset
+        from cheekymonkey.cheeky.documents import load_ruleset
 
         try:
             ruleset = load_ruleset(document.read_text(encoding="utf-8"))

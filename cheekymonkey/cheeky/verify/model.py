@@ -1,6 +1,6 @@
 """A z3 model of scoring (R16-R19) over symbolic count tables, and the proofs built on it.
 
-The model restates the scoring rules as constraints, independently of :mod:`cheekymonkey.scoring`:
+The model restates the scoring rules as constraints, independently of :mod:`cheekymonkey.cheeky.scoring`:
 for every seat ``i`` and animal ``a`` in play, ``c[i][a]`` is an integer variable, the tokens of ``a``
 in seat ``i``'s stack. Then:
 
@@ -25,10 +25,10 @@ from typing import Any
 
 import attrs
 
+from cheekymonkey.cheeky.rules import ANIMALS, Animal, Ruleset
+from cheekymonkey.cheeky.scoring import Decision, score_counts
+from cheekymonkey.cheeky.verify.report import CountTable, PropertyResult, Status, VerificationReport
 from cheekymonkey.errors import InvalidGameError, InvalidRulesetError
-from cheekymonkey.rules import ANIMALS, Animal, Ruleset
-from cheekymonkey.scoring import Decision, score_counts
-from cheekymonkey.verify.report import CountTable, PropertyResult, Status, VerificationReport
 
 try:
     import z3

@@ -6,7 +6,7 @@ import enum
 
 import attrs
 
-from cheekymonkey.rules import Animal, Ruleset
+from cheekymonkey.cheeky.rules import Animal, Ruleset
 
 __all__ = ["CountTable", "PropertyResult", "Status", "VerificationReport", "format_table"]
 
