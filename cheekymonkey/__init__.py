@@ -85,6 +85,7 @@ from cheekymonkey.errors import (
     InvalidStateError,
     InvalidValueError,
     NotAChanceNodeError,
+    NotYourDecisionError,
     ReplayError,
 )
 from cheekymonkey.game import Game
@@ -134,6 +135,7 @@ __all__ = [
     "InvalidStateError",
     "InvalidValueError",
     "NotAChanceNodeError",
+    "NotYourDecisionError",
     "Outcome",
     "Phase",
     "Place",

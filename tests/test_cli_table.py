@@ -59,13 +59,14 @@ def counting(monkeypatch: pytest.MonkeyPatch) -> _Counting:
     """The stand-in game, registered as ``--game counting-monkey`` for one test."""
     from cheekymonkey import games
 
+    # The command line's modules take the games' names when first imported: imported before the registry changes.
+    commands = [importlib.import_module(name) for name in ("cheekymonkey.cli.options", "cheekymonkey.cli.replay")]
     # Registered as a plug-in is: an entry point beside the installed ones.
     entry = importlib.metadata.EntryPoint("counting-monkey", f"{__name__}:COUNTING", games.ENTRY_POINT_GROUP)
     registry = games.Registry([*importlib.metadata.entry_points(group=games.ENTRY_POINT_GROUP), entry])
     monkeypatch.setattr(games, "_REGISTRY", [registry])
-    # The modules the commands run with took the names when imported (another test may have imported them afresh).
-    for module in ("cheekymonkey.cli.options", "cheekymonkey.cli.replay"):
-        monkeypatch.setattr(importlib.import_module(module), "GAME_NAMES", registry.names)
+    for module in commands:
+        monkeypatch.setattr(module, "GAME_NAMES", registry.names)
     COUNTING.calls.clear()
     return COUNTING
 

@@ -144,11 +144,12 @@ def plain(monkeypatch: pytest.MonkeyPatch) -> _Plain:
     """The plain game, installed as a plug-in beside the others for one test."""
     from cheekymonkey import games as registry_module
 
+    # The command line's modules take the games' names when first imported: imported before the registry changes.
+    commands = [importlib.import_module(name) for name in ("cheekymonkey.cli.options", "cheekymonkey.cli.replay")]
     registry = Registry([*_installed(), _entry("plain-monkeys", f"{__name__}:PLAIN")])
     monkeypatch.setattr(registry_module, "_REGISTRY", [registry])
-    # The command line took the names when it was imported.
-    for module in ("cheekymonkey.cli.options", "cheekymonkey.cli.replay"):
-        monkeypatch.setattr(importlib.import_module(module), "GAME_NAMES", registry.names)
+    for module in commands:
+        monkeypatch.setattr(module, "GAME_NAMES", registry.names)
     return PLAIN
 
 
