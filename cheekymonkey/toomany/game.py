@@ -17,6 +17,7 @@ command line, the web rooms, the RL adapters, the simulation) hold. Its JSON doc
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections.abc import Sequence
 from fractions import Fraction
@@ -301,8 +302,9 @@ class TooManyMonkeys:
         Raises:
             ImportError: If z3 (the ``verify`` extra) is not installed.
         """
-        from cheekymonkey.toomany.verify import command_line
-
+        # Imported by name: the proofs import z3, which a type check of the game (and the compiled build) must
+        # not have to read.
+        command_line: Proofs = importlib.import_module("cheekymonkey.toomany.verify").command_line
         return command_line
 
     def __repr__(self) -> str:
