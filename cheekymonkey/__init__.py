@@ -61,6 +61,7 @@ from cheekymonkey.cheeky import (
     chance_outcomes,
     claim_all,
     current_player,
+    illegal_reason,
     is_chance_node,
     is_terminal,
     legal_actions,
@@ -100,7 +101,7 @@ _moved.install()
 
 
 def __getattr__(name: str) -> object:
-    # cheekymonkey.engine and the like, used as attributes after `import cheekymonkey`.
+    # cheekymonkey.cheeky.engine and the like, used as attributes after `import cheekymonkey`.
     return _moved.moved_attribute(__name__, name)
 
 
@@ -167,6 +168,7 @@ __all__ = [
     "chance_outcomes",
     "claim_all",
     "current_player",
+    "illegal_reason",
     "is_chance_node",
     "is_terminal",
     "legal_actions",

@@ -100,6 +100,22 @@ class Game(Protocol[S, A, R, V_co, E]):
         """The game's title for people (``"Cheeky Monkey"``)."""
         ...
 
+    @property
+    def summary(self) -> str:
+        """What the game is about and how it is won, in a few sentences for a new player.
+
+        The command line prints it as a game begins.
+        """
+        ...
+
+    @property
+    def results_note(self) -> str:
+        """What a reader of the bots' win rates should know: how much of a result is luck, and where it is measured.
+
+        ``cheekymonkey simulate`` prints it under its table.
+        """
+        ...
+
     # -- rules and set-up ------------------------------------------------------------------------------
 
     def ruleset(self, name: str | None = None) -> R:
@@ -184,6 +200,13 @@ class Game(Protocol[S, A, R, V_co, E]):
         """The seat whose turn it is, at a chance node too (a draw in its turn), or None once the game has ended."""
         ...
 
+    def round_of(self, state: S) -> int:
+        """The round ``state`` is in, counted from 1: a game played in one round is always in round 1.
+
+        ``cheekymonkey replay --to round:N`` jumps to a round by it.
+        """
+        ...
+
     def begins_turn(self, state: S) -> bool:
         """Whether ``state`` is the first state of a seat's turn (the state :meth:`new_game` makes is one).
 
@@ -246,6 +269,14 @@ class Game(Protocol[S, A, R, V_co, E]):
 
     def action_words(self, action: A, state: S, names: Sequence[str]) -> str:
         """A legal ``action`` in words for a person choosing it, seats called by ``names``."""
+        ...
+
+    def choice_notes(self, state: S, names: Sequence[str]) -> tuple[str, ...]:
+        """Why choices a player may look for are not offered in ``state``, one sentence each (often none).
+
+        A seat left out of a choice of seats is named with the rule's reason (Too Many Monkeys' Skip skips a
+        seat with one waiting already); a front end shows them beside the choices.
+        """
         ...
 
     def parse_actions(self, text: str, state: S) -> tuple[A, ...]:
@@ -311,8 +342,9 @@ class Game(Protocol[S, A, R, V_co, E]):
         seed: int | None = None,
         names: Sequence[str] = (),
         bots: Sequence[str] = (),
+        quit_by: int | None = None,
     ) -> RecordLike[R, A]:
-        """A replayable record of a game."""
+        """A replayable record of a game; ``quit_by``: the seat whose player quit it where its actions end."""
         ...
 
     def documents(self) -> Documents:

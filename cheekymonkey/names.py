@@ -6,6 +6,7 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Final
 
+from cheekymonkey._confusables import skeleton
 from cheekymonkey.errors import InvalidValueError
 
 __all__ = ["check_names", "name_key"]
@@ -35,8 +36,12 @@ def name_key(name: str) -> str:
     True
     >>> name_key("Y0U!") == name_key("you")
     True
+    >>> name_key("\u028f\u1d0f\u1d1c") == name_key("you")  # small capitals, listed among Unicode's confusables
+    True
     """
-    folded = unicodedata.normalize("NFKC", name).casefold().translate(_LOOK_ALIKES)
+    # Unicode's confusables (UTS #39) before and after case folding (a Greek capital Beta, a Cyrillic small a).
+    folded = skeleton(skeleton(unicodedata.normalize("NFKC", name)).casefold())
+    folded = unicodedata.normalize("NFKC", folded).casefold().translate(_LOOK_ALIKES)
     kept = "".join(ch for ch in folded if unicodedata.category(ch)[0] in "LN")
     for run, letter in _RUNS:
         kept = kept.replace(run, letter)

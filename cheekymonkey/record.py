@@ -62,11 +62,17 @@ class RecordLike(Protocol[R_co, A_co]):
         """What played each seat (a bot's name, or ``"human"``), in seat order, or empty."""
         ...
 
+    @property
+    def quit_by(self) -> int | None:
+        """The seat whose player quit the game where the record ends, or None."""
+        ...
 
-def check_record_seats(names: object, bots: object, players: int) -> None:
-    """Check a record's ``names`` and ``bots``: optional, but when given, one non-empty string per seat.
 
-    Every game's record checks them here, so a replay can show them.
+def check_record_seats(names: object, bots: object, players: int, quit_by: object = None) -> None:
+    """Check a record's seats: ``names`` and ``bots``, and ``quit_by``, the seat that quit the game, if any.
+
+    ``names`` and ``bots`` are optional, but when given, one non-empty string per seat; ``quit_by`` is None or
+    one of the seats. Every game's record checks them here, so a replay can show them.
 
     Raises:
         InvalidGameError: Naming the field and what is wrong with it.
@@ -82,6 +88,10 @@ def check_record_seats(names: object, bots: object, players: int) -> None:
             raise InvalidGameError(f"{field} must be a tuple of non-empty strings, got {values!r}")
         if values and len(values) != players:
             raise InvalidGameError(f"{len(values)} {field} for {players} seats: give one per seat, or none")
+    if quit_by is not None and (
+        not isinstance(quit_by, int) or isinstance(quit_by, bool) or not 0 <= quit_by < players
+    ):
+        raise InvalidGameError(f"quit_by must be None or one of the {players} seats, got {quit_by!r}")
 
 
 def replay_states(start: S, actions: Sequence[A], apply: Callable[[S, A], S]) -> tuple[S, ...]:

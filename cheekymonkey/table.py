@@ -393,8 +393,12 @@ class Table(Generic[S, A, R, V, E]):
         """How the game came out, or None if it is not over (a truncated game never is)."""
         return self.game.outcome(self.state) if not self.truncated and self.over else None
 
-    def record(self) -> RecordLike[R, A]:
-        """Every action so far as a replayable record, with the seats' names and kinds and the seed."""
+    def record(self, *, quit_by: int | None = None) -> RecordLike[R, A]:
+        """Every action so far as a replayable record, with the seats' names and kinds and the seed.
+
+        Args:
+            quit_by: The seat whose player quits the game here, to say so in the record; None if nobody does.
+        """
         return self.game.record(
             self.ruleset,
             self.players,
@@ -403,6 +407,7 @@ class Table(Generic[S, A, R, V, E]):
             seed=self.seed,
             names=self.names,
             bots=self.kinds,
+            quit_by=quit_by,
         )
 
     # -- playing ---------------------------------------------------------------------------------------

@@ -80,6 +80,8 @@ intersphinx_timeout = 5
 nitpick_ignore = [
     ("py:class", "starlette.applications.Starlette"),
     ("py:class", "uvicorn.config.Config"),
+    ("py:class", "Config"),  # the same, as uvicorn's own Server signature names it (cheekymonkey.web.server.Server)
+    ("py:class", "uvicorn.server.Server"),
     ("py:class", "cattrs.converters.Converter"),
 ]
 

@@ -20,11 +20,11 @@ from cheekymonkey import Phase, Stop
 from cheekymonkey.cheeky.documents import dump_record, load_record
 from cheekymonkey.cheeky.records import GameRecord
 from cheekymonkey.cheeky.rules import Ruleset
-from cheekymonkey.cli import main
+from cheekymonkey.cli import main, play
 from cheekymonkey.cli.record_file import RecordFile, RecordFileError, default_record_path
 
 ROOT = Path(__file__).resolve().parent.parent
-PROMPT = "?=help: "
+PROMPT = play.PROMPT
 
 
 def _play(args: list[str], answers: str, cwd: Path) -> subprocess.CompletedProcess[str]:

@@ -23,6 +23,7 @@ from cheekymonkey.games import games
 
 SHARED_CORE: tuple[str, ...] = (
     "cheekymonkey._compiled",
+    "cheekymonkey._confusables",
     "cheekymonkey._values",
     "cheekymonkey._gc",
     "cheekymonkey.errors",

@@ -355,7 +355,7 @@ BROKEN: list[tuple[str, str | None, Callable[[], str], str, str]] = [
     # (name, kind asked for, document text, expected path, words the reason must contain)
     ("empty text", "state", lambda: "", "$", "not valid JSON"),
     ("truncated state", "state", lambda: json.dumps(_state_doc())[:-7], "$", "not valid JSON"),
-    ("truncated record", "record", lambda: json.dumps(_record_doc())[:200], "$", "truncated"),
+    ("truncated record", "record", lambda: json.dumps(_record_doc())[:200], "$", "cut short"),
     ("not an object", "state", lambda: "[1, 2]", "$", "must be a JSON object"),
     ("null", None, lambda: "null", "$", "must be a JSON object"),
     ("NaN", "state", lambda: json.dumps(_state_doc()).replace('"seat": 1', '"seat": NaN'), "$", "NaN"),

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from cheekymonkey import CHEEKY_MONKEY, Animal, Claim, apply, new_game, sample_chance, score
+from cheekymonkey import CHEEKY_MONKEY, ActionTextError, Animal, Claim, apply, new_game, sample_chance, score
 from cheekymonkey.cheeky.actions import Draw
 from cheekymonkey.cheeky.documents import load_record, to_document
 from cheekymonkey.table import Table
@@ -168,15 +168,15 @@ def test_a_refused_move_is_shown_with_the_library_reason(server: LiveServer, pag
     room = make_room(server, "Ann", "<b>Bob</b>", seed=5)
     kept = held(server, room)
     before = kept.table.state
-    with pytest.raises(ValueError, match="nobody to claim"):
-        CHEEKY_MONKEY.parse_actions("c 1", before)
+    with pytest.raises(ActionTextError, match=r"\(R7\)") as refusal:
+        CHEEKY_MONKEY.parse_actions("c 1", before)  # the engine's own reason, its rule last
     with pytest.raises(ValueError, match="R7"):
         apply(before, Claim(1))
     ann = pages.open(server.url + room["seats"][0]["link"])
     expect(ann.locator("#status")).to_have_text("Your turn.")
     ann.fill("#command-text", "c 1")
     ann.press("#command-text", "Enter")
-    expect(ann.locator("#error")).to_contain_text("'c 1': there is nobody to claim from now")
+    expect(ann.locator("#error")).to_contain_text(f"'c 1': {refusal.value.reason}")
     assert kept.table.state is before
     # Names are text, never markup: the seat shows the brackets, and no element came of them.
     expect(ann.locator("#board .seat").nth(1).locator(".seat-name")).to_have_text("<b>Bob</b>")

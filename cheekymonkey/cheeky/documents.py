@@ -156,6 +156,7 @@ _SEAT_FIELDS: Final = (
     (TableView, "viewer"),
     (TableView, "to_move"),
     (GameRecord, "first_player"),
+    (GameRecord, "quit_by"),
 )
 BOUNDS: Final[dict[tuple[type, str], int]] = {
     **dict.fromkeys(_SEAT_FIELDS, MAX_PLAYERS - 1),

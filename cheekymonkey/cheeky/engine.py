@@ -45,6 +45,7 @@ __all__ = [
     "chance_outcomes",
     "claim_all",
     "current_player",
+    "illegal_reason",
     "is_chance_node",
     "is_terminal",
     "legal_actions",
@@ -79,7 +80,7 @@ def _wrong_phase(state: GameState, action: object) -> IllegalActionError:
     if state.phase is _CHANCE:
         why = "R5: a draw is being resolved: the next action is the chance outcome, a Reveal"
     elif state.phase is _PLACING:
-        why = "R9: you are stopping: put the tokens in front on your stack with Place"
+        why = "R9: you are stopping: put the tokens in front of you on your stack"
     elif state.phase is _OVER:
         why = "R15: the game is over"
     else:
@@ -466,6 +467,26 @@ def apply_all(state: GameState, actions: Iterable[Action]) -> GameState:
     for action in actions:
         state = apply(state, action)
     return state
+
+
+def illegal_reason(state: GameState, action: Action) -> str | None:
+    """Why the rules refuse ``action`` in ``state``, or None if they allow it.
+
+    The reason is the one :func:`apply` gives in its :class:`IllegalActionError`, naming the rule first, in
+    the player's words: a front end that refuses a move says it (the notation's
+    :class:`~cheekymonkey.ActionTextError` does). It is worked out only when asked, by trying the action, so
+    :func:`apply` and :func:`legal_actions` pay nothing for it.
+
+    >>> from cheekymonkey import Animal, Claim, Reveal, Stop, apply_all, new_game
+    >>> state = apply_all(new_game(3), [Reveal(Animal.LION), Stop(), Reveal(Animal.LION)])
+    >>> illegal_reason(state, Claim(2)), illegal_reason(state, Claim(0))
+    ("R7: seat 2's stack is empty", None)
+    """
+    try:
+        apply(state, action)
+    except IllegalActionError as error:
+        return error.reason
+    return None
 
 
 def claim_all(state: GameState) -> GameState:

@@ -40,7 +40,17 @@ from cheekymonkey.cheeky.engine import (
     sample_chance,
 )
 from cheekymonkey.cheeky.events import Event, apply_with_events
-from cheekymonkey.cheeky.narration import a, board_table, bot_title, describe_event, merge_stacking, sheet_table
+from cheekymonkey.cheeky.narration import (
+    RESULTS_NOTE,
+    SUMMARY,
+    a,
+    board_table,
+    bot_title,
+    choice_notes,
+    describe_event,
+    merge_stacking,
+    sheet_table,
+)
 from cheekymonkey.cheeky.notation import action_text, parse_actions
 from cheekymonkey.cheeky.records import GameRecord
 from cheekymonkey.cheeky.rules import Ruleset
@@ -156,12 +166,15 @@ class _BoundedBot:
 _ACTION_HELP: Final = """\
 While deciding:
   d, draw        draw another token (the odds of a bust are shown above)
-  s, stop        stop: put the tokens in front of you on your stack (you choose the order)
-  h, herd        secure a herd: all tokens in front show one animal; they go under your stack
-  c SEAT         claim the top token of SEAT's stack (just c if only one seat can be claimed from)
-  w SEAT         swap the monkey you just drew with SEAT's top token (just w if only one seat)
-While stacking (the last token you put down ends on top, where others can claim it):
-  e s h g p k l m, or a name   put that animal down next; several at once, bottom first: "s l" or "sl"
+  s, stop        stop: stack the tokens in front of you, in the order you choose
+  h, herd        secure a herd (every token in front shows one animal): the
+                 tokens go under your stack
+  c SEAT         claim the top token of SEAT's stack (c alone if only one seat)
+  w SEAT         swap the monkey just drawn for SEAT's top (w alone: one seat)
+While stacking (the last token you put down ends on top, where others may
+claim it):
+  e s h g p k l m, or a name: put that animal down next; several at once,
+  bottom first: "s l" or "sl"
 """
 
 
@@ -178,6 +191,16 @@ class CheekyMonkey:
     def title(self) -> str:
         """``"Cheeky Monkey"``."""
         return "Cheeky Monkey"
+
+    @property
+    def summary(self) -> str:
+        """:data:`cheekymonkey.cheeky.narration.SUMMARY`: draw, stop before a bust, stack, and score at the end."""
+        return SUMMARY
+
+    @property
+    def results_note(self) -> str:
+        """:data:`cheekymonkey.cheeky.narration.RESULTS_NOTE`: choices tell the bots apart, and where it is measured."""
+        return RESULTS_NOTE
 
     def ruleset(self, name: str | None = None) -> Ruleset:
         """:meth:`Ruleset.preset <cheekymonkey.Ruleset.preset>`, the standard game for None."""
@@ -250,6 +273,10 @@ class CheekyMonkey:
         """``state.seat``: the seat whose turn it is, drawing (chance) or deciding; None once the game is over."""
         return None if state.phase is Phase.OVER else state.seat
 
+    def round_of(self, state: GameState) -> int:
+        """1: the game is one pass through the bag (R4, R15)."""
+        return 1
+
     def begins_turn(self, state: GameState) -> bool:
         """A turn begins with its compulsory first draw (R4): a draw pending with nothing in front yet."""
         return begins_turn(state)
@@ -296,6 +323,10 @@ class CheekyMonkey:
     def action_text(self, action: Action, state: GameState) -> str:
         """:func:`~cheekymonkey.action_text`: ``"d"``, ``"c 2"``, ``"l"``."""
         return action_text(action, state)
+
+    def choice_notes(self, state: GameState, names: Sequence[str]) -> tuple[str, ...]:
+        """:func:`cheekymonkey.cheeky.narration.choice_notes`: no draw from the empty bag (R8)."""
+        return choice_notes(state, names)
 
     def action_words(self, action: Action, state: GameState, names: Sequence[str]) -> str:
         """``"draw"``, ``"claim from Bob"``, ``"swap with Bob for a Lion"``, ``"put a Lion down"``."""
@@ -366,9 +397,10 @@ class CheekyMonkey:
         seed: int | None = None,
         names: Sequence[str] = (),
         bots: Sequence[str] = (),
+        quit_by: int | None = None,
     ) -> GameRecord:
         """A :class:`~cheekymonkey.GameRecord`."""
-        return GameRecord(ruleset, players, first_player, tuple(actions), seed, tuple(names), tuple(bots))
+        return GameRecord(ruleset, players, first_player, tuple(actions), seed, tuple(names), tuple(bots), quit_by)
 
     def documents(self) -> Documents:
         """:data:`cheekymonkey.cheeky.documents.CODEC`: the documents of :mod:`cheekymonkey.serialization`.

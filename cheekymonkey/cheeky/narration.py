@@ -31,10 +31,13 @@ if TYPE_CHECKING:
 __all__ = [
     "ANIMAL_COLOURS",
     "LEGEND",
+    "RESULTS_NOTE",
+    "SUMMARY",
     "a",
     "and_list",
     "board_table",
     "bot_title",
+    "choice_notes",
     "count",
     "describe_event",
     "format_sheet",
@@ -45,6 +48,38 @@ __all__ = [
     "tokens",
     "winners_line",
 ]
+
+
+SUMMARY: Final = (
+    "Draw animal tokens from the bag one at a time, and stop before you draw an animal already in front of "
+    "you: that busts, and the tokens go back. Tokens you stop with go on your stack, where the others may "
+    "claim the top one. When the bag is empty, each token scores 1 and each animal's bonus tile goes to the "
+    "one player with the most of it; the best score wins."
+)
+"""What the game is about and how it is won, for a new player (R5-R9, R15-R18)."""
+
+RESULTS_NOTE: Final = (
+    "Cheeky Monkey rewards choices: on the bot page (The bot ladder) each bot beats the one below it, the "
+    "heuristic bot winning 100% of 200 games against the random bot and the expectimax bot 60.4% of 1,000 "
+    "against the heuristic. A win rate still carries the luck of the draw: read it with its interval."
+)
+"""What a reader of the bots' win rates should know (the figures of docs/explanation/bots.md)."""
+
+
+def choice_notes(state: GameState, names: Sequence[str]) -> tuple[str, ...]:
+    """Why a choice a player may look for is not offered in ``state``: a draw from the empty bag (R8); often none.
+
+    ``names`` names the seats (for the protocol: no note names one yet).
+
+    >>> from cheekymonkey import new_game
+    >>> choice_notes(new_game(2), ["Ann", "Bob"])
+    ()
+    """
+    from cheekymonkey.cheeky.state import Phase
+
+    if state.phase is Phase.DECIDE and not any(state.bag):
+        return ("The bag is empty, so you cannot draw (R8).",)
+    return ()
 
 
 def a(word: str) -> str:

@@ -23,7 +23,10 @@ Claim(0)
 >>> parse_action("c 2", state)
 Traceback (most recent call last):
 ...
-cheekymonkey.errors.ActionTextError: 'c 2': you cannot claim from seat 2; you can claim from 0 (valid now: ...)
+cheekymonkey.errors.ActionTextError: 'c 2': seat 2's stack is empty (R7); you can claim from 0 (valid now: ...)
+
+A text that names an action the rules do not allow now is refused, as there, with the engine's own reason
+(:func:`~cheekymonkey.illegal_reason`), its rule in brackets, then what may be chosen instead.
 
 While stacking, one answer may put several tokens down, bottom first (:func:`parse_actions`).
 """
@@ -33,7 +36,7 @@ from __future__ import annotations
 from typing import Final
 
 from cheekymonkey.cheeky.actions import DRAW, HERD, STOP, Action, Claim, Draw, Place, Reveal, Stop, Swap
-from cheekymonkey.cheeky.engine import legal_actions
+from cheekymonkey.cheeky.engine import illegal_reason, legal_actions
 from cheekymonkey.cheeky.rules import ANIMALS, Animal
 from cheekymonkey.cheeky.state import GameState, Phase, all_one_animal
 from cheekymonkey.errors import ActionTextError, IllegalActionError
@@ -87,6 +90,15 @@ def _valid(state: GameState) -> tuple[str, ...]:
     return tuple(action_text(a, state) for a in legal_actions(state))
 
 
+def _refuse(text: str, state: GameState, action: Action, instead: str = "", *, named: bool = True) -> ActionTextError:
+    # The refusal path: the engine says why it refuses the action (illegal_reason), so the player reads the
+    # rule's own reason, never a generic one. ``named``: the text names this very action (else it stands
+    # for a kind of action refused whatever its seat).
+    reason = illegal_reason(state, action)
+    assert reason is not None, f"{action!r} is refused only when the rules refuse it"
+    return ActionTextError.refused(text, action if named else None, reason, _valid(state), instead)
+
+
 def _animals(text: str, words: list[str], state: GameState) -> list[Animal]:
     """The animals named by ``words``: names or their starts, or runs of first letters (``ls``)."""
     chosen: list[Animal] = []
@@ -124,19 +136,27 @@ def parse_actions(text: str, state: GameState) -> tuple[Action, ...]:
     >>> parse_actions("ls", state)
     (Place(Animal.LION), Place(Animal.SEAL))
     """
-    if state.phase is not Phase.PLACING:
+    if not isinstance(text, str) or state.phase is not Phase.PLACING:
         return (parse_action(text, state),)
     words = text.strip().lower().replace(",", " ").split()
     if words and words[0] == "place":
         words = words[1:]
     if not words:
         raise ActionTextError(text, "say which animal to put on your stack next", _valid(state))
+    other = _other_move(text, words, state)
+    if other is not None:
+        raise _refuse(text, state, other)  # a move of the deciding phase, while stacking (R9)
     chosen = _animals(text, words, state)
     remaining = list(state.front)
     for animal in chosen:
         if animal not in remaining:
             front = ", ".join(a.label for a in state.front)
-            raise ActionTextError(text, f"no {animal.label} left to put down; in front of you: {front}", _valid(state))
+            if animal not in state.front:
+                raise _refuse(text, state, Place(animal), f"in front of you: {front}")
+            many = state.front.count(animal)
+            tokens = f"{many} {animal.label} is" if many == 1 else f"{many} {animal.label}s are"
+            reason = f"R9: you name more than there are: only {tokens} in front of you"
+            raise ActionTextError.refused(text, None, reason, _valid(state), f"in front of you: {front}")
         remaining.remove(animal)
     actions: list[Action] = []
     left = list(state.front)
@@ -148,28 +168,70 @@ def parse_actions(text: str, state: GameState) -> tuple[Action, ...]:
     return tuple(actions)
 
 
+def _other_move(text: str, words: list[str], state: GameState) -> Action | None:
+    """The move of the deciding phase that ``words`` name while stacking (``d``, ``stop``, ``c 2``), or None.
+
+    ``s`` and ``h`` are a Seal and a Hippo while stacking; the words in full (``stop``, ``herd``) are the moves.
+    """
+    head = words[0]
+    if head[:1] in ("c", "w") and head[1:].isdigit() and len(words) == 1:
+        head, words = head[0], [head[0], head[1:]]
+    if head in _SEAT_WORDS:
+        if len(words) == 2 and words[1].isdigit():
+            return _SEAT_WORDS[head](int(words[1]))
+        return _SEAT_WORDS[head]((state.seat + 1) % len(state.stacks))
+    if len(words) == 1 and head in _STACKING_MOVES:
+        return _STACKING_MOVES[head]
+    return None
+
+
+_STACKING_MOVES: Final[dict[str, Action]] = {"d": DRAW, "draw": DRAW, "stop": STOP, "herd": HERD}
+"""The deciding phase's moves by the words that cannot name an animal while stacking."""
+
+
 def _seat_action(text: str, kind: type[Claim | Swap], rest: str, state: GameState) -> Action:
     options = [a for a in legal_actions(state) if isinstance(a, kind)]
     verb = "claim from" if kind is Claim else "swap with"
-    if not options:
-        raise ActionTextError(text, f"there is nobody to {verb} now", _valid(state))
     seats = ", ".join(str(a.seat) for a in options)
+    instead = f"you can {verb} {seats}" if options else ""
     if not rest:
         if len(options) == 1:
             return options[0]
-        raise ActionTextError(text, f"say which seat to {verb}: {seats}", _valid(state))
+        if options:
+            raise ActionTextError(text, f"say which seat to {verb}: {seats}", _valid(state))
+        raise _nobody(text, kind, state)
     if not rest.isdigit():
-        raise ActionTextError(text, f"{rest!r} is not a seat number; you can {verb} {seats}", _valid(state))
-    for action in options:
-        if action.seat == int(rest):
-            return action
-    raise ActionTextError(text, f"you cannot {verb} seat {int(rest)}; you can {verb} {seats}", _valid(state))
+        raise ActionTextError(
+            text, f"{rest!r} is not a seat number; {instead or f'there is nobody to {verb} now'}", _valid(state)
+        )
+    action = kind(int(rest))
+    if action in options:
+        return action
+    raise _refuse(text, state, action, instead)
+
+
+def _nobody(text: str, kind: type[Claim | Swap], state: GameState) -> ActionTextError:
+    """Why no seat can be claimed from (or swapped with): the engine's one reason for every seat, or the tops."""
+    others = [seat for seat in range(len(state.stacks)) if seat != state.seat]
+    reasons = {illegal_reason(state, kind(seat)) for seat in others}
+    if len(reasons) == 1:
+        (reason,) = reasons
+    elif kind is Claim:
+        assert state.claimable is not None  # else every seat has the one reason of R7, R12
+        reason = f"R7: no opponent's top token is a {state.claimable.label}, the animal just drawn"
+    else:
+        reason = "R12: every opponent's stack is empty or has a monkey on top"
+    assert reason is not None
+    return ActionTextError.refused(text, None, reason, _valid(state))
 
 
 def parse_action(text: str, state: GameState) -> Action:
     """Read one action typed in ``state``: ``d``, ``s``, ``h``, ``c 2``, ``w 1``, or an animal while stacking.
 
-    The notation is in the module's description above; :func:`action_text` writes it.
+    The notation is in the module's description above; :func:`action_text` writes it. A text that names an
+    action the rules do not allow now is refused with the engine's own reason (:func:`illegal_reason`):
+    ``c 2`` when seat 2's top is not the animal just drawn says so (R7), ``d`` while stacking says the
+    tokens go on the stack first (R9).
 
     Args:
         text: What the player typed (case and surrounding spaces do not matter).
@@ -180,7 +242,8 @@ def parse_action(text: str, state: GameState) -> Action:
 
     Raises:
         ActionTextError: If the text names no action, an action the rules do not allow now (saying
-            why, R7-R12), or more than one; its ``valid`` lists the texts that would have been valid.
+            why, R7-R12, and carrying the action as its ``action``), or more than one; its ``valid``
+            lists the texts that would have been valid.
 
     >>> from cheekymonkey import new_game
     >>> parse_action("lion", new_game(2))
@@ -206,9 +269,12 @@ def parse_action(text: str, state: GameState) -> Action:
         named = _animals(text, words, state)
         if len(named) != 1:
             raise ActionTextError(text, "a draw reveals one animal: name one", _valid(state))
-        if state.bag[named[0]] == 0:
-            raise ActionTextError(text, f"no {named[0].label} is left in the bag", _valid(state))
-        return Reveal(named[0])
+        reveal = Reveal(named[0])
+        if reveal not in legal_actions(state):
+            raise _refuse(text, state, reveal)
+        return reveal
+    if not answer:
+        raise ActionTextError(text, "say what to do", _valid(state))
     word, _, rest = answer.partition(" ")
     rest = rest.strip()
     if word[:1] in ("c", "w") and word[1:].isdigit():
@@ -218,11 +284,17 @@ def parse_action(text: str, state: GameState) -> Action:
         return _seat_action(text, seat_kind, rest, state)
     action = _SIMPLE.get(word)
     if action is None:
-        raise ActionTextError(text, "that is not an action", _valid(state))
+        # An animal named while deciding: tokens go on the stack only after a stop (R8, R9).
+        words = answer.replace(",", " ").removeprefix("place ").split()
+        try:
+            named = _animals(text, words, state) if words else []
+        except ActionTextError:
+            named = []
+        if named:
+            raise _refuse(text, state, Place(named[0]))
+        raise ActionTextError(text, "that is not a move", _valid(state))
     if rest:
         raise ActionTextError(text, f"{word!r} takes nothing after it", _valid(state))
     if action not in legal_actions(state):
-        if action is DRAW:
-            raise ActionTextError(text, "the bag is empty: you cannot draw (R8)", _valid(state))
-        raise ActionTextError(text, "a herd needs every token in front of you to show one animal (R10)", _valid(state))
+        raise _refuse(text, state, action)
     return action

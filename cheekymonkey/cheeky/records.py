@@ -38,9 +38,16 @@ class GameRecord:
     bots: tuple[str, ...] = ()
     """What played each seat, in seat order (a bot kind such as ``"heuristic"``, or ``"human"``), or empty."""
 
+    quit_by: int | None = None
+    """The seat whose player quit the game where the record ends, or None; for information only.
+
+    A record that ends before the game does was given up there if this is a seat, and was cut short (a program
+    killed, a record saved while the game went on) if it is None.
+    """
+
     def __attrs_post_init__(self) -> None:
         # Names and kinds are optional, but when given there is one per seat, so a replay can show them.
-        check_record_seats(self.names, self.bots, self.players)
+        check_record_seats(self.names, self.bots, self.players, self.quit_by)
 
     def start(self) -> GameState:
         """The state before the first action.

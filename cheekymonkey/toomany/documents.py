@@ -162,7 +162,9 @@ DOCUMENT_TYPES: Final[dict[Kind, tuple[type, ...]]] = {
 }
 """The classes whose values each kind of document holds."""
 
-_SEAT_FIELDS: Final = frozenset({"seat", "target", "first_seat", "round_first", "viewer", "to_move", "first_player"})
+_SEAT_FIELDS: Final = frozenset(
+    {"seat", "target", "first_seat", "round_first", "viewer", "to_move", "first_player", "quit_by"}
+)
 _COUNTED_FROM_ONE: Final = {"position": 1, "row_size": 1, "round": 1, "players": 2, "min_players": 2, "max_players": 2}
 _AT_MOST: Final = {"position": MAX_NUMBER, "row_size": MAX_NUMBER, "players": MAX_PLAYERS}
 

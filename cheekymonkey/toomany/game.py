@@ -47,7 +47,15 @@ from cheekymonkey.toomany.engine import (
     sample_chance,
 )
 from cheekymonkey.toomany.events import Event
-from cheekymonkey.toomany.narration import action_words, describe_event, result_table, result_text
+from cheekymonkey.toomany.narration import (
+    RESULTS_NOTE,
+    SUMMARY,
+    action_words,
+    choice_notes,
+    describe_event,
+    result_table,
+    result_text,
+)
 from cheekymonkey.toomany.notation import action_text, parse_actions
 from cheekymonkey.toomany.records import GameRecord
 from cheekymonkey.toomany.results import outcome
@@ -70,7 +78,7 @@ With a wild in hand:
 With a number whose position holds your wild:
   b, bonus       put the number there and take the wild back; n to decline
 After a raccoon:
-  r K            take the number K from the discard pile (just K works too); n for none
+  r K            take K from the discard pile (just K works too); n for none
 After a Do Not Disturb:
   x S P          turn down the card at seat S's position P; n for none
 After a Skip:
@@ -91,6 +99,16 @@ class TooManyMonkeys:
     def title(self) -> str:
         """``"Too Many Monkeys"``."""
         return "Too Many Monkeys"
+
+    @property
+    def summary(self) -> str:
+        """:data:`cheekymonkey.toomany.narration.SUMMARY`: turn your row up; the first to finish a row of one wins."""
+        return SUMMARY
+
+    @property
+    def results_note(self) -> str:
+        """:data:`cheekymonkey.toomany.narration.RESULTS_NOTE`: the game is mostly luck, as the choice study shows."""
+        return RESULTS_NOTE
 
     def ruleset(self, name: str | None = None) -> Ruleset:
         """:meth:`Ruleset.preset <cheekymonkey.toomany.Ruleset.preset>`, the standard game for None."""
@@ -212,6 +230,10 @@ class TooManyMonkeys:
         """``state.seat``: the seat whose turn it is, at a chance node too; None once the game is over."""
         return None if state.phase is Phase.OVER else state.seat
 
+    def round_of(self, state: GameState) -> int:
+        """``state.round``: each round won deals a new one (TM22)."""
+        return state.round
+
     def mid_move(self, state: GameState) -> bool:
         """Never: every decision of Too Many Monkeys is a move of its own."""
         return False
@@ -231,6 +253,10 @@ class TooManyMonkeys:
     def action_words(self, action: Action, state: GameState, names: Sequence[str]) -> str:
         """:func:`cheekymonkey.toomany.action_words`: ``"put the wild at position 4"``."""
         return action_words(action, state, names)
+
+    def choice_notes(self, state: GameState, names: Sequence[str]) -> tuple[str, ...]:
+        """:func:`cheekymonkey.toomany.narration.choice_notes`: seats a Skip or a Do Not Disturb cannot reach."""
+        return choice_notes(state, names)
 
     def parse_actions(self, text: str, state: GameState) -> tuple[Action, ...]:
         """:func:`~cheekymonkey.toomany.parse_actions`."""
@@ -258,9 +284,10 @@ class TooManyMonkeys:
         seed: int | None = None,
         names: Sequence[str] = (),
         bots: Sequence[str] = (),
+        quit_by: int | None = None,
     ) -> GameRecord:
         """A :class:`~cheekymonkey.toomany.GameRecord`."""
-        return GameRecord(ruleset, players, first_player, tuple(actions), seed, tuple(names), tuple(bots))
+        return GameRecord(ruleset, players, first_player, tuple(actions), seed, tuple(names), tuple(bots), quit_by)
 
     def documents(self) -> Documents:
         """:data:`cheekymonkey.toomany.documents.CODEC`: the game's JSON documents, format ``too-many-monkeys/1``.

@@ -43,12 +43,19 @@ class GameRecord:
     bots: tuple[str, ...] = ()
     """What played each seat, in seat order (a bot's kind, or ``"human"``), or empty."""
 
+    quit_by: int | None = None
+    """The seat whose player quit the game where the record ends, or None; for information only.
+
+    A record that ends before the game does was given up there if this is a seat, and was cut short (a program
+    killed, a record saved while the game went on) if it is None.
+    """
+
     def __attrs_post_init__(self) -> None:
         if not isinstance(self.ruleset, Ruleset):
             raise InvalidGameError(f"ruleset must be a Ruleset, got {self.ruleset!r}")
         if not isinstance(self.actions, tuple):
             raise InvalidGameError(f"actions must be a tuple of actions, got {self.actions!r}")
-        check_record_seats(self.names, self.bots, self.players)
+        check_record_seats(self.names, self.bots, self.players, self.quit_by)
 
     def start(self) -> GameState:
         """The state before the first action.

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import json
 import logging
 import re
@@ -68,6 +69,7 @@ from cheekymonkey.web.rooms import (
     SeatSpec,
 )
 from cheekymonkey.web.store import StoreError
+from cheekymonkey.web.streams import follow
 
 __all__ = ["DEFAULT_HOSTS", "DEFAULT_MAX_BODY", "MAX_DEPTH", "STATIC_DIR", "create_app", "page_script"]
 
@@ -92,10 +94,9 @@ DEFAULT_HOSTS: Final = ("127.0.0.1", "localhost", "::1")
 MAX_DEPTH: Final = 16
 """How deeply a request's JSON may nest (a room with custom rules nests 4 deep)."""
 
-_HEARTBEAT: Final = 15.0  # seconds between keep-alive comments on an idle event stream
 _LOG: Final = logging.getLogger("cheekymonkey.web")
 
-# Sent with every answer: the pages load nothing from elsewhere, run no inline script, and are never framed.
+# Sent with every answer (cheekymonkey.web.server.SECURITY_HEADERS, here as the bytes ASGI sends).
 _SECURITY_HEADERS: Final = [
     (b"content-security-policy", b"default-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"),
     (b"x-content-type-options", b"nosniff"),
@@ -110,6 +111,7 @@ _Send = Callable[[_Message], Awaitable[None]]
 _ASGI = Callable[[_Scope, _Receive, _Send], Awaitable[None]]
 
 _SINCE: Final = re.compile(r"[0-9]{1,9}", re.ASCII)
+_PORT: Final = re.compile(r":[0-9]{1,5}", re.ASCII)
 _TOKEN: Final = re.compile(r"[A-Za-z0-9_-]{16,128}", re.ASCII)
 
 
@@ -133,12 +135,23 @@ def _log_refusal(scope: _Scope, status: int, reason: str) -> None:
 
 
 def _host_of(scope: _Scope) -> str | None:
+    """The host a request names, without its port; the whole header if it is not a well-formed host."""
     for name, value in scope.get("headers", ()):
         if name == b"host":
             text: str = value.decode("latin-1").strip().lower()
-            if text.startswith("["):  # [::1]:8000
-                return text[1:].partition("]")[0]
-            return text.rpartition(":")[0] if text.count(":") == 1 else text
+            if text.startswith("["):  # an IPv6 address: [::1] or [::1]:8000, and nothing else
+                address, bracket, rest = text[1:].partition("]")
+                if not bracket or (rest and not _PORT.fullmatch(rest)):
+                    return text
+                try:
+                    ipaddress.IPv6Address(address)
+                except ValueError:
+                    return text
+                return address
+            if text.count(":") == 1:  # a name or IPv4 address and its port
+                host, _, port = text.partition(":")
+                return host if _PORT.fullmatch(":" + port) else text
+            return text
     return None
 
 
@@ -261,6 +274,11 @@ def _seats_from(document: dict[str, Any]) -> list[SeatSpec]:
             raise _ApiError(400, f"seat {index} must be an object with a name and, for a bot, a bot kind")
         specs.append(SeatSpec(seat.get("name", ""), seat.get("bot")))
     return specs
+
+
+def _client(request: Request) -> str:
+    # The connection's address, or the one a trusted proxy named (uvicorn reads X-Forwarded-For from those only).
+    return (request.client.host if request.client else "") or "?"
 
 
 class _Stream(StreamingResponse):
@@ -387,8 +405,9 @@ def create_app(
         else:
             # The game's own document loader checks every field and the rule set's invariants.
             ruleset, label = game.documents().from_document(document["ruleset"], "ruleset"), "custom"
-        client = (request.client.host if request.client else "") or "?"
-        room, tokens = await rooms.create(game, ruleset, _seats_from(document), rules=label, seed=seed, client=client)
+        room, tokens = await rooms.create(
+            game, ruleset, _seats_from(document), rules=label, seed=seed, client=_client(request)
+        )
         seats = [
             {"seat": i, "name": s.name, "kind": s.kind, **({"link": f"/play#{tokens[i]}"} if i in tokens else {})}
             for i, s in enumerate(room.seats)
@@ -442,26 +461,8 @@ def create_app(
         since = _since(request)
         room, seat = await seat_of(request)
         slot = contextlib.AsyncExitStack()
-        await slot.enter_async_context(rooms.stream_slot(room, seat))
-
-        async def stream() -> AsyncIterator[str]:
-            sent = since
-            while True:
-                await room.refresh()
-                room.start_bots()
-                message = room.message(seat, sent)
-                sent = room.event_count
-                yield f"event: table\nid: {message['version']}\ndata: {json.dumps(message)}\n\n"
-                if room.closed:
-                    return
-                # The table just sent is this version's; wait for a newer one. Reading the table and taking its
-                # version happen with no await between, so no change can slip past unseen.
-                while not await room.wait_for_change(message["version"], _HEARTBEAT):
-                    yield ": still here\n\n"  # a comment line keeps proxies from closing an idle stream
-                    await room.refresh()  # another process may have moved (a shared store)
-                    room.start_bots()
-
-        return _Stream(stream(), slot)
+        await slot.enter_async_context(rooms.stream_slot(room, seat, _client(request)))
+        return _Stream(follow(rooms, room, seat, since), slot)
 
     async def page(request: Request) -> Response:
         name = "play.html" if request.url.path == "/play" else "index.html"
@@ -513,6 +514,7 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.rooms = rooms
+    app.state.end_streams = rooms.end_streams  # called by cheekymonkey.web.server.Server as it shuts down
     app.add_middleware(_Guard, allowed_hosts=hosts)
     return app
 

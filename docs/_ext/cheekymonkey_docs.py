@@ -137,6 +137,9 @@ importlib.resources.abc.Traversable py:class library/importlib.resources.abc.htm
 importlib.metadata.EntryPoint py:class library/importlib.metadata.html#entry-points
 logging py:module library/logging.html#module-logging
 collections.Counter py:class library/collections.html#$
+collections.abc.Awaitable py:class library/collections.abc.html#$
+collections.abc.AsyncIterator py:class library/collections.abc.html#$
+socket.socket py:class library/socket.html#$
 concurrent.futures.Executor py:class library/concurrent.futures.html#$
 concurrent.futures.Future py:class library/concurrent.futures.html#$
 """
