@@ -53,7 +53,7 @@ that ends the game, truncated or not. The batched engines keep the same two beat
 a game reports a start with an all-False mask, and the step after reports its end.
 
 **Scaled observations.** Observations are whole numbers from 0 to each entry's declared bound
-(:attr:`~cheekymonkey.game.Encoding.observation_bounds`). With ``scaled=True`` every adapter gives each entry
+(:attr:`~cheekymonkey.encoding.Encoding.observation_bounds`). With ``scaled=True`` every adapter gives each entry
 divided by its bound instead, as float32 in [0, 1] (:func:`scaled_observation`; a bound of 0 counts as 1),
 the same numbers in every adapter, bit for bit.
 
@@ -221,7 +221,7 @@ def scaled(values: Sequence[int], bounds: Sequence[int]) -> tuple[float, ...]:
 def scaled_observation(encoding: Encoding[Any, Any], state: Any, seat: int | None) -> tuple[float, ...]:
     """What ``seat`` observes of ``state``, each entry divided by its bound: numbers in [0, 1].
 
-    It is :meth:`~cheekymonkey.game.Encoding.observe` scaled, the observation the adapters give with
+    It is :meth:`~cheekymonkey.encoding.Encoding.observe` scaled, the observation the adapters give with
     ``scaled=True``.
 
     >>> from cheekymonkey.games import game_named
