@@ -59,12 +59,15 @@
     return node;
   }
 
+  // A card turned down by a Do Not Disturb shows what it is (everyone remembers it) and "down" in letters big
+  // enough to read; a screen reader hears both in one phrase.
   function faceDown(known) {
     const node = el("span", "card down" + (known ? " known" : ""));
     if (known) {
       const number = numberOf(known);
       node.appendChild(el("span", "card-mark", number === null ? MARKS[known] : number)).setAttribute("aria-hidden", "true");
-      node.appendChild(el("span", "card-name", "down: " + WORDS[known]));
+      node.appendChild(el("span", "card-down", "down")).setAttribute("aria-hidden", "true");
+      node.appendChild(el("span", "card-name", "turned down: " + WORDS[known]));
     } else {
       node.appendChild(el("span", "card-name", "face down"));
     }
@@ -210,14 +213,16 @@
     discard.appendChild(look);
     middle.appendChild(discard);
 
-    const hand = el("div", "tm-hand");
-    hand.id = "hand";
-    const mover = who(message, view.to_move);
-    const title = view.phase === "over" ? "The game is over" : (mover === "You" ? "Your" : mover + "'s") + " hand";
-    hand.appendChild(el("span", "pile-label", title));
-    if (view.hand) hand.appendChild(faceUp(view.hand, "in-hand")).id = "hand-card";
-    else hand.appendChild(el("span", "card empty-pile", view.phase === "over" ? "–" : "no card"));
-    middle.appendChild(hand);
+    // After the game nobody holds a card: the hand goes (the line above the rows says who won).
+    if (view.phase !== "over") {
+      const hand = el("div", "tm-hand");
+      hand.id = "hand";
+      const mover = who(message, view.to_move);
+      hand.appendChild(el("span", "pile-label", (mover === "You" ? "Your" : mover + "'s") + " hand"));
+      if (view.hand) hand.appendChild(faceUp(view.hand, "in-hand")).id = "hand-card";
+      else hand.appendChild(el("span", "card empty-pile", "no card"));
+      middle.appendChild(hand);
+    }
     if (view.pile) {
       const known = CARDS.filter((card) => view.pile[card]).map((card) => view.pile[card] + " × " + WORDS[card]);
       middle.appendChild(el("p", "pile-known", "Reshuffled: the draw pile holds " + listOf(known) + "."));
@@ -283,11 +288,14 @@
     if (!events.length || matchMedia("(prefers-reduced-motion: reduce)").matches) return;
     const started = events.map((event) => event.type).lastIndexOf("round_started");
     if (started >= 0) events = events.slice(started);
+    // One after another, 120 ms apart, but all begun within 360 ms however many events came at once: the
+    // buttons wait for the picture, so a long show would hold the player up (at most 0.36 + 0.35 s).
+    const gap = Math.min(120, Math.floor(360 / events.length));
     let step = 0;
     const play = (node, name) => {
       if (!node) return;
       node.classList.add("anim", name);
-      node.style.animationDelay = step * 160 + "ms";
+      node.style.animationDelay = step * gap + "ms";
       step += 1;
     };
     for (const event of events) {
@@ -386,11 +394,41 @@
     return null;
   }
 
-  // After the game: every row as it ended.
+  // After the game: every seat's place, as the terminal's result table gives them (the winner first, the
+  // others by the cards left in their rows, fewer first), with the rounds each won. The rows themselves are on
+  // the board above, drawn once.
   function drawResult(root, message) {
     const view = message.view;
-    root.appendChild(el("p", "", "The game ended in round " + view.round + "."));
-    root.appendChild(drawSeats(Object.assign({}, message, { legal: [] })));
+    root.appendChild(el("p", "", "The game ended in round " + view.round + ". The others are placed by the cards left in their rows: the fewer, the better."));
+    const ranks = message.outcome ? message.outcome.ranks : message.seats.map(() => null);
+    const order = message.seats.map((seat, index) => index).sort((x, y) => (ranks[x] ?? 0) - (ranks[y] ?? 0) || x - y);
+    const scroll = el("div", "scroll");
+    const grid = el("table", "placings");
+    grid.id = "placings";
+    const head = el("tr");
+    for (const [title, className] of [["Place", "num"], ["Player", ""], ["Cards in the row", "num"], ["Rounds won", "num"]]) {
+      const th = el("th", className, title);
+      th.scope = "col";
+      head.appendChild(th);
+    }
+    grid.appendChild(el("thead")).appendChild(head);
+    const body = el("tbody");
+    for (const index of order) {
+      // The game's last round, won by the game's winner, is no round_won event: the game_won ends it.
+      const won = roundWins.filter((win) => win.seat === index).length + (message.outcome && message.outcome.winners.includes(index) ? 1 : 0);
+      const tr = el("tr", message.outcome && message.outcome.winners.includes(index) ? "winner" : "");
+      tr.dataset.seat = String(index);
+      tr.appendChild(el("td", "num place", ranks[index] ?? "–"));
+      const th = el("th", "", message.seats[index].name + (isYou(message, index) ? " (you)" : ""));
+      th.scope = "row";
+      tr.appendChild(th);
+      tr.appendChild(el("td", "num row-size", view.rows[index].length));
+      tr.appendChild(el("td", "num rounds-won", won));
+      body.appendChild(tr);
+    }
+    grid.appendChild(body);
+    scroll.appendChild(grid);
+    root.appendChild(scroll);
   }
 
   // The lobby's editor of custom rules: how many of each card, and the first round's row size.
@@ -437,7 +475,7 @@
   const tagline = "Turn your row face up, 1 to 6, before the others do: wilds, raccoons, Skips and Do Not Disturb.";
 
   // The move box's example moves, in the game's notation (the terminal game's).
-  const notation = "as in the terminal game: d, t, w 4, r 3, x 1 2, s 1, n";
+  const notation = "d, t, w 4, r 3, x 1 2, s 1, n";
 
   registerGame("too-many-monkeys", { tagline, notation, drawTable, actionLabel, status, hint, drawResult, customRules, onEvent });
 })();
