@@ -72,8 +72,8 @@ def batched_row(make: Callable[[], Any], batch: int, observation: bool) -> Work:
 
 def scalar_row(game: str, players: int) -> Work:
     if game == "cheeky-monkey":
-        from cheekymonkey import engine
-        from cheekymonkey.state import new_game
+        from cheekymonkey.cheeky import engine
+        from cheekymonkey.cheeky.state import new_game
     else:
         from cheekymonkey.toomany import engine  # type: ignore[no-redef]
         from cheekymonkey.toomany.state import new_game  # type: ignore[assignment]

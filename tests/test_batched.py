@@ -21,13 +21,13 @@ import numpy.typing as npt
 import pytest
 
 from cheekymonkey import CHEEKY_MONKEY, Animal, Ruleset, apply, legal_actions
-from cheekymonkey.actions import DRAW, STOP, Reveal
+from cheekymonkey.cheeky.actions import DRAW, STOP, Reveal
 from cheekymonkey.cheeky.batched import BatchedCheekyMonkey, CheekyBatchState
-from cheekymonkey.engine import chance_outcomes, current_player, is_terminal
+from cheekymonkey.cheeky.engine import chance_outcomes, current_player, is_terminal
+from cheekymonkey.cheeky.state import GameState, Phase, new_game
 from cheekymonkey.errors import IllegalActionError, InvalidRulesetError, InvalidValueError
 from cheekymonkey.rl import batched as shared
 from cheekymonkey.rl.batched import draw_below, random_legal_actions, seed_streams, stream_before
-from cheekymonkey.state import GameState, Phase, new_game
 from cheekymonkey.table import Seat, Table, Waiting
 
 E, S, H, G, P, K, L, M = Animal
