@@ -42,8 +42,8 @@ from typing import Any
 
 import numpy as np
 
+from cheekymonkey.batched import random_legal_actions, seed_streams
 from cheekymonkey.cheeky.batched import BatchedCheekyMonkey
-from cheekymonkey.rl.batched import random_legal_actions, seed_streams
 
 Work = Callable[[int], int]
 """Run ``n`` units of a row's work; return the decision steps played."""

@@ -35,8 +35,8 @@ from typing import Any
 import numpy as np
 
 from cheekymonkey import CHEEKY_MONKEY, Animal, GameState, Phase, Reveal, Ruleset, apply
+from cheekymonkey.batched import random_legal_actions, seed_streams
 from cheekymonkey.cheeky.batched import BatchedCheekyMonkey
-from cheekymonkey.rl.batched import random_legal_actions, seed_streams
 
 STANDARD = Ruleset.standard()
 COUNTS = np.array(STANDARD.counts, np.int64)

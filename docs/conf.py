@@ -47,7 +47,7 @@ nitpick_ignore_regex = [
     # view, event).
     (r"py:class", r"(cheekymonkey\.(game|table|record|encoding|documents|outcome)\.)?[SARVE](_co|_contra)?"),
     # The batched engines' base class: its state class, the game's state and action, and jit's function.
-    (r"py:class", r"cheekymonkey\.rl\.batched\.(StateT|S|A|F)"),
+    (r"py:class", r"cheekymonkey\.batched\.(StateT|S|A|F)"),
 ]
 
 # MyST: ::: fences for admonitions, and anchors on headings so pages can link to sections.
