@@ -36,6 +36,7 @@ from cheekymonkey import (
     view,
 )
 from cheekymonkey.events import Busted, GameOver, Stacked, Swapped
+from cheekymonkey.rules import MAX_COUNT
 from cheekymonkey.schema import SCHEMA_KINDS, load_schema
 from cheekymonkey.serialization import KINDS, MAX_INTEGER, Document, DocumentError, loads, to_document
 from tests.document_testing import HUGE, Fuzzing, hostile_documents
@@ -162,11 +163,18 @@ def test_a_document_with_a_hostile_header_is_refused_unless_the_header_is_right(
 
 
 def test_the_fuzzer_s_samples_cover_every_kind_and_hostile_numbers_are_refused() -> None:
-    """The samples hold every kind; the boundary numbers behave as documented (2**53 - 1 in, 2**53 out)."""
+    """The samples hold every kind; the boundary numbers behave as documented.
+
+    A bonus value is at most MAX_COUNT (2**48, E7), and no integer is above 2**53 - 1.
+    """
     assert {d["kind"] for d in SAMPLES} == set(KINDS)
     ruleset = to_document(Ruleset.standard())
-    ruleset["bonus_values"]["seal"] = MAX_INTEGER
+    ruleset["bonus_values"]["seal"] = MAX_COUNT
     assert loads(json.dumps(ruleset)) is not None
+    ruleset["bonus_values"]["seal"] = MAX_COUNT + 1
+    refused = FUZZING.load(json.dumps(ruleset))
+    assert isinstance(refused, DocumentError)
+    assert refused.reason == f"the integer {MAX_COUNT + 1} is above {MAX_COUNT}: this field holds at most {MAX_COUNT}"
     ruleset["bonus_values"]["seal"] = MAX_INTEGER + 1
     refused = FUZZING.load(json.dumps(ruleset))
     assert isinstance(refused, DocumentError)

@@ -101,8 +101,8 @@ class _Builder:
     def ref(self, name: str) -> dict[str, Any]:
         return {"$ref": f"#/$defs/{name}"}
 
-    def per_member(self, spelling: Spelling, nullable: bool, optional: bool) -> dict[str, Any]:
-        value: dict[str, Any] = {"type": "integer", "minimum": 0, "maximum": MAX_INTEGER}
+    def per_member(self, spelling: Spelling, nullable: bool, optional: bool, maximum: int) -> dict[str, Any]:
+        value: dict[str, Any] = {"type": "integer", "minimum": 0, "maximum": maximum}
         if nullable:
             value = {"anyOf": [value, {"type": "null"}]}
         schema: dict[str, Any] = {
@@ -117,7 +117,8 @@ class _Builder:
         fmt = self.fmt
         if (owner, name) in fmt.per_member:
             spelling, nullable = fmt.per_member[owner, name]
-            return self.per_member(spelling, nullable, type(None) in get_args(tp))
+            maximum = fmt.member_bounds.get((owner, name), MAX_INTEGER)
+            return self.per_member(spelling, nullable, type(None) in get_args(tp), maximum)
         if tp is bool:
             return {"type": "boolean"}
         if tp is int:

@@ -33,9 +33,10 @@ Hook = Callable[[object, object], Any]
 
 
 def _check_size(value: int, maximum: int = MAX_INTEGER, minimum: int = 0) -> int:
-    if value > maximum or value < -MAX_INTEGER:
-        what = "too large" if maximum == MAX_INTEGER else f"above {maximum}"
-        raise BadValue(f"the integer {describe(value)} is {what}: documents hold integers up to {maximum}")
+    if value > MAX_INTEGER or value < -MAX_INTEGER:
+        raise BadValue(f"the integer {describe(value)} is too large: documents hold integers up to {MAX_INTEGER}")
+    if value > maximum:
+        raise BadValue(f"the integer {describe(value)} is above {maximum}: this field holds at most {maximum}")
     if value < minimum:
         raise BadValue(f"expected an integer of {minimum} or more, got {describe(value)}")
     return value
@@ -161,7 +162,9 @@ def _is_untagged_union(spellings: dict[type, Spelling]) -> Callable[[Any], bool]
     return predicate
 
 
-def _per_member_hooks(spelling: Spelling, nullable: bool, optional: bool) -> tuple[Hook, Callable[[Any], Any]]:
+def _per_member_hooks(
+    spelling: Spelling, nullable: bool, optional: bool, maximum: int = MAX_INTEGER
+) -> tuple[Hook, Callable[[Any], Any]]:
     names = spelling.words
     known = set(names)
     noun = spelling.key
@@ -187,7 +190,7 @@ def _per_member_hooks(spelling: Spelling, nullable: bool, optional: bool) -> tup
             if isinstance(item, bool) or not isinstance(item, int) or item < 0:
                 expected = "a seat number or null" if nullable else "a count (an integer, 0 or more)"
                 raise BadValue(f"the value for {name} must be {expected}, got {describe(item)}")
-            values.append(_check_size(item))
+            values.append(_check_size(item, maximum))
         return tuple(values)
 
     def unstructure(values: tuple[object, ...] | None) -> dict[str, object] | None:
@@ -281,7 +284,8 @@ def make_converter(fmt: DocumentFormat) -> cattrs.Converter:
         return type(None) in get_args(_field_types(cls)[name])
 
     for (cls, name), (spelling, nullable) in fmt.per_member.items():
-        classes.setdefault(cls, {})[name] = _per_member_hooks(spelling, nullable, optional(cls, name))
+        maximum = fmt.member_bounds.get((cls, name), MAX_INTEGER)
+        classes.setdefault(cls, {})[name] = _per_member_hooks(spelling, nullable, optional(cls, name), maximum)
     for cls, name in fmt.signed:
         hook = _bounded_hook(MAX_INTEGER, -MAX_INTEGER, optional(cls, name))
         classes.setdefault(cls, {})[name] = (hook, None)

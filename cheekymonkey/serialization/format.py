@@ -21,7 +21,7 @@ from cheekymonkey.events import (
     Swapped,
 )
 from cheekymonkey.records import GameRecord
-from cheekymonkey.rules import MAX_PLAYERS, Animal, Ruleset
+from cheekymonkey.rules import MAX_COUNT, MAX_PLAYERS, Animal, Ruleset
 from cheekymonkey.scoring import Decision, ScoreSheet, SeatScore
 from cheekymonkey.serialization.spec import MAX_INTEGER, DocumentFormat, Spelling, TaggedUnion
 from cheekymonkey.state import GameState, Phase
@@ -80,6 +80,13 @@ PER_ANIMAL: Final[dict[tuple[type, str], bool]] = {
 }
 """Fields that hold one value per animal, written as an object keyed by animal name; True if a value may be null."""
 
+PER_ANIMAL_BOUNDS: Final[dict[tuple[type, str], int]] = {
+    **{field: MAX_COUNT for field, nullable in PER_ANIMAL.items() if not nullable},
+    (ScoreSheet, "tile_holders"): MAX_PLAYERS - 1,
+}
+"""The largest value of each per-animal field: a count or a bonus value is at most the rule set's
+:data:`~cheekymonkey.rules.MAX_COUNT` (E7), a tile's holder is a seat."""
+
 SIGNED: Final[frozenset[tuple[type, str]]] = frozenset({(GameRecord, "seed")})
 """Integer fields that may be negative; every other integer in a document is 0 or more."""
 
@@ -134,6 +141,7 @@ DOCUMENT_FORMAT: Final = DocumentFormat(
         TaggedUnion(Event, EVENT_TAGS, "an event", "Event", "Any event: what an action did."),
     ),
     per_member={field: (ANIMAL, nullable) for field, nullable in PER_ANIMAL.items()},
+    member_bounds=PER_ANIMAL_BOUNDS,
     signed=SIGNED,
     bounds=BOUNDS,
     tag_field=TAG_FIELD,

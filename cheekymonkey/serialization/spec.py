@@ -122,6 +122,9 @@ class DocumentFormat:
     per_member: Mapping[tuple[type, str], tuple[Spelling, bool]] = attrs.field(factory=dict)
     """Fields holding one value per member of an enum, written as an object keyed by the members' words:
     ``(class, field)`` to the enum's spelling and whether a value may be null."""
+    member_bounds: Mapping[tuple[type, str], int] = attrs.field(factory=dict)
+    """Fields of :attr:`per_member` whose values have a tighter upper bound than :data:`MAX_INTEGER` (a count
+    bounded by the rule set's, a seat)."""
     signed: frozenset[tuple[type, str]] = frozenset()
     """Integer fields that may be negative."""
     bounds: Mapping[tuple[type, str], int] = attrs.field(factory=dict)

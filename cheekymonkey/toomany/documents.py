@@ -78,7 +78,7 @@ from cheekymonkey.toomany.events import (
     WildPlaced,
 )
 from cheekymonkey.toomany.records import GameRecord
-from cheekymonkey.toomany.rules import MAX_PLAYERS, Ruleset
+from cheekymonkey.toomany.rules import MAX_COUNT, MAX_PLAYERS, Ruleset
 from cheekymonkey.toomany.state import GameState, Phase
 from cheekymonkey.toomany.views import TableView
 
@@ -204,6 +204,10 @@ MINIMUMS: Final[dict[tuple[type, str], int]] = {
 """Integer fields whose least value is above 0: positions and rounds count from 1, a game has 2 seats or more,
 a round that starts follows one won, and a reshuffle makes a pile of one card at least."""
 
+_PER_CARD: Final = ((Ruleset, "counts"), (GameState, "unseen"), (GameState, "pile"), (TableView, "pile"))
+"""The fields that hold a count per card: a deck's, and counts of its cards, so none above
+:data:`~cheekymonkey.toomany.rules.MAX_COUNT` (TME4)."""
+
 DOCUMENT_FORMAT: Final = DocumentFormat(
     name=FORMAT_NAME,
     version=FORMAT_VERSION,
@@ -214,12 +218,8 @@ DOCUMENT_FORMAT: Final = DocumentFormat(
         TaggedUnion(Action, ACTION_TAGS, "an action", "Action", "Any action: a player's decision or chance's outcome."),
         TaggedUnion(Event, EVENT_TAGS, "an event", "Event", "Any event: one thing an action did."),
     ),
-    per_member={
-        (Ruleset, "counts"): (CARD, False),
-        (GameState, "unseen"): (CARD, False),
-        (GameState, "pile"): (CARD, False),
-        (TableView, "pile"): (CARD, False),
-    },
+    per_member=dict.fromkeys(_PER_CARD, (CARD, False)),
+    member_bounds=dict.fromkeys(_PER_CARD, MAX_COUNT),
     signed=frozenset({(GameRecord, "seed")}),
     bounds=BOUNDS,
     minimums=MINIMUMS,
