@@ -39,7 +39,7 @@ from cheekymonkey.events import Busted, GameOver, Stacked, Swapped
 from cheekymonkey.rules import MAX_COUNT
 from cheekymonkey.schema import SCHEMA_KINDS, load_schema
 from cheekymonkey.serialization import KINDS, MAX_INTEGER, Document, DocumentError, loads, to_document
-from tests.document_testing import HUGE, Fuzzing, hostile_documents
+from tests.document_testing import HUGE, TEXT_AND_LIMITS, Beyond, Fuzzing, hostile_documents
 
 _VALIDATORS = {kind: jsonschema.Draft202012Validator(load_schema(kind)) for kind in SCHEMA_KINDS}
 
@@ -143,7 +143,42 @@ def _check_consistent(value: Document) -> None:
         assert value.animal in value.returned[:-1]
 
 
-FUZZING = Fuzzing(serialization, _VALIDATORS, _check_consistent)
+BEYOND_SCHEMA: tuple[Beyond, ...] = (
+    *TEXT_AND_LIMITS,
+    Beyond(
+        "every token in one place (E8)",
+        r"tokens in the game, but the rule set has|in the bag, \d+ stacked and \d+ in front do not add up"
+        r"|tokens show, but the rule set has",
+    ),
+    Beyond("bonus values that follow the counts (E7)", r"is in play, so its bonus value|is not in play but has bonus"),
+    Beyond(
+        "seat counts within the rule set's range (E7)",
+        r"max_players \d+ is below min_players|rules allow \d+ to \d+|but the rule set allows \d+ to \d+",
+    ),
+    Beyond("a seat that the game has", r"is not one of the \d+ seats|is not one of seats|is not on the sheet"),
+    Beyond(
+        "the turn in progress (E8)",
+        r"claims follow|claims and swaps are open only|the game is over only when|deciding with no token"
+        r"|a draw is pending|placing needs|a swap is open only|a monkey was just drawn|no claims are open only after"
+        r"|stack has height \d+ and top|stack tops for \d+ stack heights",
+    ),
+    Beyond("a view's legal actions (E3)", r"legal actions are shown only|the legal actions .* are not those"),
+    Beyond(
+        "a score sheet that adds up (R16-R18)",
+        r"tokens, but the counts add up|total \d+ is not tokens|the winners must be among|the tiles do not match"
+        r"|a best tile needs|needs a best tile of|a bonus of \d+ is not|line \d+ is for seat|does not fit \d+ top"
+        r"|does not hold the most|does not follow from its counts",
+    ),
+    Beyond(
+        "an event that agrees with itself (R6-R12)",
+        r"R6: a bust returns|R7: a player never claims|R12: a player never swaps|R10: a herd is",
+    ),
+    Beyond("a record that replays", r"does not replay|names for \d+ seats|bots for \d+ seats"),
+    Beyond("the standard values of old versions (R2)", r"the reversed values of old versions"),
+)
+"""What Cheeky Monkey's loader checks that its schemas do not state: relations between fields."""
+
+FUZZING = Fuzzing(serialization, _VALIDATORS, _check_consistent, BEYOND_SCHEMA)
 
 
 @settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large], deadline=None)

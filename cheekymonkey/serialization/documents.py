@@ -10,8 +10,7 @@ from __future__ import annotations
 from typing import Any, Final, cast
 
 from cheekymonkey.serialization._checks import check_value
-from cheekymonkey.serialization._parsing import parse
-from cheekymonkey.serialization.codec import DocumentCodec, open_document
+from cheekymonkey.serialization.codec import DocumentCodec
 from cheekymonkey.serialization.format import DOCUMENT_FORMAT, Document, Kind
 from cheekymonkey.serialization.limits import LIMITS, Limits
 
@@ -51,11 +50,6 @@ def dumps(value: Document, *, indent: int | None = None) -> str:
     return CODEC.dumps(value, indent=indent)
 
 
-def _structure(kind: Kind, body: dict[str, Any]) -> Document:
-    value: Document = CODEC.structure(kind, body)
-    return value
-
-
 def from_document(document: object, kind: Kind | None = None, *, limits: Limits = LIMITS) -> Document:
     """The value held by an already-parsed JSON document (plain dicts and lists), fully checked.
 
@@ -73,8 +67,8 @@ def from_document(document: object, kind: Kind | None = None, *, limits: Limits 
         DocumentError: If the document is malformed, of another kind or a newer format, holds a value
             that breaks an invariant, or is over a limit; it names the problem and its JSON path.
     """
-    declared, body = open_document(document, kind, DOCUMENT_FORMAT, limits)
-    return _structure(cast(Kind, declared), body)
+    value: Document = CODEC.from_document(document, kind, limits=limits)
+    return value
 
 
 def loads(text: str | bytes, kind: Kind | None = None, *, limits: Limits = LIMITS) -> Document:
@@ -89,4 +83,5 @@ def loads(text: str | bytes, kind: Kind | None = None, *, limits: Limits = LIMIT
         DocumentError: As :func:`from_document`, and for text that is not JSON (truncated, say) or over
             the size limit.
     """
-    return from_document(parse(text, kind, limits), kind, limits=limits)
+    value: Document = CODEC.loads(text, kind, limits=limits)
+    return value

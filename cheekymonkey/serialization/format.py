@@ -6,7 +6,8 @@ built the same way as every game's (:mod:`cheekymonkey.serialization.spec`).
 
 from __future__ import annotations
 
-from typing import Final, Literal, TypeAlias
+from collections.abc import Callable
+from typing import Any, Final, Literal, TypeAlias
 
 from cheekymonkey.actions import Action, Claim, Draw, Herd, Place, Reveal, Stop, Swap
 from cheekymonkey.events import (
@@ -115,6 +116,41 @@ BOUNDS: Final[dict[tuple[type, str], int]] = {
 }
 """Integer fields with a tighter bound than :data:`MAX_INTEGER`: seats (0 to 15) and seat counts (up to 16)."""
 
+MINIMUMS: Final[dict[tuple[type, str], int]] = {
+    (Ruleset, "min_players"): 2,
+    (Ruleset, "max_players"): 2,
+    (GameRecord, "players"): 2,
+}
+"""Integer fields whose least value is above 0: a game has 2 seats or more (R3)."""
+
+_SEATS: Final = (2, MAX_PLAYERS)
+LENGTHS: Final[dict[tuple[type, str], tuple[tuple[int, int | None], ...]]] = {
+    (GameState, "stacks"): (_SEATS,),
+    (TableView, "stack_heights"): (_SEATS,),
+    (TableView, "stack_tops"): (_SEATS,),
+    (GameRecord, "names"): ((0, MAX_PLAYERS),),
+    (GameRecord, "bots"): ((0, MAX_PLAYERS),),
+    (ScoreSheet, "seats"): ((1, None),),
+    (ScoreSheet, "winners"): ((1, None),),
+    (SeatScore, "tiles"): ((0, len(Animal)),),
+    (Busted, "returned"): ((2, None),),
+    (Stopped, "tokens"): ((1, None),),
+    (Stacked, "animals"): ((1, None),),
+    (HerdSecured, "animals"): ((1, None),),
+}
+"""Lists with a least and a most number of items: a stack per seat, 2 to 16 (R3); a name and a kind of player per
+seat, or none; a score sheet of one seat or more, with one winner or more (R18), each holding at most one tile of
+each animal (R16); a bust returns two tokens or more (R6); a stop, a stacking or a herd moves one or more (R9, R10)."""
+
+
+def _no_monkey(schema: dict[str, Any]) -> dict[str, Any]:
+    # R12: a swap takes an opponent's top that is not a monkey.
+    return {**schema, "enum": [animal.name.lower() for animal in Animal if animal is not Animal.MONKEY]}
+
+
+REFINE: Final[dict[tuple[type, str], Callable[[dict[str, Any]], dict[str, Any]]]] = {(Swapped, "took"): _no_monkey}
+"""What the schemas say beyond the types (the loader's checks refuse it already): a swap never takes a monkey."""
+
 DOCUMENT_TYPES: Final[dict[Kind, tuple[type, ...]]] = {
     "state": (GameState,),
     "action": tuple(ACTION_TAGS),
@@ -144,6 +180,9 @@ DOCUMENT_FORMAT: Final = DocumentFormat(
     member_bounds=PER_ANIMAL_BOUNDS,
     signed=SIGNED,
     bounds=BOUNDS,
+    minimums=MINIMUMS,
+    lengths=LENGTHS,
+    refine=REFINE,
     tag_field=TAG_FIELD,
 )
 """Cheeky Monkey's documents, as the tables above say."""
