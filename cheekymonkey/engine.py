@@ -514,12 +514,16 @@ def _other_pick(rng: object, size: int) -> int:
     try:
         pick = operator.index(drawn)
     except TypeError:
-        pick = -1
+        raise _bad_pick(drawn, size) from None
     if not 0 <= pick < size:
-        raise InvalidValueError(
-            f"E9: rng.randrange({size}) gave {reprlib.repr(drawn)}, not an integer from 0 to {size - 1}"
-        )
+        raise _bad_pick(drawn, size)
     return pick
+
+
+def _bad_pick(drawn: object, size: int) -> InvalidValueError:
+    return InvalidValueError(
+        f"E9: rng.randrange({size}) gave {reprlib.repr(drawn)}, not an integer from 0 to {size - 1}"
+    )
 
 
 _Random: Final = random.Random

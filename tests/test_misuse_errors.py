@@ -477,8 +477,36 @@ def test_every_engine_function_refuses_what_is_not_a_state_of_its_game_with_a_ty
     assert "is not a" in message
     assert "GameState" in message
     if not acting:
-        assert message.endswith(f"is not a {called}")
-        assert message.startswith("E9: " if game == "cheeky-monkey" else "TME8: ")
+        # The whole message: the clause, the value given (shown short), and what it should have been.
+        clause = "E9" if game == "cheeky-monkey" else "TME8"
+        assert message == f"{clause}: {reprlib.repr(value)} is not a {called}"
+    else:
+        # The error carries the very value given as the state (and, but for claim_all's name, the action).
+        error: IllegalActionError = caught.value  # type: ignore[assignment]
+        assert error.state is value
+        assert error.reason.endswith(f"{value!r} is not a {'GameState' if game == 'cheeky-monkey' else called}")
+        given = {"apply": _REVEALS[game], "apply_with_events": _REVEALS[game], "apply_all": [_REVEALS[game]]}
+        if function in given:
+            assert error.action == given[function]
+
+
+_REVEALS: Final = {name: GAMES[name][0].legal_actions(GAMES[name][0].new_game(2))[0] for name in GAMES}
+"""The action _calls gives the functions that act: each game's first legal action of a new game."""
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("thing", [None, "draw", 3, object()], ids=["None", "text", "int", "object"])
+def test_apply_of_what_is_not_an_action_carries_the_state_and_the_thing_given(game: str, thing: object) -> None:
+    """E9, TME8: the error's state is the state given, its action the very thing given, its reason says so."""
+    package, engine, _, _ = GAMES[game]
+    state = package.new_game(2)
+    for function in (engine.apply, package.apply_with_events):
+        with pytest.raises(IllegalActionError) as caught:
+            function(state, thing)
+        assert caught.value.state is state
+        assert caught.value.action is thing
+        words = "an action" if game == "cheeky-monkey" else "an action of Too Many Monkeys"
+        assert caught.value.reason.endswith(f"{thing!r} is not {words}")
 
 
 @pytest.mark.parametrize("game", GAMES)
