@@ -4,9 +4,9 @@
 # game's core takes about 40 minutes on 2 idle cores. Run it before a release and keep the score and the
 # equivalent survivors on docs/explanation/verification.md.
 #
-#   bash benchmarks/mutation.sh                              # every mutant of both games' cores
-#   bash benchmarks/mutation.sh 'cheekymonkey.toomany*'      # one game's (a glob on mutant names)
-#   bash benchmarks/mutation.sh 'cheekymonkey.toomany.rules*'  # one module's
+#   bash benchmarks/mutation.sh                                      # every mutant of both games' cores
+#   bash benchmarks/mutation.sh 'cheekymonkey.toomany*'              # one game's (a glob on mutant names)
+#   bash benchmarks/mutation.sh 'cheekymonkey.cheeky.rules*'         # one module's
 #
 # It runs at the lowest priority (nice 19), with MUTMUT_CHILDREN workers (default 2), and prints the survivors
 # and the score at the end (benchmarks/mutation_score.py, which takes the same glob).

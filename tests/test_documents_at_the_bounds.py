@@ -19,17 +19,17 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import cheekymonkey
-import cheekymonkey.rules
-import cheekymonkey.serialization as cm_documents
+import cheekymonkey.cheeky.rules
 import cheekymonkey.toomany as toomany
 import cheekymonkey.toomany.documents as tm_documents
 import cheekymonkey.toomany.rules
 from cheekymonkey import ANIMALS, InvalidRulesetError
+from cheekymonkey.cheeky import documents as cm_documents
 from cheekymonkey.games import game_named
 from cheekymonkey.schema import load_schema
 from cheekymonkey.serialization import MAX_INTEGER, DocumentError
 
-CM_MAX: Final = cheekymonkey.rules.MAX_COUNT
+CM_MAX: Final = cheekymonkey.cheeky.rules.MAX_COUNT
 TM_MAX: Final = cheekymonkey.toomany.rules.MAX_COUNT
 NEAR: Final = st.sampled_from([CM_MAX, CM_MAX - 1, CM_MAX // 2, 2**47 + 1]) | st.integers(1, CM_MAX)
 """A count near the bound, or any count up to it."""
@@ -51,7 +51,7 @@ TM_SCHEMAS: Final[dict[str, jsonschema.Draft202012Validator]] = {
 def test_the_bound_is_the_same_in_both_games_and_sixteen_counts_and_the_seats_fit_a_document() -> None:
     """2**48 each: Cheeky Monkey's 8 counts and 8 values, or Too Many Monkeys' 12 counts, and the seats or rounds."""
     assert CM_MAX == TM_MAX == 2**48
-    assert 16 * CM_MAX + cheekymonkey.rules.MAX_PLAYERS <= MAX_INTEGER
+    assert 16 * CM_MAX + cheekymonkey.cheeky.rules.MAX_PLAYERS <= MAX_INTEGER
     assert 12 * TM_MAX + toomany.MAX_PLAYERS * 6 <= MAX_INTEGER
 
 
@@ -85,7 +85,7 @@ def cheeky_rulesets_near_the_bound(draw: st.DrawFn) -> cheekymonkey.Ruleset:
     counts = {animal: draw(NEAR) for animal in sorted(animals)}
     values = {animal: draw(NEAR) for animal in sorted(animals)}
     swap = cheekymonkey.Animal.MONKEY in animals and draw(st.booleans())
-    high = draw(st.integers(2, cheekymonkey.rules.MAX_PLAYERS))
+    high = draw(st.integers(2, cheekymonkey.cheeky.rules.MAX_PLAYERS))
     return cheekymonkey.Ruleset.custom(counts, bonus_values=values, swap=swap, max_players=high)
 
 

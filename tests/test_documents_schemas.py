@@ -18,12 +18,12 @@ from typing import Any, Final
 
 import pytest
 
-import cheekymonkey.serialization as cm_documents
 from cheekymonkey import ANIMALS
-from cheekymonkey.rules import MAX_COUNT
-from cheekymonkey.scoring import Decision
-from cheekymonkey.serialization import MAX_INTEGER
-from cheekymonkey.state import Phase as CmPhase
+from cheekymonkey.cheeky import documents as cm_documents
+from cheekymonkey.cheeky.rules import MAX_COUNT
+from cheekymonkey.cheeky.scoring import Decision
+from cheekymonkey.cheeky.state import Phase as CmPhase
+from cheekymonkey.serialization import MAX_INTEGER, DocumentError
 from cheekymonkey.toomany import CARDS, Phase, Reason
 from cheekymonkey.toomany import documents as tm_documents
 from tests.document_testing import Fuzzing, single_edits
@@ -88,7 +88,7 @@ def test_every_document_the_loader_refuses_the_schema_refuses_too_but_for_the_ch
         try:
             fuzzing.documents.loads(text)
             continue
-        except cm_documents.DocumentError:
+        except DocumentError:
             refused += 1
         try:
             found = fuzzing.refused_alike(text)

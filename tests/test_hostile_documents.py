@@ -38,15 +38,8 @@ from cheekymonkey import (
     stop_in_order,
     view,
 )
-from cheekymonkey.events import GameOver
-from cheekymonkey.records import GameRecord
-from cheekymonkey.schema import load_schema
-from cheekymonkey.serialization import (
+from cheekymonkey.cheeky.documents import (
     FORMAT,
-    DocumentError,
-    Limits,
-    _parsing,
-    codec,
     dump_record,
     dump_state,
     dumps,
@@ -61,6 +54,10 @@ from cheekymonkey.serialization import (
     loads,
     to_document,
 )
+from cheekymonkey.cheeky.events import GameOver
+from cheekymonkey.cheeky.records import GameRecord
+from cheekymonkey.schema import load_schema
+from cheekymonkey.serialization import DocumentError, Limits, _parsing, codec
 from cheekymonkey.serialization.codec import DocumentCodec
 from tests.document_testing import count_calls
 

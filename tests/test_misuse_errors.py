@@ -14,8 +14,8 @@ from typing import Any, Final
 import pytest
 
 import cheekymonkey
-import cheekymonkey.engine
-import cheekymonkey.state
+import cheekymonkey.cheeky.engine
+import cheekymonkey.cheeky.state
 import cheekymonkey.toomany as toomany
 import cheekymonkey.toomany.engine
 import cheekymonkey.toomany.state
@@ -297,7 +297,7 @@ def _swapped() -> Any:
         pytest.param(
             lambda: apply_all(new_game(2), [Reveal(E), Draw(), Reveal(S), Stop()]),
             Draw(),
-            "R9: you are stopping: put the tokens in front on your stack with Place",
+            "R9: you are stopping: put the tokens in front of you on your stack",
             id="placing",
         ),
         pytest.param(
@@ -408,25 +408,26 @@ CM_PHASES: dict[Any, Any] = _states_by_phase(cheekymonkey, 3, 3)
 TM_PHASES: dict[Any, Any] = _states_by_phase(toomany, 3, 40)
 GAMES: dict[str, tuple[Any, Any, dict[Any, Any], str]] = {
     # name: (the game's package, its engine module, a state of each phase, what its states are called)
-    "cheeky-monkey": (cheekymonkey, cheekymonkey.engine, CM_PHASES, "Cheeky Monkey GameState"),
+    "cheeky-monkey": (cheekymonkey, cheekymonkey.cheeky.engine, CM_PHASES, "Cheeky Monkey GameState"),
     "too-many-monkeys": (toomany, toomany.engine, TM_PHASES, "Too Many Monkeys GameState"),
 }
 _OTHER: Final = {"cheeky-monkey": "too-many-monkeys", "too-many-monkeys": "cheeky-monkey"}
 
 
-def _calls(game: Any) -> dict[str, Any]:
+def _calls(game: Any, engine: Any) -> dict[str, Any]:
     """How to call each engine function that takes a state, with arguments that are right but for the state."""
-    reveal = game.legal_actions(game.new_game(2))[0]
+    reveal = engine.legal_actions(game.new_game(2))[0]
     calls: dict[str, Any] = {
         "apply": lambda f, s: f(s, reveal),
         "apply_all": lambda f, s: f(s, [reveal]),
         "apply_with_events": lambda f, s: f(s, reveal),
+        "illegal_reason": lambda f, s: f(s, reveal),
         # A fresh rng each call: two calls given the same state draw the same.
         "sample_chance": lambda f, s: f(s, random.Random(3)),
         "resolve_chance": lambda f, s: f(s, random.Random(3)),
         "stop_in_order": lambda f, s: f(s, []),
     }
-    for name in game.engine.__all__:
+    for name in engine.__all__:
         calls.setdefault(name, lambda f, s: f(s))
     return calls
 
@@ -463,7 +464,7 @@ def test_every_engine_function_refuses_what_is_not_a_state_of_its_game_with_a_ty
 ) -> None:
     """E9, TME8: each public engine function that takes a state raises the typed error, naming what it got."""
     _, engine, _, called = GAMES[game]
-    call = _calls(GAMES[game][0])[function]
+    call = _calls(GAMES[game][0], engine)[function]
     # apply and the functions that act refuse with IllegalActionError (E9, TME8); the questions with
     # InvalidStateError. Both are the library's errors, and neither is raised from deep inside.
     acting = function in ("apply", "apply_all", "apply_with_events", "claim_all", "stop_in_order")
@@ -525,7 +526,7 @@ def test_each_compiled_twin_refuses_a_non_state_and_answers_a_state_as_its_funct
     In pure Python they are not bound to the public names, so they are called through the engine's table.
     """
     package, engine, phases, _ = GAMES[game]
-    calls = _calls(package)
+    calls = _calls(package, engine)
     twins: dict[str, Any] = engine._TWINS
     typed = {name for name in engine.__all__ if _first_parameter(getattr(engine, name)) == "GameState"}
     assert typed <= set(twins), "a public function whose state is typed GameState has no compiled twin"
@@ -652,7 +653,7 @@ def test_check_state_of_what_is_not_a_state_says_which_field_it_lacks(
     game: str, value: object, shown: str, missing: str
 ) -> None:
     """E9, TME8: check_state refuses an object without a state's fields with InvalidStateError, not AttributeError."""
-    state_module = cheekymonkey.state if game == "cheeky-monkey" else toomany.state
+    state_module = cheekymonkey.cheeky.state if game == "cheeky-monkey" else toomany.state
     _, _, _, called = GAMES[game]
     clause = "E9" if game == "cheeky-monkey" else "TME8"
     with pytest.raises(InvalidStateError) as caught:
@@ -664,7 +665,7 @@ def test_check_state_of_what_is_not_a_state_says_which_field_it_lacks(
 def test_check_state_of_the_other_game_s_state_names_the_first_field_it_lacks() -> None:
     """A Too Many Monkeys state has no bag; a Cheeky Monkey state has no round."""
     with pytest.raises(InvalidStateError, match=r"is not a Cheeky Monkey GameState: it has no bag$"):
-        cheekymonkey.state.check_state(toomany.new_game(2))
+        cheekymonkey.cheeky.state.check_state(toomany.new_game(2))
     with pytest.raises(InvalidStateError, match=r"is not a Too Many Monkeys GameState: it has no round$"):
         toomany.state.check_state(cheekymonkey.new_game(2))
 

@@ -57,7 +57,7 @@ BEYOND_SCHEMA: Final[tuple[Beyond, ...]] = (
     Beyond(
         "a seat that the game has",
         r"is not one of the \d+ seats|is not one of seats|rows, but the rule set allows|seats, but the rule set allows"
-        r"|skips must be a tuple of \d+ booleans|players: the .* rules allow",
+        r"|skips must be a tuple of \d+ booleans|players: the .* rules allow|quit_by must be None or one of the",
     ),
     Beyond(
         "the turn in progress (TM6, TM11-TM18, TM21, TM23)",
