@@ -9,8 +9,10 @@ the scalar encoding of the same state, and of the episodes' statistics within th
 
 from __future__ import annotations
 
+import importlib.util
 import math
 from collections.abc import Callable
+from importlib.metadata import entry_points
 from typing import Any
 
 import gymnasium
@@ -19,13 +21,30 @@ import numpy.typing as npt
 import pytest
 
 from cheekymonkey import Animal, Ruleset
+from cheekymonkey.batched import ENTRY_POINT_GROUP
 from cheekymonkey.errors import IllegalActionError, InvalidValueError
+from cheekymonkey.games import GAME_NAMES, game_named
 from cheekymonkey.rl._arrays import Observations
 from cheekymonkey.rl.episodes import NO_DECISION
 from cheekymonkey.rl.gymnasium_env import ENV_ID, SoloEnv
 from cheekymonkey.rl.gymnasium_vector import SoloVectorEnv
 
 SMALL = Ruleset.custom({Animal.SEAL: 3, Animal.LION: 3, Animal.MONKEY: 4})
+
+BATCHED_GAMES = sorted(entry.name for entry in entry_points(group=ENTRY_POINT_GROUP))
+"""The games with a batched engine: every test parametrized by game runs for each."""
+
+RULES: dict[str, Any] = {"cheeky-monkey": SMALL}
+"""A rule set per game that keeps its games short (the standard rules otherwise)."""
+
+
+def test_every_game_with_a_batched_engine_registers_it() -> None:
+    """A game package holding a batched module names it in the entry points, so make_vec and simulate find it."""
+    assert "cheeky-monkey" in BATCHED_GAMES
+    for name in GAME_NAMES:
+        package = type(game_named(name)).__module__.rpartition(".")[0]
+        if importlib.util.find_spec(f"{package}.batched") is not None:
+            assert name in BATCHED_GAMES, f"{package}.batched is not in the entry points' {ENTRY_POINT_GROUP}"
 
 
 def random_actions(masks: npt.NDArray[np.bool_], rng: np.random.Generator) -> npt.NDArray[np.int64]:
@@ -61,18 +80,19 @@ def test_make_vec_builds_the_batched_env_with_soloenvs_spaces(
     synced.close()
 
 
+@pytest.mark.parametrize("game", BATCHED_GAMES)
 @pytest.mark.parametrize(("players", "scaled", "seat"), [(2, False, None), (3, True, 1), (4, False, 3)])
 def test_every_observation_and_mask_is_the_scalar_encodings_of_the_same_state(
-    players: int, scaled: bool, seat: int | None
+    game: str, players: int, scaled: bool, seat: int | None
 ) -> None:
     """Each slot's observation is SoloEnv's vector of its game's state, raw or scaled, bit for bit.
 
     At every step, from the learner's seat; its mask is the scalar mask, and the learner is the one to move.
     """
-    envs = SoloVectorEnv(6, players=players, seat=seat, ruleset=SMALL, scaled=scaled, max_turns=12)
+    envs = SoloVectorEnv(6, players=players, seat=seat, ruleset=RULES.get(game), scaled=scaled, max_turns=12, game=game)
     observe = Observations(envs.engine.encoding, scaled)
     encoding = envs.engine.encoding
-    game = envs.game
+    played = envs.game
     rng = np.random.default_rng(1)
     observations, infos = envs.reset(seed=3)
     seen_seats = set()
@@ -84,7 +104,7 @@ def test_every_observation_and_mask_is_the_scalar_encodings_of_the_same_state(
             seen_seats.add(learner)
             assert np.array_equal(observations[i], observe(state, learner))
             if infos["action_mask"][i].any():
-                assert game.to_move(state) == learner
+                assert played.to_move(state) == learner
                 assert tuple(infos["action_mask"][i].tolist()) == tuple(encoding.action_mask(state))
         observations, _, _, _, infos = envs.step(random_actions(envs.action_masks(), rng))
     assert seen_seats == ({seat} if seat is not None else set(range(players)))
@@ -116,15 +136,16 @@ def test_the_same_seed_gives_the_same_episodes_and_no_array_is_handed_back_twice
     assert not np.shares_memory(later[0], observations)
 
 
+@pytest.mark.parametrize("game", BATCHED_GAMES)
 @pytest.mark.parametrize("kind", ["max_turns", "max_steps"])
 @pytest.mark.parametrize("limit", [1, 2, 3, 4, 5])
-def test_the_cut_off_rule_is_soloenvs_two_beats_and_autoreset_is_next_step(kind: str, limit: int) -> None:
+def test_the_cut_off_rule_is_soloenvs_two_beats_and_autoreset_is_next_step(game: str, kind: str, limit: int) -> None:
     """An episode with no decision: a start with an all-0 mask and no_decision, its end at the next step.
 
     The step after an end deals (flags False, reward 0). The share of episodes with no decision, and of those
     cut off, agree with SoloEnv's at the same limit within their intervals.
     """
-    options: dict[str, Any] = {kind: limit, "players": 3, "seat": 1, "ruleset": SMALL}
+    options: dict[str, Any] = {kind: limit, "players": 3, "seat": 1, "ruleset": RULES.get(game), "game": game}
     envs = SoloVectorEnv(64, **options)
     rng = np.random.default_rng(limit)
     _, infos = envs.reset(seed=limit)
@@ -266,6 +287,7 @@ def test_gymnasiums_vector_wrappers_count_the_episodes() -> None:
         {"num_envs": 2, "illegal_action": "ignore"},
         {"num_envs": 2, "max_steps": 0},
         {"num_envs": 2, "scaled": 1},
+        {"num_envs": 2, "game": "no-such-game"},
     ],
 )
 def test_bad_arguments_are_refused(options: dict[str, Any]) -> None:

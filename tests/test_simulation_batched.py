@@ -7,11 +7,14 @@ import math
 import os
 import subprocess
 import sys
+from importlib.metadata import entry_points
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from cheekymonkey import Animal, Ruleset
+from cheekymonkey.batched import ENTRY_POINT_GROUP
 from cheekymonkey.errors import InvalidGameError, InvalidValueError
 from cheekymonkey.simulation import Histogram, Summary, simulate, wilson_interval
 from cheekymonkey.simulation.batched import simulate_batched
@@ -55,17 +58,20 @@ def assert_agree(scalar: Summary, batched: Summary) -> None:
     assert abs(turns_a - turns_b) <= 4 * math.hypot(error_a, error_b), (turns_a, turns_b)
 
 
+@pytest.mark.parametrize("game", sorted(entry.name for entry in entry_points(group=ENTRY_POINT_GROUP)))
 @pytest.mark.parametrize(("players", "max_turns"), [(2, None), (3, 9)])
 def test_the_batched_simulation_agrees_with_the_scalar_one_within_its_intervals(
-    players: int, max_turns: int | None
+    game: str, players: int, max_turns: int | None
 ) -> None:
     """Same bots, rules, seats and number of games: the figures agree within their intervals.
 
     Win rates per bot line and per seat, places, scores, game lengths and the share cut off (the games
     themselves differ).
     """
-    scalar = simulate(["random"], GAMES, seed=0, ruleset=SMALL, players=players, max_turns=max_turns)
-    batched = simulate_batched(["random"], GAMES, seed=0, ruleset=SMALL, players=players, max_turns=max_turns)
+    rules = SMALL if game == "cheeky-monkey" else None  # short games; the standard rules for another game
+    options: dict[str, Any] = {"seed": 0, "ruleset": rules, "players": players, "max_turns": max_turns, "game": game}
+    scalar = simulate(["random"], GAMES, **options)
+    batched = simulate_batched(["random"], GAMES, **options)
     assert_agree(scalar, batched)
     assert batched.players == scalar.players
     assert batched.requested == GAMES
