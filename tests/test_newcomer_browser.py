@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -44,6 +45,8 @@ def test_a_whole_game_against_a_bot_from_the_lobby_as_a_new_player_plays_it(
     page.wait_for_selector("body[data-ready]")
     page.select_option("#game", TOO_MANY_MONKEYS.name)
     page.click("#remove-seat")  # a person and one bot
+    numbers = page.locator("#seats .seat-row .seat-number")  # shown, as the legend says (then "name", read aloud)
+    expect(numbers).to_have_text([re.compile(r"^Seat 0\b"), re.compile(r"^Seat 1\b")])
     page.select_option("#seat-kind-1", "heuristic")
     page.fill("#seat-name-0", "Ann")
     page.fill("#seed", str(seed))
