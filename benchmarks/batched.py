@@ -42,8 +42,8 @@ from typing import Any
 
 import numpy as np
 
+from cheekymonkey.batched import random_legal_actions, seed_streams
 from cheekymonkey.cheeky.batched import BatchedCheekyMonkey
-from cheekymonkey.rl.batched import random_legal_actions, seed_streams
 
 Work = Callable[[int], int]
 """Run ``n`` units of a row's work; return the decision steps played."""
@@ -72,8 +72,8 @@ def batched_row(make: Callable[[], Any], batch: int, observation: bool) -> Work:
 
 def scalar_row(game: str, players: int) -> Work:
     if game == "cheeky-monkey":
-        from cheekymonkey import engine
-        from cheekymonkey.state import new_game
+        from cheekymonkey.cheeky import engine
+        from cheekymonkey.cheeky.state import new_game
     else:
         from cheekymonkey.toomany import engine  # type: ignore[no-redef]
         from cheekymonkey.toomany.state import new_game  # type: ignore[assignment]

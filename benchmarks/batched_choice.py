@@ -2,8 +2,8 @@
 
 Each version keeps B games of the standard game as arrays (one per field, the batch first, the layout of
 :class:`cheekymonkey.cheeky.batched.CheekyBatchState`) and has one step: the decision of every game (its
-action index, as :class:`~cheekymonkey.rl.ActionCodec` numbers it), chance resolved up to the next decision,
-the end of the game with its returns (R16-R19), the legal-action mask, and a new game where the last one
+action index, as :class:`~cheekymonkey.cheeky.encoding.ActionCodec` numbers it), chance resolved up to the
+next decision, the end of the game with its returns (R16-R19), the legal-action mask, and a new game where the last one
 ended. The versions:
 
 - **numpy**: masked array operations over the whole batch, one operation per rule and field;
@@ -35,8 +35,8 @@ from typing import Any
 import numpy as np
 
 from cheekymonkey import CHEEKY_MONKEY, Animal, GameState, Phase, Reveal, Ruleset, apply
+from cheekymonkey.batched import random_legal_actions, seed_streams
 from cheekymonkey.cheeky.batched import BatchedCheekyMonkey
-from cheekymonkey.rl.batched import random_legal_actions, seed_streams
 
 STANDARD = Ruleset.standard()
 COUNTS = np.array(STANDARD.counts, np.int64)

@@ -2,7 +2,7 @@ r"""Letters that look like others, after Unicode's confusables (UTS #39), for te
 
 :func:`skeleton` maps each character that Unicode lists as confusable to the character (or characters) it
 is taken for: a Cyrillic small a (U+0430) to a Latin ``a``, a Latin small capital Y (U+028F) to ``y``,
-a Greek capital Beta (U+0392) to ``B``. :func:`cheekymonkey.game.name_key` applies it, so that names that
+a Greek capital Beta (U+0392) to ``B``. :func:`cheekymonkey.names.name_key` applies it, so that names that
 look alike across scripts are refused as names that differ only in case are.
 
 The table below is generated from Unicode's ``confusables.txt`` (UTS #39, version 13.0.0;

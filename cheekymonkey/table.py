@@ -48,7 +48,9 @@ from cheekymonkey.errors import (
     NotYourDecisionError,
     ReplayError,
 )
-from cheekymonkey.game import Game, GameBot, Outcome, RecordLike
+from cheekymonkey.game import Game, GameBot
+from cheekymonkey.outcome import Outcome
+from cheekymonkey.record import RecordLike
 
 __all__ = ["Seat", "Step", "Table", "Waiting", "bot_kind", "past_limits", "rngs_for"]
 

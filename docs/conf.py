@@ -43,10 +43,11 @@ nitpicky = True
 # The rl adapters' signatures name numpy, Gymnasium, PettingZoo and OpenSpiel types, whose docs are not linked.
 nitpick_ignore_regex = [
     (r"py:.*", r"(numpy|npt|gymnasium|pettingzoo|pyspiel|open_spiel)(\..*)?"),
-    # The type variables of the generic Game protocol and Table (a game's state, action, rule set, view, event).
-    (r"py:class", r"(cheekymonkey\.(game|table)\.)?[SARVE](_co|_contra)?"),
+    # The type variables of the generic Game protocol, its parts and the Table (a game's state, action, rule set,
+    # view, event).
+    (r"py:class", r"(cheekymonkey\.(game|table|record|encoding|documents|outcome)\.)?[SARVE](_co|_contra)?"),
     # The batched engines' base class: its state class, the game's state and action, and jit's function.
-    (r"py:class", r"cheekymonkey\.rl\.batched\.(StateT|S|A|F)"),
+    (r"py:class", r"cheekymonkey\.batched\.(StateT|S|A|F)"),
 ]
 
 # MyST: ::: fences for admonitions, and anchors on headings so pages can link to sections.

@@ -21,13 +21,13 @@ import numpy.typing as npt
 import pytest
 
 from cheekymonkey import CHEEKY_MONKEY, Animal, Ruleset, apply, legal_actions
-from cheekymonkey.actions import DRAW, STOP, Reveal
+from cheekymonkey import batched as shared
+from cheekymonkey.batched import draw_below, random_legal_actions, seed_streams, stream_before
+from cheekymonkey.cheeky.actions import DRAW, STOP, Reveal
 from cheekymonkey.cheeky.batched import BatchedCheekyMonkey, CheekyBatchState
-from cheekymonkey.engine import chance_outcomes, current_player, is_terminal
+from cheekymonkey.cheeky.engine import chance_outcomes, current_player, is_terminal
+from cheekymonkey.cheeky.state import GameState, Phase, new_game
 from cheekymonkey.errors import IllegalActionError, InvalidRulesetError, InvalidValueError
-from cheekymonkey.rl import batched as shared
-from cheekymonkey.rl.batched import draw_below, random_legal_actions, seed_streams, stream_before
-from cheekymonkey.state import GameState, Phase, new_game
 from cheekymonkey.table import Seat, Table, Waiting
 
 E, S, H, G, P, K, L, M = Animal
@@ -483,7 +483,7 @@ def test_the_other_calls_refuse_bad_input() -> None:
             engine.init(size, seed=1)  # type: ignore[arg-type]
     with pytest.raises(InvalidValueError):
         engine.init(2, seed="x")  # type: ignore[arg-type]
-    for seat in (2, -1, True, 1.0, "0", np.array([0, 1]), np.array([0, 1, 2]), np.array([0.0, 1.0, 0.0])):
+    for seat in (2, -2, True, 1.0, "0", np.array([0, 1]), np.array([0, 1, 2]), np.array([0.0, 1.0, 0.0])):
         with pytest.raises(InvalidValueError):
             engine.observation(states, seat)
     with pytest.raises(InvalidValueError):
@@ -501,6 +501,9 @@ def test_the_other_calls_refuse_bad_input() -> None:
         random_legal_actions(states.legal_action_mask, seed_streams(1, 2))
     with pytest.raises(AttributeError):
         states.rewards = np.zeros((3, 2), np.float32)
+    for width in (states.outcomes.shape[1], 1, True, 40.0):
+        with pytest.raises(InvalidValueError):
+            states.widen_outcomes(width)  # type: ignore[arg-type]
 
 
 def test_observations_come_for_one_seat_per_game_into_any_array() -> None:
@@ -515,6 +518,31 @@ def test_observations_come_for_one_seat_per_game_into_any_array() -> None:
     by_one = engine.observation(states, np.int64(1), dtype=np.int16)
     for i in range(3):
         assert tuple(by_one[i].tolist()) == encoding.observe(engine.decode(states, i), 1)
+    for spectator in (-1, np.int32(-1)):
+        watched = engine.observation(states, spectator)
+        for i in range(3):
+            assert tuple(watched[i].tolist()) == encoding.observe(engine.decode(states, i), None)
+
+
+def test_the_outcomes_array_widens_keeping_what_was_drawn_and_the_engine_plays_on() -> None:
+    """widen_outcomes replaces only the outcomes array, wider, with the last step's draws kept; steps go on."""
+    engine = BatchedCheekyMonkey(2)
+    states = engine.init(4, seed=3)
+    player = seed_streams(5, 4)
+    states = engine.step(states, random_legal_actions(states.legal_action_mask, player))
+    before = states.outcomes.copy()
+    width = before.shape[1]
+    drawn = [engine.outcomes(states, i) for i in range(4)]
+    rng = states.rng
+    states.widen_outcomes(width * 2)
+    assert states.outcomes.shape == (4, width * 2)
+    assert (states.outcomes[:, :width] == before).all()
+    assert not states.outcomes[:, width:].any()
+    assert [engine.outcomes(states, i) for i in range(4)] == drawn
+    assert states.rng is rng
+    for _ in range(50):
+        states = engine.step(states, random_legal_actions(states.legal_action_mask, player))
+    assert states.outcomes.shape == (4, width * 2)
 
 
 def test_the_module_without_numba_names_the_extra() -> None:
@@ -547,7 +575,7 @@ def test_jit_compiles_without_a_disk_cache_where_numba_cannot_write_one(monkeypa
     def double(x: int) -> int:
         return 2 * x
 
-    double.__module__ = "cheekymonkey.rl.batched"  # a function of the package: a cache is tried first
+    double.__module__ = "cheekymonkey.batched"  # a function of the package: a cache is tried first
     compiled = shared.jit(double)
     assert compiled(21) == 42
     assert [options.get("cache", False) for options in calls] == [True, False]

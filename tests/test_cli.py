@@ -20,10 +20,10 @@ from cheekymonkey import (
     Reveal,
     play_game,
 )
+from cheekymonkey.cheeky.documents import dump_record, load_record
+from cheekymonkey.cheeky.events import Drew, Swapped
+from cheekymonkey.cheeky.narration import describe_event
 from cheekymonkey.cli import default_command, main
-from cheekymonkey.events import Drew, Swapped
-from cheekymonkey.narration import describe_event
-from cheekymonkey.serialization import dump_record, load_record
 from cheekymonkey.simulation import simulate, wilson_interval
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -8,6 +8,7 @@ exactly once.
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
 import io
 import pkgutil
 from collections import Counter
@@ -19,11 +20,12 @@ import pytest
 from rich.console import Console
 
 from cheekymonkey import ANIMALS, CHEEKY_MONKEY, Animal, Reveal, Stop, apply_all, new_game, play_game
-from cheekymonkey.bots import bot_named
+from cheekymonkey.cheeky.bots import bot_named
+from cheekymonkey.cheeky.documents import load_record
 from cheekymonkey.cli import main
 from cheekymonkey.cli.narrate import draw
-from cheekymonkey.game import Game, TextTable
-from cheekymonkey.serialization import load_record
+from cheekymonkey.game import Game
+from cheekymonkey.text_table import TextTable
 
 
 class _Counting:
@@ -68,15 +70,17 @@ def counting(monkeypatch: pytest.MonkeyPatch) -> _Counting:
     """The stand-in game, registered as ``--game counting-monkey`` for one test."""
     from cheekymonkey import games
 
-    names = (*games.GAME_NAMES, "counting-monkey")
-    monkeypatch.setitem(games._BINDINGS, "counting-monkey", (__name__, "COUNTING"))
-    # Every command's module is imported before any is patched: one imported first while the names are patched
-    # would copy them, and keep them after the test (another test may have imported them afresh).
+    # Every command's module is imported before the registry changes: one imported first while it is changed
+    # would copy the names, and keep them after the test (another test may have imported them afresh).
     for module in pkgutil.iter_modules(importlib.import_module("cheekymonkey.cli").__path__):
         importlib.import_module(f"cheekymonkey.cli.{module.name}")
+    # Registered as a plug-in is: an entry point beside the installed ones.
+    entry = importlib.metadata.EntryPoint("counting-monkey", f"{__name__}:COUNTING", games.ENTRY_POINT_GROUP)
+    registry = games.Registry([*importlib.metadata.entry_points(group=games.ENTRY_POINT_GROUP), entry])
+    monkeypatch.setattr(games, "_REGISTRY", [registry])
     # The modules whose names the commands that take --game counting-monkey read.
-    for name in ("cheekymonkey.games", "cheekymonkey.cli.options", "cheekymonkey.cli.replay"):
-        monkeypatch.setattr(importlib.import_module(name), "GAME_NAMES", names)
+    for name in ("cheekymonkey.cli.options", "cheekymonkey.cli.replay"):
+        monkeypatch.setattr(importlib.import_module(name), "GAME_NAMES", registry.names)
     COUNTING.calls.clear()
     return COUNTING
 

@@ -20,9 +20,9 @@ from pathlib import Path
 import pytest
 
 from cheekymonkey import Phase, __version__
+from cheekymonkey.cheeky.documents import load_record
 from cheekymonkey.cli.play import PROMPT
 from cheekymonkey.cli.replay import STEP_PROMPT
-from cheekymonkey.serialization import load_record
 
 ROOT = Path(__file__).resolve().parent.parent
 ANSI = re.compile(r"\x1b\[[0-9;]*m")

@@ -36,10 +36,10 @@ from cheekymonkey import (
     stop_in_order,
 )
 from cheekymonkey._values import count_sum
-from cheekymonkey.actions import DRAW, PLACES, STOP
-from cheekymonkey.engine import bust_probability
-from cheekymonkey.scoring import _final_winners
-from cheekymonkey.state import make_state, trusted_state
+from cheekymonkey.cheeky.actions import DRAW, PLACES, STOP
+from cheekymonkey.cheeky.engine import bust_probability
+from cheekymonkey.cheeky.scoring import _final_winners
+from cheekymonkey.cheeky.state import make_state, trusted_state
 from tests.strategies import games, play_randomly, reachable_states
 
 

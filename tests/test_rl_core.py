@@ -35,18 +35,17 @@ from cheekymonkey import (
     score,
     view,
 )
-from cheekymonkey.rl import (
+from cheekymonkey.cheeky.encoding import (
     DEFAULT_OBSERVATION,
     ActionCodec,
     full_observation,
     observation_layout,
     observation_text,
     observe,
-    returns,
-    returns_of,
     table_observation,
 )
-from cheekymonkey.scoring import score_stacks
+from cheekymonkey.cheeky.rewards import returns, returns_of
+from cheekymonkey.cheeky.scoring import score_stacks
 from tests.helpers import frozen, make, same_as
 from tests.strategies import play_randomly, reachable_states
 
@@ -269,7 +268,7 @@ def test_the_core_works_without_numpy_or_any_framework() -> None:
         ["numpy", "pyspiel", "pettingzoo", "gymnasium"],
         """
         from cheekymonkey import new_game, apply, Reveal, Animal
-        from cheekymonkey.rl import ActionCodec, observe
+        from cheekymonkey.cheeky.encoding import ActionCodec, observe
         state = apply(new_game(2), Reveal(Animal.SEAL))
         print(ActionCodec(2).action_mask(state)[:3], len(observe(state, 0)))
         """,
@@ -415,7 +414,7 @@ def test_too_many_monkeys_has_no_index_for_the_movers_own_seat(players: int) -> 
 def test_the_learned_networks_outputs_are_laid_out_on_todays_indices() -> None:
     """The shipped network has one output per Cheeky Monkey action index, own-seat claim and swap included."""
     pytest.importorskip("numpy")
-    from cheekymonkey.rl.learned import load_network
+    from cheekymonkey.cheeky.bots.learned import load_network
 
     network = load_network()
     codec = ActionCodec(network.players)

@@ -28,7 +28,8 @@ from cheekymonkey import (
     Ruleset,
     play_game,
 )
-from cheekymonkey.rl import ActionCodec, observe, returns
+from cheekymonkey.cheeky.encoding import ActionCodec, observe
+from cheekymonkey.cheeky.rewards import returns
 from cheekymonkey.rl.episodes import lead
 from cheekymonkey.rl.gymnasium_env import ENV_ID, CheekyMonkeySoloEnv, SoloEnv
 from cheekymonkey.rl.pettingzoo_env import CheekyMonkeyEnv, GameEnv, env, raw_env

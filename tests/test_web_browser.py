@@ -18,8 +18,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from cheekymonkey import CHEEKY_MONKEY, ActionTextError, Animal, Claim, apply, new_game, sample_chance, score
-from cheekymonkey.actions import Draw, Stop
-from cheekymonkey.serialization import load_record, to_document
+from cheekymonkey.cheeky.actions import Draw, Stop
+from cheekymonkey.cheeky.documents import load_record, to_document
 from cheekymonkey.table import Table
 from cheekymonkey.web import Room
 from tests.web_support import LiveServer, Pages, browser_rooms, live_server, make_room

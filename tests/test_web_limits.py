@@ -24,8 +24,8 @@ from typing import Any
 import pytest
 
 from cheekymonkey import CHEEKY_MONKEY, Animal, Ruleset, apply, is_chance_node, is_terminal, new_game, sample_chance
+from cheekymonkey.cheeky.documents import to_document
 from cheekymonkey.errors import InvalidValueError
-from cheekymonkey.serialization import to_document
 from cheekymonkey.web import SAFE_INTEGER, BotPool, Limits, RoomManager
 from tests.web_support import (
     LiveServer,

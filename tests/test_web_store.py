@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 
 from cheekymonkey import CHEEKY_MONKEY
-from cheekymonkey.serialization import load_record
+from cheekymonkey.cheeky.documents import load_record
 from cheekymonkey.table import Table
 from cheekymonkey.web import (
     Limits,

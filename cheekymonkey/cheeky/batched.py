@@ -1,10 +1,10 @@
 """*Cheeky Monkey*, B games at once: numpy arrays stepped by compiled loops (the ``batched`` extra).
 
 :class:`BatchedCheekyMonkey` plays many games of one seat count and rule set side by side, with the API of
-:class:`~cheekymonkey.rl.batched.BatchedGame` (Pgx's shape: ``init``, ``step``, ``observation``). Each game is
+:class:`~cheekymonkey.batched.BatchedGame` (Pgx's shape: ``init``, ``step``, ``observation``). Each game is
 exactly the scalar engine's: the same rules (any :class:`~cheekymonkey.Ruleset`, custom ones included), the
-same action indices (:class:`~cheekymonkey.rl.ActionCodec`, seats counted from the mover), the same
-observation vectors (:mod:`cheekymonkey.rl.observations`), the draws with exactly the probabilities of
+same action indices (:class:`~cheekymonkey.cheeky.encoding.ActionCodec`, seats counted from the mover), the same
+observation vectors (:mod:`cheekymonkey.cheeky.encoding`), the draws with exactly the probabilities of
 :func:`~cheekymonkey.chance_outcomes` (R5), the returns of the game's outcome (R16-R19), and the
 :class:`~cheekymonkey.table.Table`'s limits. A test replays a million steps of batched games through the
 scalar engine and compares every state, mask, observation and reward.
@@ -12,7 +12,7 @@ scalar engine and compares every state, mask, observation and reward.
 A custom rule set, three seats, four games, the draws' outcomes replayed through the scalar engine:
 
 >>> from cheekymonkey import Animal, Ruleset, apply
->>> from cheekymonkey.rl.batched import random_legal_actions, seed_streams
+>>> from cheekymonkey.batched import random_legal_actions, seed_streams
 >>> rules = Ruleset.custom({Animal.SEAL: 4, Animal.LION: 3, Animal.MONKEY: 5})
 >>> engine = BatchedCheekyMonkey(3, rules)
 >>> states = engine.init(4, seed=7)
@@ -38,12 +38,12 @@ from typing import Any, ClassVar, Final
 import numpy as np
 import numpy.typing as npt
 
-from cheekymonkey.actions import REVEALS, Action, Reveal
+from cheekymonkey.batched import BatchedGame, BatchState, draw_below, jit, past_limits
+from cheekymonkey.cheeky.actions import REVEALS, Action, Reveal
+from cheekymonkey.cheeky.game import CHEEKY_MONKEY
+from cheekymonkey.cheeky.rules import ANIMALS, Animal, Ruleset
+from cheekymonkey.cheeky.state import GameState, Phase
 from cheekymonkey.errors import InvalidValueError
-from cheekymonkey.games.cheeky_monkey import CHEEKY_MONKEY
-from cheekymonkey.rl.batched import BatchedGame, BatchState, draw_below, jit, past_limits
-from cheekymonkey.rules import ANIMALS, Animal, Ruleset
-from cheekymonkey.state import GameState, Phase
 
 __all__ = ["BatchedCheekyMonkey", "CheekyBatchState"]
 
@@ -53,7 +53,7 @@ _CHANCE: Final = int(Phase.CHANCE)
 _DECIDE: Final = int(Phase.DECIDE)
 _PLACING: Final = int(Phase.PLACING)
 _OVER: Final = int(Phase.OVER)
-# The action indices (cheekymonkey.rl.encoding): Draw, Stop, Herd, n claims, n swaps, 8 places.
+# The action indices (cheekymonkey.cheeky.encoding): Draw, Stop, Herd, n claims, n swaps, 8 places.
 _DRAW: Final = 0
 _STOP: Final = 1
 _HERD: Final = 2
@@ -61,7 +61,7 @@ _FIXED: Final = 3
 
 
 class CheekyBatchState(BatchState):
-    """B games of *Cheeky Monkey*: :class:`~cheekymonkey.rl.batched.BatchState`'s arrays and the game's own.
+    """B games of *Cheeky Monkey*: :class:`~cheekymonkey.batched.BatchState`'s arrays and the game's own.
 
     A game's fields are :class:`~cheekymonkey.GameState`'s, as arrays: ``T`` is the rule set's token count.
     """
@@ -115,7 +115,7 @@ class CheekyBatchState(BatchState):
 # One game at a time (index b), as the scalar engine plays it: cheekymonkey/engine.py, clause by clause. The loop
 # is one function, its arrays taken out of the tuple once: numba counts the references to every array passed
 # to a compiled function, and helpers that took the arrays made a step three times as slow (see
-# cheekymonkey.rl.batched).
+# cheekymonkey.batched).
 
 
 @jit
@@ -409,7 +409,7 @@ def _play(g: Any, r: Any, actions: npt.NDArray[np.int64], start: bool) -> int:
 
 @jit
 def _observe_all(g: Any, r: Any, seats: npt.NDArray[np.int64], full: bool, out: npt.NDArray[Any]) -> None:
-    # cheekymonkey.rl.observations, field by field: rows per seat start at the viewer's own seat.
+    # cheekymonkey.cheeky.encoding, field by field: rows per seat start at the viewer's own seat.
     seat, phase, bag, bag_size, heights, stacks, _, _, front_counts, claimable, swap_open = g[12:]
     n, depth = r[4], r[5]
     for b in range(seats.shape[0]):

@@ -18,9 +18,9 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
-from cheekymonkey.game import TextTable
 from cheekymonkey.games import AnyGame
 from cheekymonkey.table import Step
+from cheekymonkey.text_table import TextTable
 
 __all__ = ["WIDTH", "Narrator", "draw", "make_console", "stdin_is_terminal"]
 
@@ -41,7 +41,7 @@ def make_console() -> Console:
 
 
 def draw(table: TextTable, width: int) -> Group:
-    """A game's :class:`~cheekymonkey.game.TextTable` drawn with rich, at most ``width`` columns wide, in colour.
+    """A game's :class:`~cheekymonkey.text_table.TextTable` drawn with rich, at most ``width`` columns wide, in colour.
 
     The notes follow the table as lines of their own, wrapped between words to ``width`` (not to the table's
     width), the same at a terminal and in a pipe.

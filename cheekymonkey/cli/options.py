@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from cheekymonkey.errors import CheekyMonkeyError
-from cheekymonkey.game import check_names
 from cheekymonkey.games import DEFAULT_GAME, GAME_NAMES, AnyGame, game_named
+from cheekymonkey.names import check_names
 
 __all__ = [
     "DEFAULT_DELAY",
@@ -356,7 +356,7 @@ def seat_names(args: argparse.Namespace, defaults: Sequence[str]) -> list[str]:
 
     Raises:
         OptionError: If ``--names`` gives more names than there are seats, or names that
-            :func:`~cheekymonkey.game.check_names` refuses ("you", look-alikes).
+            :func:`~cheekymonkey.names.check_names` refuses ("you", look-alikes).
     """
     given: tuple[str, ...] = args.names or ()
     if len(given) > len(defaults):

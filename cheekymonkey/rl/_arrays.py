@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from cheekymonkey.game import Encoding
+from cheekymonkey.encoding import Encoding
 from cheekymonkey.rl.episodes import observation_divisors
 
 

@@ -53,7 +53,7 @@ that ends the game, truncated or not. The batched engines keep the same two beat
 a game reports a start with an all-False mask, and the step after reports its end.
 
 **Scaled observations.** Observations are whole numbers from 0 to each entry's declared bound
-(:attr:`~cheekymonkey.game.Encoding.observation_bounds`). With ``scaled=True`` every adapter gives each entry
+(:attr:`~cheekymonkey.encoding.Encoding.observation_bounds`). With ``scaled=True`` every adapter gives each entry
 divided by its bound instead, as float32 in [0, 1] (:func:`scaled_observation`; a bound of 0 counts as 1),
 the same numbers in every adapter, bit for bit.
 
@@ -61,7 +61,7 @@ the same numbers in every adapter, bit for bit.
 (:attr:`~cheekymonkey.Outcome.returns`): 1 for a sole win, ``1/k`` for a win shared by ``k``, 0 for a
 loss. With ``margin=c`` (Gymnasium and PettingZoo), each step also pays ``c`` times the change in the
 seat's *lead* since its last reward (the first reward: since the game began), the lead being its points
-minus the most points of any other seat (:meth:`~cheekymonkey.game.Encoding.points`: in *Cheeky Monkey*
+minus the most points of any other seat (:meth:`~cheekymonkey.encoding.Encoding.points`: in *Cheeky Monkey*
 the score of the stacks as they stand, R16-R17; in *Too Many Monkeys*, which counts no points, minus the
 cards a seat still has to turn up to win the game, see :mod:`cheekymonkey.toomany.encoding`). It is a
 potential-based shaping term, so it leaves the best policy unchanged (Ng, Harada and Russell, ICML 1999),
@@ -80,8 +80,9 @@ import warnings
 from collections.abc import Sequence
 from typing import Any, Final
 
+from cheekymonkey.encoding import Encoding
 from cheekymonkey.errors import InvalidValueError
-from cheekymonkey.game import Encoding, Game
+from cheekymonkey.game import Game
 from cheekymonkey.games import AnyGame, game_named
 
 __all__ = [
@@ -220,7 +221,7 @@ def scaled(values: Sequence[int], bounds: Sequence[int]) -> tuple[float, ...]:
 def scaled_observation(encoding: Encoding[Any, Any], state: Any, seat: int | None) -> tuple[float, ...]:
     """What ``seat`` observes of ``state``, each entry divided by its bound: numbers in [0, 1].
 
-    It is :meth:`~cheekymonkey.game.Encoding.observe` scaled, the observation the adapters give with
+    It is :meth:`~cheekymonkey.encoding.Encoding.observe` scaled, the observation the adapters give with
     ``scaled=True``.
 
     >>> from cheekymonkey.games import game_named

@@ -11,7 +11,7 @@ the package's entry points, so ``gymnasium.make("cheekymonkey/Solo-v0")`` needs 
   seat (the viewer is seat 0 of its observation, and the action indices count seats from it), so a
   policy plays every seat alike.
 - **Observations** are the game's observation vector of the chosen kind (:meth:`~cheekymonkey.Game.encoding`;
-  for *Cheeky Monkey* :mod:`~cheekymonkey.rl.observations`, for *Too Many Monkeys*
+  for *Cheeky Monkey* :mod:`~cheekymonkey.cheeky.encoding`, for *Too Many Monkeys*
   :mod:`~cheekymonkey.toomany.encoding`, full by default) as float32: whole numbers, or with ``scaled=True``
   each entry divided by its bound, in [0, 1]. The legal actions come as
   ``info["action_mask"]`` (int8, one entry per action index) and from :meth:`~SoloEnv.action_masks`, the
@@ -58,8 +58,9 @@ except ImportError as error:
         "cheekymonkey.rl.gymnasium_env needs Gymnasium and numpy: pip install 'cheekymonkey[rl]'"
     ) from error
 
+from cheekymonkey.encoding import as_index
 from cheekymonkey.errors import IllegalActionError, InvalidValueError
-from cheekymonkey.game import GameBot, as_index
+from cheekymonkey.game import GameBot
 from cheekymonkey.games import DEFAULT_GAME, AnyGame
 from cheekymonkey.rl._arrays import Observations
 from cheekymonkey.rl.episodes import (

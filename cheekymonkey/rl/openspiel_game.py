@@ -42,7 +42,7 @@ first decision is simply terminal after the chance outcome that ends it.
 **Observations** are from the observing seat (the viewer is seat 0, and action indices count seats from
 the player who acts), as float32 tensors. The game is declared one of perfect information, so the
 observation and the information state are the same, of the ``observation`` kind; their strings show
-exactly what the tensor shows (:meth:`~cheekymonkey.game.Encoding.observation_text`), so they are keys
+exactly what the tensor shows (:meth:`~cheekymonkey.encoding.Encoding.observation_text`), so they are keys
 that do not grow with the length of a game.
 
 **Serialization** is OpenSpiel's own for Python games (the history plus the pickled state).
@@ -62,8 +62,8 @@ except ImportError as error:
         "cheekymonkey.rl.openspiel_game needs OpenSpiel and numpy: pip install 'cheekymonkey[rl]'"
     ) from error
 
+from cheekymonkey.encoding import Encoding
 from cheekymonkey.errors import CheekyMonkeyError, InvalidValueError
-from cheekymonkey.game import Encoding
 from cheekymonkey.games import DEFAULT_GAME, GAME_NAMES, AnyGame, game_named
 from cheekymonkey.rl._arrays import Observations
 from cheekymonkey.rl.episodes import DEFAULT_MAX_STEPS, check_scaled

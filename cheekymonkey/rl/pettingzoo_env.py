@@ -7,7 +7,7 @@ environment wrapped in PettingZoo's ``OrderEnforcingWrapper`` (the usual way to 
 ``step`` before ``reset``); :func:`raw_env` gives it bare.
 
 - **Observations** are dicts of ``observation`` (the game's observation vector of the chosen kind, from the
-  agent's own seat: it is seat 0 of its observation; for *Cheeky Monkey* :mod:`~cheekymonkey.rl.observations`,
+  agent's own seat: it is seat 0 of its observation; for *Cheeky Monkey* :mod:`~cheekymonkey.cheeky.encoding`,
   for *Too Many Monkeys* :mod:`~cheekymonkey.toomany.encoding`, full by default, as float32: whole numbers, or
   with ``scaled=True`` each entry divided by its bound, in [0, 1]) and ``action_mask`` (int8, one entry per
   action index, all 0 for an agent whose turn it is not). One policy can play every agent.
@@ -53,8 +53,8 @@ except ImportError as error:
         "cheekymonkey.rl.pettingzoo_env needs PettingZoo, Gymnasium and numpy: pip install 'cheekymonkey[rl]'"
     ) from error
 
+from cheekymonkey.encoding import as_index
 from cheekymonkey.errors import InvalidValueError
-from cheekymonkey.game import as_index
 from cheekymonkey.games import DEFAULT_GAME, AnyGame
 from cheekymonkey.rl._arrays import Observations
 from cheekymonkey.rl.episodes import (

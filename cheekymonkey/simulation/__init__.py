@@ -8,7 +8,7 @@ seat has an edge).
 Any :class:`~cheekymonkey.game.Game` can be simulated (``game=``, a game or its name; Cheeky Monkey by
 default); each game is played on a :class:`~cheekymonkey.Table`, which counts the turns by the game's own
 rule. A game cut off by the run's limits (``max_actions``, ``max_turns``) is *truncated*: counted apart, never
-as a result. What is counted comes from each game's :class:`~cheekymonkey.game.Outcome`: the winners, every
+as a result. What is counted comes from each game's :class:`~cheekymonkey.outcome.Outcome`: the winners, every
 seat's place, and the final scores of a game that counts points (:attr:`Summary.scored`).
 
 The games are cut into blocks of consecutive games. Each block is one task: it plays its games and sends

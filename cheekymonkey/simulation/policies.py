@@ -29,8 +29,9 @@ import random
 from collections.abc import Callable
 from typing import Any, Final
 
+from cheekymonkey.encoding import Encoding, as_index
 from cheekymonkey.errors import InvalidValueError
-from cheekymonkey.game import Encoding, Game, GameBot, as_index
+from cheekymonkey.game import Game, GameBot
 
 __all__ = ["Policy", "PolicyBot", "as_bot"]
 

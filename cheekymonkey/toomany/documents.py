@@ -40,7 +40,7 @@ from typing import Any, Final, Literal, TypeAlias, cast, get_args, overload
 
 import attrs
 
-from cheekymonkey.game import Outcome
+from cheekymonkey.outcome import Outcome
 from cheekymonkey.serialization.codec import DocumentCodec, check_replay
 from cheekymonkey.serialization.errors import DocumentError
 from cheekymonkey.serialization.limits import LIMITS, Limits
@@ -323,7 +323,7 @@ def check_value(kind: str, value: Any) -> None:
 
 
 CODEC: Final = DocumentCodec.of(DOCUMENT_FORMAT, check_value)
-"""Too Many Monkeys' documents: the :class:`~cheekymonkey.game.Documents` of
+"""Too Many Monkeys' documents: the :class:`~cheekymonkey.documents.Documents` of
 :data:`~cheekymonkey.toomany.TOO_MANY_MONKEYS`."""
 
 

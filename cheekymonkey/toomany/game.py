@@ -17,14 +17,21 @@ command line, the web rooms, the RL adapters, the simulation) hold. Its JSON doc
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections.abc import Sequence
 from fractions import Fraction
+from importlib import resources
+from importlib.resources.abc import Traversable
 from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
-from cheekymonkey.game import Documents, Encoding, Game, GameBot, Outcome, TextTable
+from cheekymonkey.documents import Documents
+from cheekymonkey.encoding import Encoding
+from cheekymonkey.game import Game, GameBot
+from cheekymonkey.outcome import Outcome
+from cheekymonkey.text_table import TextTable
 from cheekymonkey.toomany.actions import Action, Reveal
 from cheekymonkey.toomany.board import board_table, board_text
 from cheekymonkey.toomany.bots import BOTS, bot_named
@@ -55,6 +62,9 @@ from cheekymonkey.toomany.results import outcome
 from cheekymonkey.toomany.rules import Ruleset
 from cheekymonkey.toomany.state import GameState, Phase, new_game
 from cheekymonkey.toomany.views import TableView, view
+
+if TYPE_CHECKING:
+    from cheekymonkey.verify import Proofs
 
 __all__ = ["TOO_MANY_MONKEYS", "TooManyMonkeys"]
 
@@ -302,6 +312,27 @@ class TooManyMonkeys:
             InvalidValueError: If the seat count, rule set or observation kind does not fit.
         """
         return encoding(players, ruleset, observation)
+
+    # -- what the game ships beside its engine, found through the registry ----------------------------
+
+    def schemas(self) -> Traversable:
+        """The folder of the game's JSON Schema files, one ``<kind>.schema.json`` per document kind."""
+        return resources.files(__package__) / "schemas"
+
+    def page_script(self) -> Traversable:
+        """The web page's drawing of the table (``too-many-monkeys.js``), which the web server serves."""
+        return resources.files(__package__) / "static" / "too-many-monkeys.js"
+
+    def proofs(self) -> Proofs:
+        """The z3 proofs of the deck and the turn (:mod:`cheekymonkey.toomany.verify`), for ``cheekymonkey verify``.
+
+        Raises:
+            ImportError: If z3 (the ``verify`` extra) is not installed.
+        """
+        # Imported by name: the proofs import z3, which a type check of the game (and the compiled build) must
+        # not have to read.
+        command_line: Proofs = importlib.import_module("cheekymonkey.toomany.verify").command_line
+        return command_line
 
     def __repr__(self) -> str:
         return "TOO_MANY_MONKEYS"

@@ -12,7 +12,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Sequence
 
-from cheekymonkey.game import Cell, Column, TextTable
+from cheekymonkey.text_table import Cell, Column, TextTable
 from cheekymonkey.toomany.actions import (
     Action,
     Decline,

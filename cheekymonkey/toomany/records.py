@@ -11,7 +11,7 @@ from __future__ import annotations
 import attrs
 
 from cheekymonkey.errors import InvalidGameError
-from cheekymonkey.game import check_record_seats, replay_states
+from cheekymonkey.record import check_record_seats, replay_states
 from cheekymonkey.toomany.actions import Action
 from cheekymonkey.toomany.engine import apply
 from cheekymonkey.toomany.rules import Ruleset
@@ -24,7 +24,7 @@ __all__ = ["GameRecord"]
 class GameRecord:
     """A whole game as data: replaying its actions from its start reproduces every state.
 
-    It has the fields of :class:`cheekymonkey.game.RecordLike`, so a :class:`~cheekymonkey.table.Table`
+    It has the fields of :class:`cheekymonkey.record.RecordLike`, so a :class:`~cheekymonkey.table.Table`
     replays it like any game's record.
     """
 

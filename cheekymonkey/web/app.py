@@ -2,7 +2,8 @@
 
 Routes (every answer under ``/api`` is JSON; an error is ``{"error": reason}`` with a 4xx status):
 
-- ``GET /``: the lobby page (make a room); ``GET /play``: the table page; ``GET /static/...``: their files.
+- ``GET /``: the lobby page (make a room); ``GET /play``: the table page; ``GET /static/...``: their files,
+  and ``GET /static/games/<name>.js``: a served game's drawing of its table, from the game's own package.
 - ``GET /api/options``: the games served, each with its presets (as ``ruleset`` documents), its bots and
   its seat counts; the limits; whether seeds are accepted.
 - ``POST /api/rooms``: make a room. The body: ``{"game": name}`` (optional: the first game served),
@@ -42,6 +43,7 @@ import logging
 import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, MutableMapping
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any, Final
 
@@ -57,6 +59,7 @@ except ImportError as error:  # pragma: no cover - exercised only without the ex
     ) from error
 
 from cheekymonkey.errors import CheekyMonkeyError, IllegalActionError
+from cheekymonkey.games import AnyGame
 from cheekymonkey.web.rooms import (
     MAX_NAME_LENGTH,
     LimitError,
@@ -68,10 +71,19 @@ from cheekymonkey.web.rooms import (
 from cheekymonkey.web.store import StoreError
 from cheekymonkey.web.streams import follow
 
-__all__ = ["DEFAULT_HOSTS", "DEFAULT_MAX_BODY", "MAX_DEPTH", "STATIC_DIR", "create_app"]
+__all__ = ["DEFAULT_HOSTS", "DEFAULT_MAX_BODY", "MAX_DEPTH", "STATIC_DIR", "create_app", "page_script"]
 
 STATIC_DIR: Final = Path(__file__).resolve().parent / "static"
-"""The page's files (HTML, CSS and plain JavaScript, no build step), shipped inside the package."""
+"""The page's files (HTML, CSS and plain JavaScript, no build step), shipped inside the package. Each game's
+drawing of its table ships in the game's own package and is served as ``/static/games/<name>.js``."""
+
+
+def page_script(game: AnyGame) -> Traversable | None:
+    """The script that draws ``game``'s table on the page (its binding's ``page_script()``), or None."""
+    offer = getattr(game, "page_script", None)
+    script: Traversable | None = None if offer is None else offer()
+    return script
+
 
 DEFAULT_MAX_BODY: Final = 8192
 """The default cap on a request body, in bytes (a move is under 100; a room with custom rules about 1000)."""
@@ -456,6 +468,16 @@ def create_app(
         name = "play.html" if request.url.path == "/play" else "index.html"
         return FileResponse(STATIC_DIR / name, headers={"cache-control": "no-cache"})
 
+    # Each served game's drawing of its table, from the game's own package (its binding's page_script), read
+    # once; a game without one is drawn by the page's generic fallback.
+    scripts = {game.name: script.read_bytes() for game in rooms.games if (script := page_script(game)) is not None}
+
+    async def game_script(request: Request) -> Response:
+        script = scripts.get(request.path_params["name"])
+        if script is None:
+            return Response("Not Found", status_code=404, media_type="text/plain")
+        return Response(script, media_type="text/javascript", headers={"cache-control": "no-cache"})
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         _quiet_accept_errors(asyncio.get_running_loop())
@@ -486,6 +508,7 @@ def create_app(
             Route("/api/move", answer(move), methods=["POST"]),
             Route("/api/events", answer(events)),
             Route("/api/record", answer(record)),
+            Route("/static/games/{name}.js", game_script),
             Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
         ],
         lifespan=lifespan,

@@ -41,9 +41,9 @@ import attrs
 
 import cheekymonkey.table
 from cheekymonkey.errors import CheekyMonkeyError, InvalidValueError
-from cheekymonkey.game import check_names as check_seat_names
-from cheekymonkey.game import name_key
 from cheekymonkey.games import GAME_NAMES, AnyGame, game_named
+from cheekymonkey.names import check_names as check_seat_names
+from cheekymonkey.names import name_key
 from cheekymonkey.table import Seat, Step, Table, Waiting, rngs_for
 from cheekymonkey.web.bots import BotPool, play_bots
 from cheekymonkey.web.errors import (
@@ -104,7 +104,7 @@ SERVED_GAMES: Final[tuple[str, ...]] = GAME_NAMES
 
 
 name_skeleton = name_key
-"""What a name looks like, for telling names apart: :func:`cheekymonkey.game.name_key`, under its older name."""
+"""What a name looks like, for telling names apart: :func:`cheekymonkey.names.name_key`, under its older name."""
 
 
 def _check_name(name: object) -> str:
@@ -122,7 +122,7 @@ def _check_name(name: object) -> str:
 def check_names(names: Sequence[str]) -> None:
     """Refuse seat names two players could mistake for each other, as every front end does.
 
-    The rule is :func:`cheekymonkey.game.check_names` (names that differ only in case, spacing,
+    The rule is :func:`cheekymonkey.names.check_names` (names that differ only in case, spacing,
     punctuation or look-alike letters, "you" and its look-alikes, names without a letter or a digit); here
     it raises the web's own error, which the server answers with 400.
 
