@@ -1,0 +1,558 @@
+"""The batched engine is the scalar engine: random batched games replayed step by step through the scalar one.
+
+Every step of every game is replayed through :func:`~cheekymonkey.toomany.apply` with the same actions and
+the chance outcomes the batch drew, and compared: the decoded state, the mask, the observation, the
+rewards and the flags (by the Table's rule, :func:`~cheekymonkey.table.past_limits`, or a real
+:class:`~cheekymonkey.table.Table`). The sampler is shown exact by enumerating every value of its integer
+draw at hundreds of chance nodes.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+import sys
+from array import array
+from collections import Counter
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any, Protocol
+
+import numba
+import numpy as np
+import pytest
+
+import cheekymonkey.toomany.batched as batched_module
+from cheekymonkey.errors import IllegalActionError, InvalidValueError
+from cheekymonkey.rules import Ruleset as CheekyRuleset
+from cheekymonkey.table import Seat, Table, past_limits
+from cheekymonkey.toomany import (
+    TOO_MANY_MONKEYS,
+    FaceDown,
+    GameState,
+    Ruleset,
+    apply,
+    chance_outcomes,
+    chance_pool,
+    is_chance_node,
+    is_terminal,
+    legal_actions,
+    new_game,
+    outcome,
+    sample_chance,
+)
+from cheekymonkey.toomany.actions import REVEALS, Action
+from cheekymonkey.toomany.batched import (
+    SPECTATOR,
+    BatchedTooManyMonkeys,
+    TooManyBatch,
+    _accepts,
+    _below,
+    _bits_for,
+    _card_at,
+    _compiled,
+    _pool,
+    _pool_size,
+    _put,
+    _state_of,
+)
+from cheekymonkey.toomany.state import trusted_state
+
+# Odd but legal rule sets: short rows, a number missing and stood in for by wilds, rows of one card, a deck
+# twice the size, a seat range that starts at three.
+ODD_RULESETS: dict[str, Ruleset] = {
+    "rows of 3, no 4-6": Ruleset.custom(
+        {1: 3, 2: 3, 3: 3, "wild": 2, "giraffe": 4, "raccoon": 3, "dnd": 3, "skip": 3}, row_size=3, max_players=3
+    ),
+    "a missing 2, many wilds": Ruleset.custom(
+        {1: 5, 3: 5, "wild": 8, "raccoon": 5, "dnd": 4, "skip": 6}, row_size=3, max_players=4
+    ),
+    "rows of 1": Ruleset.custom(
+        {1: 4, 2: 2, "wild": 1, "elephant": 3, "skip": 3, "dnd": 2, "raccoon": 2}, row_size=1, max_players=4
+    ),
+    "double deck": Ruleset(tuple(2 * count for count in Ruleset.standard().counts), name="double deck"),
+    "three seats and more, rows of 5": Ruleset.custom(None, row_size=5, min_players=3),
+}
+
+# A deck of giraffes: nobody ever decides (a 1 drawn wins, anything else ends the turn), so every game ends
+# before its first decision, after dozens of draws in one step.
+GIRAFFES = Ruleset.custom({1: 3, "giraffe": 200}, row_size=1, max_players=2)
+
+
+class Twin(Protocol):
+    """The scalar side of one batched game."""
+
+    @property
+    def state(self) -> GameState: ...
+
+    @property
+    def truncated(self) -> bool: ...
+
+    def deal(self) -> None: ...
+
+    def play(self, action: Action) -> None: ...
+
+    def returns(self) -> tuple[float, ...]: ...
+
+
+class Lean:
+    """One game of the scalar engine counted as a Table counts it (past_limits): lean enough for 10^6 steps."""
+
+    __slots__ = ("max_steps", "max_turns", "players", "ruleset", "state", "steps", "truncated", "turns")
+
+    def __init__(self, engine: BatchedTooManyMonkeys) -> None:
+        self.players = engine.players
+        self.ruleset = engine.ruleset
+        self.max_turns = engine.max_turns
+        self.max_steps = engine.max_steps
+        self.deal()
+
+    def deal(self) -> None:
+        self.state = new_game(self.players, ruleset=self.ruleset)
+        self.turns = 1
+        self.steps = 0
+        self.truncated = False
+
+    def play(self, action: Action) -> None:
+        assert not self.truncated, f"{action!r} played after the limit"
+        assert not is_terminal(self.state), f"{action!r} played after the end"
+        self.state = state = apply(self.state, action)
+        self.steps += 1
+        if TOO_MANY_MONKEYS.begins_turn(state):
+            self.turns += 1
+        self.truncated = not is_terminal(state) and past_limits(self.turns, self.steps, self.max_turns, self.max_steps)
+
+    def returns(self) -> tuple[float, ...]:
+        return outcome(self.state).returns if is_terminal(self.state) else (0.0,) * self.players
+
+
+class AtTable:
+    """One game played at a real :class:`~cheekymonkey.table.Table`, with the engine's limits."""
+
+    def __init__(self, engine: BatchedTooManyMonkeys) -> None:
+        self.engine = engine
+        self.deal()
+
+    def deal(self) -> None:
+        engine = self.engine
+        seats = [Seat.person(f"P{seat}") for seat in range(engine.players)]
+        self.table: Table[Any, Any, Any, Any, Any] = Table(
+            TOO_MANY_MONKEYS,
+            seats,
+            ruleset=engine.ruleset,
+            max_turns=engine.max_turns,
+            max_steps=engine.max_steps,
+            events=False,
+        )
+
+    @property
+    def state(self) -> GameState:
+        state: GameState = self.table.state
+        return state
+
+    @property
+    def truncated(self) -> bool:
+        return self.table.truncated
+
+    def play(self, action: Action) -> None:
+        self.table.play(action)
+
+    def returns(self) -> tuple[float, ...]:
+        result = self.table.outcome()
+        return (0.0,) * self.engine.players if result is None else result.returns
+
+
+def compare(
+    engine: BatchedTooManyMonkeys, batch: TooManyBatch, i: int, twin: Twin, observed: Any, seen: Counter[str]
+) -> None:
+    """Game ``i`` of the batch against its twin, in everything the batch shows (``observed``: its observations)."""
+    state = twin.state
+    encoding = engine.encoding
+    over = is_terminal(state)
+    finished = over or twin.truncated
+    assert finished or not is_chance_node(state), f"game {i} stopped at a chance node: {state!r}"
+    if isinstance(twin, Lean):
+        # The state built without its checks, for speed; the quick tests decode with them.
+        assert _state_of(batch, i, engine.ruleset, trusted_state) == state, f"game {i}"
+    else:
+        assert engine.decode(batch, i) == state, f"game {i}"
+    assert bool(batch.terminated[i]) is over, f"game {i}"
+    assert bool(batch.truncated[i]) is twin.truncated, f"game {i}"
+    assert batch.current_player[i] == state.seat, f"game {i}"
+    mask = batch.legal_action_mask[i].tolist()
+    assert mask == ([False] * engine.num_actions if finished else list(encoding.action_mask(state))), f"game {i}"
+    assert tuple(batch.rewards[i].tolist()) == twin.returns(), f"game {i}"
+    expected = encoding.observe(state, state.seat)
+    if observed.dtype == np.int32:
+        assert observed[i].tobytes() == array("i", expected).tobytes(), f"game {i}"
+    else:
+        assert observed[i].tolist() == [float(value) for value in expected], f"game {i}"
+    seen[state.phase.name] += 1
+    seen["truncated"] += twin.truncated
+    seen["reshuffled"] += state.pile is not None
+    seen["turned down"] += any(slot.__class__ is FaceDown for row in state.rows for slot in row)
+
+
+def replay(
+    engine: BatchedTooManyMonkeys,
+    batch_size: int,
+    steps: int,
+    seed: int,
+    twin: Callable[[BatchedTooManyMonkeys], Twin] = Lean,
+    dtype: Any = np.int32,
+) -> Counter[str]:
+    """Play ``steps`` random steps of ``batch_size`` batched games, replaying and comparing each; what was seen."""
+    seen: Counter[str] = Counter()
+    batch = engine.init(batch_size, seed)
+    twins = [twin(engine) for _ in range(batch_size)]
+
+    def follow(i: int) -> None:
+        game = twins[i]
+        drawn = int(batch.chance_count[i])
+        for index in batch.chance[i, :drawn].tolist():
+            game.play(REVEALS[index])
+        seen["chance"] += drawn
+        seen["most chance in a step"] = max(seen["most chance in a step"], drawn)
+
+    observed = engine.observation(batch, dtype=dtype)
+    for i in range(batch_size):
+        follow(i)
+        compare(engine, batch, i, twins[i], observed, seen)
+        seen["finished before deciding"] += bool(batch.terminated[i] or batch.truncated[i])
+    decode = engine.encoding.decode
+    for _ in range(steps):
+        actions = engine.random_actions(batch)
+        done = (batch.terminated | batch.truncated).tolist()
+        engine.step(batch, actions)
+        observed = engine.observation(batch, dtype=dtype)
+        for i, action in enumerate(actions.tolist()):
+            game = twins[i]
+            if done[i]:
+                game.deal()
+                seen["dealt"] += 1
+            else:
+                game.play(decode(action, game.state))
+                seen["decisions"] += 1
+            follow(i)
+            compare(engine, batch, i, game, observed, seen)
+            if done[i]:
+                seen["finished before deciding"] += bool(batch.terminated[i] or batch.truncated[i])
+    return seen
+
+
+DECISIONS = ("START", "WILD", "BONUS", "RACCOON", "DISTURB", "SKIP")
+
+QUICK = [
+    pytest.param(2, None, None, None, "full", id="2 seats"),
+    pytest.param(3, Ruleset.short(), None, None, "table", id="3 seats, short, table"),
+    pytest.param(6, None, None, None, "full", id="6 seats"),
+    pytest.param(3, ODD_RULESETS["rows of 3, no 4-6"], None, None, "full", id="3 seats, rows of 3"),
+    pytest.param(4, ODD_RULESETS["a missing 2, many wilds"], None, None, "table", id="4 seats, a missing 2"),
+    pytest.param(2, ODD_RULESETS["rows of 1"], None, None, "full", id="2 seats, rows of 1"),
+    pytest.param(5, ODD_RULESETS["double deck"], None, None, "full", id="5 seats, double deck"),
+    pytest.param(6, ODD_RULESETS["three seats and more, rows of 5"], None, None, "table", id="6 seats, rows of 5"),
+    pytest.param(2, None, 3, None, "full", id="2 seats, max_turns 3"),
+    pytest.param(3, None, None, 4, "full", id="3 seats, max_steps 4"),
+    pytest.param(6, Ruleset.short(), 20, 150, "full", id="6 seats, both limits"),
+]
+
+
+@pytest.mark.parametrize(("players", "ruleset", "max_turns", "max_steps", "kind"), QUICK)
+def test_batched_games_replay_step_by_step_through_the_scalar_engine(
+    players: int, ruleset: Ruleset | None, max_turns: int | None, max_steps: int | None, kind: str
+) -> None:
+    engine = BatchedTooManyMonkeys(players, ruleset, max_turns=max_turns, max_steps=max_steps, observation=kind)
+    seen = replay(engine, 8, 400, seed=players, twin=AtTable, dtype=np.float32)
+    assert seen["decisions"] > 1000
+    assert seen["OVER"] + seen["truncated"] > 0
+    if max_turns is None and max_steps is None:
+        assert seen["truncated"] == 0
+        assert seen["START"] > 0
+
+
+@pytest.mark.slow
+def test_a_million_batched_steps_replay_through_the_scalar_engine() -> None:
+    """At 2, 3 and 6 seats, presets and odd rule sets, limits or none: over 10^6 steps, each one compared."""
+    cases = [
+        (BatchedTooManyMonkeys(2), 190_000),
+        (BatchedTooManyMonkeys(3, Ruleset.short(), observation="table"), 130_000),
+        (BatchedTooManyMonkeys(6), 190_000),
+        (BatchedTooManyMonkeys(3, ODD_RULESETS["rows of 3, no 4-6"], observation="table"), 70_000),
+        (BatchedTooManyMonkeys(4, ODD_RULESETS["a missing 2, many wilds"]), 70_000),
+        (BatchedTooManyMonkeys(2, ODD_RULESETS["rows of 1"], observation="table"), 70_000),
+        (BatchedTooManyMonkeys(5, ODD_RULESETS["double deck"], observation="table"), 70_000),
+        (BatchedTooManyMonkeys(6, ODD_RULESETS["three seats and more, rows of 5"]), 70_000),
+        (BatchedTooManyMonkeys(2, max_turns=40, observation="table"), 50_000),
+        (BatchedTooManyMonkeys(6, Ruleset.short(), max_turns=60, max_steps=300), 50_000),
+        (BatchedTooManyMonkeys(2, GIRAFFES, max_steps=5000), 10_000),
+    ]
+    total: Counter[str] = Counter()
+    for seed, (engine, steps) in enumerate(cases):
+        batch_size = 50
+        seen = replay(engine, batch_size, steps // batch_size, seed=1000 + seed)
+        assert seen["OVER"] > 0, engine
+        total.update(seen)
+        total["steps"] += batch_size * (steps // batch_size + 1)
+    assert total["steps"] >= 1_000_000
+    assert all(total[phase] > 1000 for phase in DECISIONS)
+    assert all(total[what] > 1000 for what in ("OVER", "truncated", "reshuffled", "turned down", "dealt"))
+
+
+def test_a_game_cut_off_before_its_first_decision_is_truncated_on_the_step_that_deals_it() -> None:
+    # max_steps=1: the first draw is the one step, so every game is cut off before anybody decides.
+    engine = BatchedTooManyMonkeys(2, max_steps=1)
+    batch = engine.init(16, seed=3)
+    for _ in range(3):
+        assert batch.truncated.all()
+        assert not batch.terminated.any()
+        assert not batch.legal_action_mask.any()
+        assert not batch.rewards.any()
+        assert (batch.chance_count == 1).all()
+        drawn = batch.chance[:, 0].copy()
+        engine.step(batch, np.full(16, 99))  # finished games ignore their actions: each is dealt anew
+        assert (batch.steps == 1).all()
+    assert len(set(drawn.tolist())) > 1
+
+
+@pytest.mark.parametrize("players", [2, 3, 6])
+@pytest.mark.parametrize(
+    ("limit", "value"), [(limit, value) for limit in ("max_turns", "max_steps") for value in range(1, 6)]
+)
+def test_limits_from_1_to_5_end_games_as_a_table_with_those_limits_does(players: int, limit: str, value: int) -> None:
+    engine = BatchedTooManyMonkeys(
+        players, max_turns=value if limit == "max_turns" else None, max_steps=value if limit == "max_steps" else None
+    )
+    seen = replay(engine, 16, 12, seed=value, twin=AtTable)
+    assert seen["truncated"] > 0
+    if limit == "max_steps" and value <= 2:
+        assert seen["finished before deciding"] > 0
+
+
+def test_a_game_won_before_any_decision_is_terminated_with_its_rewards_and_long_steps_grow_the_log() -> None:
+    engine = BatchedTooManyMonkeys(2, GIRAFFES)
+    seen = replay(engine, 8, 20, seed=5, twin=AtTable)
+    assert seen["finished before deciding"] == 8 * 21
+    assert seen["OVER"] == 8 * 21
+    assert seen["most chance in a step"] > 32  # past the log's first size
+
+
+@pytest.mark.parametrize("kind", ["full", "table"])
+def test_every_seat_and_a_spectator_observe_as_the_encoding_says(kind: str) -> None:
+    engine = BatchedTooManyMonkeys(4, observation=kind)
+    batch = engine.init(32, seed=11)
+    for _ in range(60):
+        engine.step(batch, engine.random_actions(batch))
+    states = [engine.decode(batch, i) for i in range(32)]
+    for seat in (*range(4), SPECTATOR):
+        observed = engine.observation(batch, seat, dtype=np.int64)
+        viewer = None if seat == SPECTATOR else seat
+        assert [tuple(row) for row in observed.tolist()] == [engine.encoding.observe(s, viewer) for s in states]
+    seats = np.arange(32) % 5 - 1
+    observed = engine.observation(batch, seats)
+    for i, state in enumerate(states):
+        viewer = None if seats[i] == SPECTATOR else int(seats[i])
+        assert observed[i].tolist() == [float(v) for v in engine.encoding.observe(state, viewer)]
+    assert observed.dtype == np.float32
+
+
+CHANCE_KINDS = (
+    ("DRAW", False),
+    ("DRAW", True),
+    ("CHOSEN_DRAW", False),
+    ("CHOSEN_DRAW", True),
+    ("TURN_UP", False),
+    ("TURN_UP", True),
+)
+"""The kinds of chance node: the phase, and whether the draw pile was reshuffled this round."""
+
+
+def chance_nodes(each: int) -> list[GameState]:
+    """``each`` chance nodes of every kind, from random games at 2 to 6 seats under the presets and odd rule sets."""
+    rng = random.Random(29)
+    rulesets = [Ruleset.standard(), Ruleset.short(), *ODD_RULESETS.values()]
+    found: dict[tuple[str, bool], list[GameState]] = {kind: [] for kind in CHANCE_KINDS}
+    games = 0
+    while any(len(nodes) < each for nodes in found.values()):
+        ruleset = rulesets[games % len(rulesets)]
+        games += 1
+        state = new_game(rng.randint(ruleset.min_players, ruleset.max_players), ruleset=ruleset)
+        while not is_terminal(state):
+            if is_chance_node(state):
+                nodes = found[state.phase.name, state.pile is not None]
+                if len(nodes) < each and rng.random() < 0.2:
+                    nodes.append(state)
+                state = apply(state, sample_chance(state, rng))
+            else:
+                state = apply(state, rng.choice(legal_actions(state)))
+    return [node for nodes in found.values() for node in nodes]
+
+
+def test_the_sampler_draws_each_card_with_exactly_the_scalar_engines_probability() -> None:
+    """At 480 chance nodes of every kind, each card is picked by as many integers below the pool's size as its count."""
+    for state in chance_nodes(80):
+        batch = TooManyBatch(1, state.players, state.ruleset.total_cards, 1)
+        _put(batch, 0, state)
+        at = _pool(batch.data, 0, state.players)
+        total = _pool_size(batch.data, 0, at)
+        assert total == sum(chance_pool(state))
+        picks = Counter(_card_at(batch.data, 0, at, value) for value in range(total))
+        drawn = {card: Fraction(count, total) for card, count in picks.items()}
+        assert drawn == {reveal.card.value: p for reveal, p in chance_outcomes(state)}, state
+
+
+def _mix(z: int) -> int:
+    mask = (1 << 64) - 1
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+    return z ^ (z >> 31)
+
+
+def _unmix(z: int) -> int:
+    mask = (1 << 64) - 1
+
+    def unshift(value: int, shift: int) -> int:
+        result = value
+        for _ in range(64 // shift + 1):
+            result = value ^ (result >> shift)
+        return result
+
+    z = unshift(z, 31)
+    z = (z * pow(0x94D049BB133111EB, -1, 1 << 64)) & mask
+    z = unshift(z, 27)
+    z = (z * pow(0xBF58476D1CE4E5B9, -1, 1 << 64)) & mask
+    return unshift(z, 30)
+
+
+def test_the_rejection_step_is_unbiased_over_a_generator_whose_words_are_uniform() -> None:
+    # The words: SplitMix64 walks every 64-bit state (its step is odd) through a mixing function that is a
+    # bijection (here inverted), so over its period each word comes once, and so does each value of its top bits.
+    assert 0x9E3779B97F4A7C15 % 2 == 1
+    rng = random.Random(7)
+    for _ in range(2000):
+        word = rng.getrandbits(64)
+        assert _unmix(_mix(word)) == word
+    # The draw below total: the fewest top bits that hold total - 1, a value kept if below total. Each kept
+    # value is one of 0 .. total - 1 exactly once, and more than half the values are kept.
+    for total in range(1, 2000):
+        bits = _bits_for(total)
+        kept = [value for value in range(1 << bits) if _accepts(value, total)]
+        assert kept == list(range(total))
+        assert (1 << bits) < 2 * total or total == 1
+    # And the compiled draw is that: the top bits of each word in turn, the first below total.
+    for total in (1, 2, 3, 12, 37, 55, 64, 65, 110):
+        state = rng.getrandbits(64)
+        words = np.array([state], dtype=np.uint64)
+        bits = _bits_for(total)
+        expected = []
+        for _ in range(50):
+            while True:
+                state = (state + 0x9E3779B97F4A7C15) & ((1 << 64) - 1)
+                value = _mix(state) >> (64 - bits)
+                if value < total:
+                    break
+            expected.append(value)
+        assert [_below(words, 0, total) for _ in range(50)] == expected
+
+
+def test_each_game_has_its_own_stream_from_the_seed_and_its_index() -> None:
+    engine = BatchedTooManyMonkeys(3)
+    small, large, again, other = engine.init(4, 99), engine.init(8, 99), engine.init(8, 99), engine.init(8, 100)
+    for _ in range(50):
+        for batch in (small, large, again, other):
+            engine.step(batch, engine.random_actions(batch))
+    assert (large.data == again.data).all()
+    assert (large.data[:4] == small.data).all()  # game i is the same whatever the batch size
+    assert len({row.tobytes() for row in large.data}) == 8
+    assert not (large.data == other.data).all(axis=1).any()
+
+
+def test_an_illegal_action_is_refused_with_the_games_state_and_nothing_changes() -> None:
+    engine = BatchedTooManyMonkeys(2)
+    batch = engine.init(6, seed=1)
+    before = {name: getattr(batch, name).copy() for name in ("data", "rng", "legal_action_mask", "turns", "steps")}
+    actions = engine.random_actions(batch)
+    illegal = int(np.flatnonzero(~batch.legal_action_mask[3])[0])
+    actions[3] = illegal
+    with pytest.raises(IllegalActionError) as error:
+        engine.step(batch, actions)
+    assert error.value.state == engine.decode(batch, 3)
+    assert error.value.action == illegal
+    assert "game 3" in error.value.reason
+    actions[3] = engine.num_actions  # out of range
+    with pytest.raises(IllegalActionError, match="out of range"):
+        engine.step(batch, actions)
+    for name, array_before in before.items():
+        assert (getattr(batch, name) == array_before).all(), name
+
+
+@pytest.mark.parametrize(
+    ("call", "match"),
+    [
+        (lambda e, b: e.step(b, np.zeros(5, dtype=np.int64)), "one per game"),
+        (lambda e, b: e.step(b, np.zeros(6, dtype=np.float64)), "one per game"),
+        (lambda e, b: e.step(b, [[0]] * 6), "one per game"),
+        (lambda e, b: e.step(object(), np.zeros(6, dtype=np.int64)), "TooManyBatch"),
+        (lambda e, b: e.step(BatchedTooManyMonkeys(3).init(6, 0), np.zeros(6, dtype=np.int64)), "TooManyBatch"),
+        (lambda e, b: e.init(0, 1), "batch_size"),
+        (lambda e, b: e.init(True, 1), "batch_size"),
+        (lambda e, b: e.init(4, 1.5), "seed"),
+        (lambda e, b: e.decode(b, 6), "index"),
+        (lambda e, b: e.decode(b, True), "index"),
+        (lambda e, b: e.observation(b, 2), "seat"),
+        (lambda e, b: e.observation(b, -2), "seat"),
+        (lambda e, b: e.observation(b, [0, 1]), "seat"),
+        (lambda e, b: e.observation(b, 0.5), "seat"),
+        (lambda e, b: e.random_actions(None), "TooManyBatch"),
+    ],
+)
+def test_wrong_input_is_refused_with_a_typed_error(call: Callable[[Any, Any], object], match: str) -> None:
+    engine = BatchedTooManyMonkeys(2)
+    batch = engine.init(6, seed=1)
+    before = batch.data.copy()
+    with pytest.raises(InvalidValueError, match=match):
+        call(engine, batch)
+    assert (batch.data == before).all()
+
+
+@pytest.mark.parametrize(
+    ("arguments", "match"),
+    [
+        ({"players": 1}, "seats"),
+        ({"players": 7}, "seats"),
+        ({"players": 4, "ruleset": ODD_RULESETS["rows of 3, no 4-6"]}, "seats"),
+        ({"players": 2, "ruleset": CheekyRuleset.standard()}, "Ruleset"),
+        ({"players": 2, "observation": "partial"}, "observation kind"),
+        ({"players": 2, "max_turns": 0}, "max_turns"),
+        ({"players": 2, "max_steps": True}, "max_steps"),
+        ({"players": 2, "ruleset": Ruleset.custom({1: 40_000, 2: 6, 3: 6, 4: 6, 5: 6, 6: 6, "wild": 4})}, "16 bits"),
+    ],
+)
+def test_an_engine_that_cannot_be_built_is_refused_with_a_typed_error(arguments: dict[str, Any], match: str) -> None:
+    with pytest.raises(InvalidValueError, match=match):
+        BatchedTooManyMonkeys(**arguments)
+
+
+def test_without_numba_the_import_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "numba", None)
+    monkeypatch.delitem(sys.modules, "cheekymonkey.toomany.batched")
+    with pytest.raises(ImportError, match=r"pip install 'cheekymonkey\[batched\]'"):
+        importlib.import_module("cheekymonkey.toomany.batched")
+    monkeypatch.setitem(sys.modules, "cheekymonkey.toomany.batched", batched_module)
+
+
+def test_with_no_writable_cache_the_kernels_compile_without_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[dict[str, Any]] = []
+
+    def njit(**options: Any) -> Callable[[Any], Any]:
+        calls.append(options)
+        if options.get("cache"):
+            raise RuntimeError("cannot cache function: no locator available")
+        return lambda function: function
+
+    monkeypatch.setattr(numba, "njit", njit)
+
+    def twice(x: int) -> int:
+        return 2 * x
+
+    assert _compiled(twice)(4) == 8
+    assert [call.get("cache", False) for call in calls] == [True, False]
