@@ -1,72 +1,52 @@
 """*Too Many Monkeys*, many games at once: a batched engine compiled with numba (the ``batched`` extra).
 
-:class:`BatchedTooManyMonkeys` plays ``B`` games side by side, held as arrays with the batch first
-(:class:`TooManyBatch`), in Pgx's shape: :meth:`~BatchedTooManyMonkeys.init` deals them,
-:meth:`~BatchedTooManyMonkeys.step` applies one decision per game and resolves chance inside, and the
-batch holds the seat to move, the legal-action masks, the rewards and the flags. Every game is exactly the
-scalar engine's (:mod:`cheekymonkey.toomany.engine`): the same rules, the same states
-(:meth:`~BatchedTooManyMonkeys.decode` turns one back into a :class:`~cheekymonkey.toomany.GameState`), the
-same action indices and observation
-vectors as the game's encoding (:mod:`cheekymonkey.toomany.encoding`), and each chance outcome drawn with
-the scalar engine's exact probability. ``tests/toomany/test_batched.py`` replays batched games through the
-scalar engine step by step to show it.
+:class:`BatchedTooManyMonkeys` plays ``B`` games of one seat count and rule set side by side, with the API of
+:class:`~cheekymonkey.rl.batched.BatchedGame` (Pgx's shape: ``init``, ``step``, ``observation``). Each game
+is exactly the scalar engine's (:mod:`cheekymonkey.toomany.engine`): the same rules (any
+:class:`~cheekymonkey.toomany.Ruleset`, custom ones included, at 2 to 6 seats), the same states
+(:meth:`~BatchedTooManyMonkeys.decode` turns a game back into a :class:`~cheekymonkey.toomany.GameState`),
+the same action indices and observation vectors as the game's encoding (:mod:`cheekymonkey.toomany.encoding`),
+each card revealed with exactly the probability of :func:`~cheekymonkey.toomany.chance_outcomes` (TM19,
+TME10), the returns of the outcome (TME1), and the :class:`~cheekymonkey.table.Table`'s limits.
+``tests/toomany/test_batched.py`` replays a million steps of batched games through the scalar engine and
+compares every state, mask, observation and reward.
 
-- **Actions** are the encoding's indices, seen from the mover (``encoding.num_actions`` of them); a game
-  that is finished ignores its action.
-- **Chance** is resolved inside :meth:`~BatchedTooManyMonkeys.step`, from a generator held per game
-  (SplitMix64, seeded from ``init``'s seed and the game's index): each card of the pool the scalar engine
-  draws from (:func:`~cheekymonkey.toomany.chance_pool`) is picked by an integer drawn uniformly below the
-  pool's size by rejection, so each outcome has exactly its count over the size. The outcomes a step drew
-  are in :attr:`TooManyBatch.chance` (outcome indices, ``card - 1``), so a game can be replayed.
-- **Limits** are the :class:`~cheekymonkey.table.Table`'s (:func:`~cheekymonkey.table.past_limits`):
-  ``max_turns`` and ``max_steps``, a step limit counting chance outcomes too.
-- **Rewards** are 0 until a game ends by its rules, then the outcome's returns: 1 for the winner, 0 for the
-  others (TME1). A truncated game pays nothing.
-- **Auto-reset.** The step that ends a game reports its rewards and flags, and the batch keeps the finished
-  state (decodable, observable); the next step ignores that game's action and deals a new game from the
-  game's own stream. A game that ends before its first decision (cut off by a tiny limit, or won with no
-  choice ever offered) is reported as finished on the step that deals it, with its rewards (zero if
-  truncated) and an all-False mask, and the step after deals the next one.
+A game's fields lie in one row of int16 per game, :attr:`TooManyBatchState.data`, so that a game's step
+reads and writes one stretch of memory; the state's properties (:attr:`~TooManyBatchState.rows`,
+:attr:`~TooManyBatchState.discard`, ...) are named views of it, batch first. A step may reveal any number of
+cards in a game (a turn that ends before anybody decides hands the next turn a draw, and so on; a deck of
+giraffes can play whole games so), so :attr:`~cheekymonkey.rl.batched.BatchState.outcomes` starts 32 wide and
+is replaced by one twice as wide whenever a step draws more.
 
-The arrays are updated in place: :meth:`~BatchedTooManyMonkeys.step` returns the batch it was given. Copy an
-array to keep it past the next step.
-
+>>> from cheekymonkey.rl.batched import random_legal_actions, seed_streams
 >>> engine = BatchedTooManyMonkeys(3)
->>> batch = engine.init(4, seed=7)
->>> batch.legal_action_mask.shape, engine.observation(batch).shape
+>>> states = engine.init(4, seed=7)
+>>> states.legal_action_mask.shape, engine.observation(states).shape
 ((4, 30), (4, 803))
->>> actions = engine.random_actions(batch)
->>> batch = engine.step(batch, actions)
->>> engine.decode(batch, 0).players
+>>> player = seed_streams(8, 4)
+>>> for _ in range(200):
+...     states = engine.step(states, random_legal_actions(states.legal_action_mask, player))
+>>> engine.decode(states, 0).players
 3
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Final, TypeVar, cast
+from typing import Any, ClassVar, Final
 
-try:
-    import numba
-    import numpy as np
-    import numpy.typing as npt
-except ImportError as error:  # pragma: no cover - the extra is installed wherever the tests run
-    raise ImportError(
-        "cheekymonkey.toomany.batched needs numpy and numba: pip install 'cheekymonkey[batched]'"
-    ) from error
+import numpy as np
+import numpy.typing as npt
 
-from cheekymonkey.errors import IllegalActionError, InvalidValueError
+from cheekymonkey.errors import InvalidValueError
+from cheekymonkey.rl.batched import BatchedGame, BatchState, draw_below, jit, past_limits, pick_from_counts
+from cheekymonkey.toomany.actions import REVEALS, Action, Reveal
 from cheekymonkey.toomany.cards import CARDS, MAX_NUMBER, Card, Slot, face_down
-from cheekymonkey.toomany.encoding import TooManyEncoding, encoding
+from cheekymonkey.toomany.game import TOO_MANY_MONKEYS
 from cheekymonkey.toomany.rules import Ruleset
 from cheekymonkey.toomany.state import GameState, Phase
 
-__all__ = ["SPECTATOR", "BatchedTooManyMonkeys", "TooManyBatch"]
-
-SPECTATOR: Final = -1
-"""The seat of a spectator in :meth:`BatchedTooManyMonkeys.observation`: the encoding's seat None."""
-
-F = TypeVar("F", bound=Callable[..., Any])
+__all__ = ["BatchedTooManyMonkeys", "TooManyBatchState"]
 
 I16 = npt.NDArray[np.int16]
 I32 = npt.NDArray[np.int32]
@@ -74,17 +54,7 @@ I64 = npt.NDArray[np.int64]
 U64 = npt.NDArray[np.uint64]
 B8 = npt.NDArray[np.bool_]
 F32 = npt.NDArray[np.float32]
-
-
-def _compiled(function: F) -> F:
-    """``function`` compiled by numba, its machine code cached beside the module (or numba's user cache).
-
-    Where no cache directory is writable, it is compiled afresh in each process instead.
-    """
-    try:
-        return cast(F, numba.njit(cache=True, nogil=True)(function))
-    except RuntimeError:  # pragma: no cover - numba finds no writable cache directory
-        return cast(F, numba.njit(nogil=True)(function))
+_compiled = jit
 
 
 # -- the layout of a game's row in TooManyBatch.data -----------------------------------------------------------
@@ -105,10 +75,6 @@ _K: Final = len(CARDS)
 _P: Final = MAX_NUMBER
 
 
-def _width(players: int, total: int) -> int:
-    return _SIZES + 8 * players + 2 * _K + total
-
-
 # Phases and cards as the kernels see them.
 _START: Final = int(Phase.START)
 _DRAW: Final = int(Phase.DRAW)
@@ -126,65 +92,6 @@ _RACCOON: Final = int(Card.RACCOON)
 _DND: Final = int(Card.DO_NOT_DISTURB)
 _DECLINE: Final = 15
 _TAKE_BONUS: Final = 8
-
-# SplitMix64 (Steele, Lea and Flood, OOPSLA 2014): a Weyl sequence of odd step through every 64-bit value,
-# each passed through a mixing function that is a bijection; so over its period every output appears once.
-_GAMMA: Final = np.uint64(0x9E3779B97F4A7C15)
-_MIX1: Final = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2: Final = np.uint64(0x94D049BB133111EB)
-_S30: Final = np.uint64(30)
-_S27: Final = np.uint64(27)
-_S31: Final = np.uint64(31)
-_ONE: Final = np.uint64(1)
-
-
-@_compiled
-def _mix(z: np.uint64) -> np.uint64:
-    z = (z ^ (z >> _S30)) * _MIX1
-    z = (z ^ (z >> _S27)) * _MIX2
-    return z ^ (z >> _S31)
-
-
-@_compiled
-def _next_word(rng: U64, i: int) -> np.uint64:
-    state = rng[i] + _GAMMA
-    rng[i] = state
-    return _mix(state)
-
-
-@_compiled
-def _bits_for(total: int) -> int:
-    # How many bits hold every integer below total (total >= 1): the bit length of total - 1, at least 1.
-    bits = 1
-    while (1 << bits) < total:
-        bits += 1
-    return bits
-
-
-@_compiled
-def _accepts(value: int, total: int) -> bool:
-    return value < total
-
-
-@_compiled
-def _below(rng: U64, i: int, total: int) -> int:
-    """An integer uniform in [0, total): the top bits of a word, drawn again until below ``total``."""
-    shift = np.uint64(64 - _bits_for(total))
-    while True:
-        value = int(_next_word(rng, i) >> shift)
-        if _accepts(value, total):
-            return value
-
-
-@_compiled
-def _seed_streams(rng: U64, bot_rng: U64, seed: np.uint64) -> None:
-    base = _mix(seed)
-    other = _mix(base ^ _GAMMA)
-    for i in range(rng.shape[0]):
-        index = np.uint64(i)
-        rng[i] = _mix(base + index * _GAMMA)
-        bot_rng[i] = _mix(other + index * _GAMMA + _ONE)
-
 
 # -- the rules, one game at a time (cheekymonkey.toomany.engine, on a row of ints) ----------------------------
 
@@ -421,16 +328,6 @@ def _pool_size(data: I16, i: int, at: int) -> int:
 
 
 @_compiled
-def _card_at(data: I16, i: int, at: int, pick: int) -> int:
-    # The card of the pool's pick-th card, the pool counted in card order (as sample_chance counts it).
-    for k in range(_K):
-        pick -= data[i, at + k]
-        if pick < 0:
-            return k + 1
-    return 0  # unreachable: pick is below the pool's size
-
-
-@_compiled
 def _reveal(data: I16, i: int, n: int, total: int, counts: I64, card: int) -> None:
     # The engine's _apply_reveal, for a card of the pool (the sampler draws only those).
     pile = _SIZES + 8 * n
@@ -547,7 +444,7 @@ def _counted(data: I16, i: int, turns: I64, steps: I64, truncated: B8, max_turns
     phase = data[i, _PHASE]
     if phase == _START or phase == _DRAW:  # noqa: SIM109 (begins_turn; two compares, no tuple)
         turns[i] += 1
-    if phase != _OVER and ((max_turns > 0 and turns[i] > max_turns) or (max_steps > 0 and steps[i] >= max_steps)):
+    if phase != _OVER and past_limits(turns[i], steps[i], max_turns, max_steps):
         truncated[i] = True
 
 
@@ -562,21 +459,22 @@ def _settle(
     turns: I64,
     steps: I64,
     truncated: B8,
-    chance: npt.NDArray[np.int8],
+    outcomes: I32,
     drawn: I32,
     max_turns: int,
     max_steps: int,
 ) -> bool:
-    """Resolve chance until a decision, the end or the limit; False if the log of outcomes filled first."""
+    """Resolve chance until a decision, the end or a limit; False if the row of outcomes filled first."""
     while not truncated[i]:
         phase = data[i, _PHASE]
         if phase != _DRAW and phase != _CHOSEN_DRAW and phase != _TURN_UP:
             return True
-        if drawn[i] == chance.shape[1]:
+        if drawn[i] == outcomes.shape[1]:
             return False
         at = _pool(data, i, n)
-        card = _card_at(data, i, at, _below(rng, i, _pool_size(data, i, at)))
-        chance[i, drawn[i]] = card - 1
+        rng[i], pick = draw_below(rng[i], _pool_size(data, i, at))
+        card = pick_from_counts(pick, data[i, at : at + _K]) + 1
+        outcomes[i, drawn[i]] = card - 1
         drawn[i] += 1
         _reveal(data, i, n, total, counts, card)
         _counted(data, i, turns, steps, truncated, max_turns, max_steps)
@@ -584,40 +482,35 @@ def _settle(
 
 
 @_compiled
-def _finish(data: I16, i: int, n: int, terminated: B8, truncated: B8, rewards: F32, mask: B8) -> None:
+def _finish(data: I16, i: int, n: int, current: I32, terminated: B8, truncated: B8, rewards: F32, mask: B8) -> None:
     if data[i, _PHASE] == _OVER:
         terminated[i] = True
         rewards[i, data[i, _SEAT]] = 1.0  # TME1: 1 for the winner, 0 for the others
     if terminated[i] or truncated[i]:
+        current[i] = -1
         for a in range(mask.shape[1]):
             mask[i, a] = False
     else:
+        current[i] = data[i, _SEAT]
         _legal(data, i, n, mask)
 
 
 @_compiled
-def _deal(data: I16, i: int, n: int, total: int, row_size: int, counts: I64, turns: I64, steps: I64) -> None:
-    # A Table's new game: one turn begun (the first draw), no action played; no limit is past yet.
-    _new_game(data, i, n, total, row_size, counts)
-    turns[i] = 1
-    steps[i] = 0
-
-
-@_compiled
-def _step(
+def _play_all(
     data: I16,
     rng: U64,
-    turns: I64,
     steps: I64,
+    turns: I64,
+    current: I32,
+    mask: B8,
+    rewards: F32,
     terminated: B8,
     truncated: B8,
-    rewards: F32,
-    mask: B8,
-    chance: npt.NDArray[np.int8],
+    started: B8,
+    outcomes: I32,
     drawn: I32,
-    pending: B8,
     actions: I64,
-    reset_all: bool,
+    start: bool,
     n: int,
     total: int,
     row_size: int,
@@ -625,82 +518,71 @@ def _step(
     max_turns: int,
     max_steps: int,
 ) -> tuple[int, int]:
-    """One step of every game; (the first game whose action is illegal, or -1; how many games wait on the log)."""
+    """Step every game, or with ``start`` deal every one anew.
+
+    Returns the first game whose action is illegal (before anything changes), or -1; and how many games stopped
+    at a chance node with their row of outcomes full.
+    """
     size = data.shape[0]
-    if not reset_all:
+    if not start:
         for i in range(size):
             if not (terminated[i] or truncated[i]):
                 action = actions[i]
                 if action < 0 or action >= mask.shape[1] or not mask[i, action]:
                     return i, 0
-    waiting = 0
+    full = 0
     for i in range(size):
         drawn[i] = 0
         for s in range(n):
             rewards[i, s] = 0.0
-        if reset_all or terminated[i] or truncated[i]:
+        if start or terminated[i] or truncated[i]:
+            # A new game from the game's own stream: a Table's, one turn begun (the first draw), no action yet.
             terminated[i] = False
             truncated[i] = False
-            _deal(data, i, n, total, row_size, counts, turns, steps)
+            started[i] = True
+            _new_game(data, i, n, total, row_size, counts)
+            turns[i] = 1
+            steps[i] = 0
         else:
+            started[i] = False
             _decide(data, i, n, total, counts, actions[i])
             _counted(data, i, turns, steps, truncated, max_turns, max_steps)
-        if _settle(data, rng, i, n, total, counts, turns, steps, truncated, chance, drawn, max_turns, max_steps):
-            pending[i] = False
-            _finish(data, i, n, terminated, truncated, rewards, mask)
+        if _settle(data, rng, i, n, total, counts, turns, steps, truncated, outcomes, drawn, max_turns, max_steps):
+            _finish(data, i, n, current, terminated, truncated, rewards, mask)
         else:
-            pending[i] = True
-            waiting += 1
-    return -1, waiting
+            full += 1
+    return -1, full
 
 
 @_compiled
 def _resume(
     data: I16,
     rng: U64,
-    turns: I64,
     steps: I64,
+    turns: I64,
+    current: I32,
+    mask: B8,
+    rewards: F32,
     terminated: B8,
     truncated: B8,
-    rewards: F32,
-    mask: B8,
-    chance: npt.NDArray[np.int8],
+    outcomes: I32,
     drawn: I32,
-    pending: B8,
     n: int,
     total: int,
     counts: I64,
     max_turns: int,
     max_steps: int,
 ) -> int:
-    waiting = 0
+    # The games a full row of outcomes stopped at a chance node go on (the row is wider now).
+    full = 0
     for i in range(data.shape[0]):
-        if pending[i]:
-            if _settle(data, rng, i, n, total, counts, turns, steps, truncated, chance, drawn, max_turns, max_steps):
-                pending[i] = False
-                _finish(data, i, n, terminated, truncated, rewards, mask)
+        phase = data[i, _PHASE]
+        if not truncated[i] and (phase == _DRAW or phase == _CHOSEN_DRAW or phase == _TURN_UP):  # noqa: SIM109
+            if _settle(data, rng, i, n, total, counts, turns, steps, truncated, outcomes, drawn, max_turns, max_steps):
+                _finish(data, i, n, current, terminated, truncated, rewards, mask)
             else:
-                waiting += 1
-    return waiting
-
-
-@_compiled
-def _random_actions(mask: B8, rng: U64, out: I64) -> None:
-    # A legal action index uniformly for each game (0 for a finished one, whose action is ignored).
-    for i in range(mask.shape[0]):
-        legal = 0
-        for a in range(mask.shape[1]):
-            if mask[i, a]:
-                legal += 1
-        out[i] = 0
-        if legal:
-            pick = _below(rng, i, legal)
-            for a in range(mask.shape[1]):
-                if mask[i, a]:
-                    if pick == 0:
-                        out[i] = a
-                        break
-                    pick -= 1
+                full += 1
+    return full
 
 
 # -- observations: TooManyEncoding.observe, for every game ----------------------------------------------------
@@ -775,73 +657,32 @@ _FIELDS: Final = (
 )  # fmt: skip
 
 
-class TooManyBatch:
-    """``B`` games of *Too Many Monkeys* as arrays, the batch first; :class:`BatchedTooManyMonkeys` makes them.
+class TooManyBatchState(BatchState):
+    """``B`` games of *Too Many Monkeys*: :class:`~cheekymonkey.rl.batched.BatchState`'s arrays and the game's own.
 
-    :meth:`BatchedTooManyMonkeys.step` updates every array in place. The arrays a learner reads are
-    :attr:`current_player`, :attr:`legal_action_mask`, :attr:`rewards`, :attr:`terminated` and
-    :attr:`truncated`; the game's fields are views of :attr:`data` (:attr:`phase`, :attr:`rows`, ...), and
-    :meth:`BatchedTooManyMonkeys.decode` builds a game's :class:`~cheekymonkey.toomany.GameState`.
+    The game's fields are :class:`~cheekymonkey.toomany.GameState`'s, held in :attr:`data`, one row per game;
+    the properties below are views of it, batch first (``n`` seats, ``T`` the rule set's cards).
     """
 
-    __slots__ = (
-        "_pending",
-        "bot_rng",
-        "chance",
-        "chance_count",
-        "data",
-        "legal_action_mask",
-        "players",
-        "rewards",
-        "rng",
-        "steps",
-        "terminated",
-        "truncated",
-        "turns",
-    )
+    FIELDS: ClassVar[tuple[str, ...]] = (*BatchState.FIELDS, "data")
 
-    def __init__(self, size: int, players: int, total: int, num_actions: int) -> None:
-        self.players: Final = players
+    data: I16
+    """B x (40 + 8 n + T) int16: each game's fields in one row (the views below name them)."""
+
+    @property
+    def players(self) -> int:
         """The number of seats of every game."""
-        self.data: I16 = np.zeros((size, _width(players, total)), dtype=np.int16)
-        """Every game's fields, one row of int16 per game (the views below name them)."""
-        self.rng: U64 = np.zeros(size, dtype=np.uint64)
-        """Each game's chance stream: the state of its SplitMix64 generator."""
-        self.bot_rng: U64 = np.zeros(size, dtype=np.uint64)
-        """Each game's stream for :meth:`BatchedTooManyMonkeys.random_actions`, apart from chance's."""
-        self.turns: I64 = np.zeros(size, dtype=np.int64)
-        """The turns begun in each game, as a :class:`~cheekymonkey.table.Table` counts them."""
-        self.steps: I64 = np.zeros(size, dtype=np.int64)
-        """The actions played in each game, chance outcomes included, as a Table counts them."""
-        self.terminated: B8 = np.zeros(size, dtype=np.bool_)
-        """Whether each game ended by its rules (at this step, or before its first decision)."""
-        self.truncated: B8 = np.zeros(size, dtype=np.bool_)
-        """Whether each game was cut off at the limits (it then pays nothing)."""
-        self.rewards: F32 = np.zeros((size, players), dtype=np.float32)
-        """Each seat's reward at this step: the outcome's returns at the end by the rules, else 0."""
-        self.legal_action_mask: B8 = np.zeros((size, num_actions), dtype=np.bool_)
-        """Which action indices are legal for the mover of each game (all False for a finished game)."""
-        self.chance: npt.NDArray[np.int8] = np.zeros((size, 32), dtype=np.int8)
-        """The chance outcomes (``card - 1``) each game drew at the last step, in order: the first
-        :attr:`chance_count` of its row. It grows when a step draws more."""
-        self.chance_count: I32 = np.zeros(size, dtype=np.int32)
-        """How many chance outcomes each game drew at the last step."""
-        self._pending: B8 = np.zeros(size, dtype=np.bool_)
-
-    @property
-    def size(self) -> int:
-        """The number of games, ``B``."""
-        return int(self.data.shape[0])
-
-    @property
-    def current_player(self) -> I16:
-        """The seat to move in each game; for a finished game, the winner or the seat whose turn was cut off."""
-        return self.data[:, _SEAT]
+        return int(self.rewards.shape[1])
 
     @property
     def phase(self) -> I16:
         """Each game's :class:`~cheekymonkey.toomany.Phase`, as its value."""
         return self.data[:, _PHASE]
+
+    @property
+    def seat(self) -> I16:
+        """The seat whose turn it is; after the end, the winner."""
+        return self.data[:, _SEAT]
 
     @property
     def round(self) -> I16:
@@ -865,7 +706,7 @@ class TooManyBatch:
 
     @property
     def reshuffled(self) -> I16:
-        """1 where the draw pile holds known cards after a reshuffle this round, else 0."""
+        """1 where the draw pile holds known cards after a reshuffle this round (TM20), else 0."""
         return self.data[:, _RESHUFFLED]
 
     @property
@@ -875,231 +716,166 @@ class TooManyBatch:
 
     @property
     def row_sizes(self) -> I16:
-        """``[B, n]``: each seat's row size."""
+        """B x n: each seat's row size."""
         return self.data[:, _SIZES : _SIZES + self.players]
 
     @property
     def skips(self) -> I16:
-        """``[B, n]``: 1 where a Skip waits in front of the seat."""
+        """B x n: 1 where a Skip waits in front of the seat."""
         n = self.players
         return self.data[:, _SIZES + n : _SIZES + 2 * n]
 
     @property
     def rows(self) -> I16:
-        """``[B, n, 6]``: each position, 0 never seen, ``c`` the face-up Card ``c``, ``-c`` FaceDown(``c``)."""
+        """B x n x 6: each position, 0 never seen, ``c`` the face-up Card ``c``, ``-c`` ``FaceDown(c)``."""
         n = self.players
-        return self.data[:, _SIZES + 2 * n : _SIZES + 8 * n].reshape(self.size, n, _P)
+        return self.data[:, _SIZES + 2 * n : _SIZES + 8 * n].reshape(self.batch_size, n, _P)
 
     @property
     def pile(self) -> I16:
-        """``[B, 12]``: after a reshuffle, the draw pile's cards by kind (meaningless where not reshuffled)."""
+        """B x 12: after a reshuffle, the draw pile's cards by kind (not meaningful where not reshuffled)."""
         at = _SIZES + 8 * self.players
         return self.data[:, at : at + _K]
 
     @property
     def unseen(self) -> I16:
-        """``[B, 12]``: the cards never seen this round, by kind."""
+        """B x 12: the cards never seen this round, by kind (TM19)."""
         at = _SIZES + 8 * self.players + _K
         return self.data[:, at : at + _K]
 
     @property
     def discard(self) -> I16:
-        """``[B, T]``: the discard pile bottom first, its first :attr:`discard_size` entries (Card values)."""
+        """B x T: the discard pile bottom first, its first :attr:`discard_size` entries (Card values)."""
         return self.data[:, _SIZES + 8 * self.players + 2 * _K :]
 
-    def __repr__(self) -> str:
-        return f"<TooManyBatch of {self.size} games, {self.players} seats>"
 
-
-class BatchedTooManyMonkeys:
-    """*Too Many Monkeys* for ``players`` seats under ``ruleset``, ``B`` games at a time (see the module's docs).
+class BatchedTooManyMonkeys(BatchedGame[TooManyBatchState, GameState, Action]):
+    """``B`` games of *Too Many Monkeys* at once, each exactly the scalar engine's (see the module's description).
 
     Args:
-        players: The number of seats, within the rule set's range (2 to 6).
-        ruleset: The rules (a :class:`~cheekymonkey.toomany.Ruleset`); the standard game if omitted.
+        players: The number of seats of every game, within the rule set's range (2 to 6).
+        ruleset: The rules: a :class:`~cheekymonkey.toomany.Ruleset` (custom ones too), a preset's name, or
+            None for the standard game.
         max_turns: Truncate a game when a turn past this many would begin (None: no limit).
         max_steps: Truncate a game when this many actions, chance outcomes included, have been played.
-        observation: The observation kind, ``"full"`` (the default) or ``"table"``.
+        observation: ``"full"`` (the default) or ``"table"``: the kind :meth:`observation` gives.
 
     Raises:
-        InvalidValueError: If an argument does not fit.
+        InvalidValueError: If an argument is out of range or of the wrong kind.
+        InvalidRulesetError: If ``ruleset`` names no preset.
+        InvalidGameError: If ``ruleset`` is not a rule set of this game.
     """
 
-    __slots__ = ("_counts", "_limits", "_offsets", "encoding", "max_steps", "max_turns", "players", "ruleset")
+    max_outcomes: ClassVar[int] = 32
+    """The width :attr:`~cheekymonkey.rl.batched.BatchState.outcomes` starts at; a step that draws more in a
+    game widens it (a step has no bound on its draws)."""
 
     def __init__(
         self,
         players: int,
-        ruleset: Ruleset | None = None,
+        ruleset: Ruleset | str | None = None,
         *,
         max_turns: int | None = None,
         max_steps: int | None = None,
         observation: str | None = None,
     ) -> None:
-        from cheekymonkey.rl.episodes import check_limits
-
-        self.encoding: Final[TooManyEncoding] = encoding(players, ruleset, observation)
-        """The game's encoding these games are played through: its indices and observation vectors."""
-        self.players: Final = players
-        """The number of seats."""
-        self.ruleset: Final = self.encoding.ruleset
-        """The rules."""
-        self.max_turns, self.max_steps = check_limits(max_turns, max_steps)
-        if self.ruleset.total_cards > np.iinfo(np.int16).max:
+        super().__init__(
+            TOO_MANY_MONKEYS, players, ruleset, max_turns=max_turns, max_steps=max_steps, observation=observation
+        )
+        rules: Ruleset = self.ruleset
+        if rules.total_cards > np.iinfo(np.int16).max:
             raise InvalidValueError(
-                f"a deck of {self.ruleset.total_cards} cards: the batched engine holds counts in 16 bits, "
+                f"a deck of {rules.total_cards} cards: the batched engine holds counts in 16 bits, "
                 f"{np.iinfo(np.int16).max} cards at most"
             )
-        self._counts: Final = np.array(self.ruleset.counts, dtype=np.int64)
-        self._limits: Final = (self.max_turns or 0, self.max_steps or 0)
-        offsets = [self.encoding.field(name).offset for name in _FIELDS]
-        offsets.append(self.encoding.field("discard").offset if self.encoding.kind == "full" else 0)
-        self._offsets: Final = np.array(offsets, dtype=np.int64)
+        self._counts: Final = np.array(rules.counts, np.int64)
+        offsets = [self.encoding.field(name).offset for name in _FIELDS]  # type: ignore[attr-defined]
+        full = self.observation_kind == "full"
+        offsets.append(self.encoding.field("discard").offset if full else 0)  # type: ignore[attr-defined]
+        self._offsets: Final = np.array(offsets, np.int64)
+        self._depth: Final = rules.total_cards - players if full else 0
 
-    @property
-    def num_actions(self) -> int:
-        """How many action indices there are (the encoding's)."""
-        return self.encoding.num_actions
+    def _state_class(self) -> type[TooManyBatchState]:
+        return TooManyBatchState
 
-    @property
-    def observation_size(self) -> int:
-        """How many entries an observation has (the encoding's)."""
-        return self.encoding.observation_size
+    def _allocate(self, batch_size: int) -> TooManyBatchState:
+        width = _SIZES + 8 * self.players + 2 * _K + self.ruleset.total_cards
+        return TooManyBatchState({**self._common(batch_size), "data": np.zeros((batch_size, width), np.int16)})
 
-    def init(self, batch_size: int, seed: int) -> TooManyBatch:
-        """Deal ``batch_size`` new games, each with its own streams from ``seed`` and its index.
+    def _start(self, states: TooManyBatchState) -> None:
+        self._play(states, np.zeros(states.batch_size, np.int64), start=True)
 
-        Chance is resolved up to each game's first decision (see the module's docs for a game that ends first).
+    def _advance(self, states: TooManyBatchState, actions: I64) -> int:
+        return self._play(states, actions, start=False)
 
-        Raises:
-            InvalidValueError: If ``batch_size`` is not a positive integer or ``seed`` not an integer.
-        """
-        if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
-            raise InvalidValueError(f"batch_size must be a positive integer, got {batch_size!r}")
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise InvalidValueError(f"seed must be an integer, got {seed!r}")
-        states = TooManyBatch(batch_size, self.players, self.ruleset.total_cards, self.num_actions)
-        _seed_streams(states.rng, states.bot_rng, np.uint64(seed % (1 << 64)))
-        self._run(states, np.zeros(batch_size, dtype=np.int64), reset_all=True)
-        return states
-
-    def step(self, states: TooManyBatch, actions: npt.ArrayLike) -> TooManyBatch:
-        """Play each game's action, resolve chance up to the next decision, and return ``states``, updated.
-
-        A finished game ignores its action and is dealt anew (auto-reset). ``actions`` are the encoding's
-        indices, seen from each game's mover.
-
-        Raises:
-            InvalidValueError: If ``states`` is not this engine's or ``actions`` is not one integer per game.
-            IllegalActionError: If a game's action is not legal; its ``state`` is that game's state and its
-                ``action`` the index. No game is changed.
-        """
-        self._check(states)
-        given = np.asarray(actions)
-        if given.shape != (states.size,) or given.dtype.kind not in "iu":
-            raise InvalidValueError(
-                f"actions must be {states.size} integers, one per game, got an array of shape {given.shape} "
-                f"and type {given.dtype}"
-            )
-        self._run(states, given.astype(np.int64, copy=False), reset_all=False)
-        return states
-
-    def _run(self, states: TooManyBatch, actions: I64, *, reset_all: bool) -> None:
-        n = self.players
-        total = self.ruleset.total_cards
-        max_turns, max_steps = self._limits
-        illegal, waiting = _step(
-            states.data, states.rng, states.turns, states.steps, states.terminated, states.truncated,
-            states.rewards, states.legal_action_mask, states.chance, states.chance_count, states._pending, actions,
-            reset_all, n, total, self.ruleset.row_size, self._counts, max_turns, max_steps,
+    def _play(self, states: TooManyBatchState, actions: I64, *, start: bool) -> int:
+        rules: Ruleset = self.ruleset
+        n, total, limits = self.players, rules.total_cards, (self._turn_limit, self._step_limit)
+        bad, full = _play_all(
+            states.data, states.rng, states.steps, states.turns, states.current_player, states.legal_action_mask,
+            states.rewards, states.terminated, states.truncated, states.started, states.outcomes,
+            states.outcome_count, actions, start, n, total, rules.row_size, self._counts, *limits,
         )  # fmt: skip
-        if illegal >= 0:
-            index = int(actions[illegal])
-            state = self.decode(states, illegal)
-            named = self.encoding.action_name(index) if 0 <= index < self.num_actions else "out of range"
-            raise IllegalActionError(
-                state,
-                index,
-                f"game {illegal}: action index {index} ({named}) is not legal now; the legal indices are "
-                f"{np.flatnonzero(states.legal_action_mask[illegal]).tolist()}",
-            )
-        while waiting:
-            # A step drew more outcomes than the log holds: double it and go on from where each game stopped.
-            grown = np.zeros((states.size, 2 * states.chance.shape[1]), dtype=np.int8)
-            grown[:, : states.chance.shape[1]] = states.chance
-            states.chance = grown
-            waiting = _resume(
-                states.data, states.rng, states.turns, states.steps, states.terminated, states.truncated,
-                states.rewards, states.legal_action_mask, states.chance, states.chance_count, states._pending,
-                n, total, self._counts, max_turns, max_steps,
+        while full:
+            # Some game drew more outcomes than the row holds: widen it, and each such game goes on from its
+            # chance node. Only the engine replaces the array (BatchState refuses others).
+            wider = np.zeros((states.batch_size, 2 * states.outcomes.shape[1]), np.int32)
+            wider[:, : states.outcomes.shape[1]] = states.outcomes
+            object.__setattr__(states, "outcomes", wider)
+            full = _resume(
+                states.data, states.rng, states.steps, states.turns, states.current_player, states.legal_action_mask,
+                states.rewards, states.terminated, states.truncated, states.outcomes, states.outcome_count, n, total,
+                self._counts, *limits,
             )  # fmt: skip
+        return int(bad)
 
-    def _check(self, states: object) -> None:
-        if (
-            not isinstance(states, TooManyBatch)
-            or states.players != self.players
-            or states.data.shape[1] != _width(self.players, self.ruleset.total_cards)
-        ):
-            raise InvalidValueError(f"expected a TooManyBatch of this engine's games, got {states!r}")
+    def _observe(self, states: TooManyBatchState, seats: I64, out: npt.NDArray[Any]) -> None:
+        _observe(states.data, seats, out, self.players, self._offsets, self._depth)
 
-    def random_actions(self, states: TooManyBatch) -> I64:
-        """A legal action index for each game, uniformly among its legal ones, from the game's own stream.
-
-        A finished game gets 0, which :meth:`step` ignores.
+    def decode(self, states: TooManyBatchState, index: int) -> GameState:
+        """Game ``index`` of the batch as a :class:`~cheekymonkey.toomany.GameState`, checked by its constructor.
 
         Raises:
-            InvalidValueError: If ``states`` is not this engine's.
+            InvalidValueError: If ``index`` is not a game of the batch.
         """
-        self._check(states)
-        out = np.empty(states.size, dtype=np.int64)
-        _random_actions(states.legal_action_mask, states.bot_rng, out)
-        return out
+        self._check_index(states, index)
+        return _state_of(states, index, self.ruleset, GameState)
 
-    def observation(
-        self, states: TooManyBatch, seat: int | npt.ArrayLike | None = None, *, dtype: npt.DTypeLike = np.float32
-    ) -> npt.NDArray[Any]:
-        """``[B, observation_size]``: what ``seat`` observes of each game, the encoding's ``observe`` exactly.
+    def put(self, states: TooManyBatchState, index: int, state: GameState, *, steps: int = 0, turns: int = 1) -> None:
+        """Set game ``index`` of the batch to ``state``, a decision of a game with this engine's seats and rules.
 
-        Args:
-            states: The games.
-            seat: None for each game's :attr:`~TooManyBatch.current_player`; a seat for every game; or one
-                seat per game. :data:`SPECTATOR` (-1) observes as the encoding's seat None.
-            dtype: The array's type (float32 by default; any numeric type that holds the counts).
+        The game then goes on from there; ``steps`` and ``turns`` are its counters for the limits (a fresh
+        count by default). For tests, and to play batched games on from chosen positions.
 
         Raises:
-            InvalidValueError: If ``states`` is not this engine's or a seat is not one of the game's.
+            InvalidValueError: If ``index`` is not a game of the batch, or ``state`` is not a decision of a game
+                with this engine's seats and rules.
         """
-        self._check(states)
-        if seat is None:
-            viewers = states.current_player.astype(np.int64)
-        else:
-            given = np.asarray(seat)
-            if given.dtype.kind not in "iu" or given.ndim > 1 or (given.ndim == 1 and given.shape[0] != states.size):
-                raise InvalidValueError(f"seat must be None, a seat, or one seat per game, got {seat!r}")
-            viewers = np.broadcast_to(given, (states.size,)).astype(np.int64)
-            if ((viewers < SPECTATOR) | (viewers >= self.players)).any():
-                raise InvalidValueError(f"a seat is one of 0 to {self.players - 1} (or SPECTATOR), got {seat!r}")
-        out = np.empty((states.size, self.observation_size), dtype=dtype)
-        depth = self.ruleset.total_cards - self.players if self.encoding.kind == "full" else 0
-        _observe(states.data, viewers, out, self.players, self._offsets, depth)
-        return out
+        self._check_index(states, index)
+        if not isinstance(state, GameState) or state.players != self.players or state.ruleset != self.ruleset:
+            raise InvalidValueError(f"expected a {self.players}-seat state under this engine's rules, got {state!r}")
+        if TOO_MANY_MONKEYS.to_move(state) is None:
+            raise InvalidValueError(f"only a decision can be put in a batch, not a state in phase {state.phase.name}")
+        for name, count in (("steps", steps), ("turns", turns)):
+            if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+                raise InvalidValueError(f"{name} must be a whole number, got {count!r}")
+        _put(states, index, state)
+        states.steps[index] = steps
+        states.turns[index] = turns
+        states.terminated[index] = False
+        states.truncated[index] = False
+        states.started[index] = False
+        states.rewards[index] = 0
+        states.outcome_count[index] = 0
+        states.current_player[index] = state.seat
+        states.legal_action_mask[index] = self.encoding.action_mask(state)
 
-    def decode(self, states: TooManyBatch, index: int) -> GameState:
-        """Game ``index`` as a scalar :class:`~cheekymonkey.toomany.GameState` (built with its checks).
-
-        Raises:
-            InvalidValueError: If ``states`` is not this engine's or ``index`` is not one of its games.
-        """
-        self._check(states)
-        if isinstance(index, bool) or not isinstance(index, int | np.integer) or not 0 <= index < states.size:
-            raise InvalidValueError(f"index must be one of the games 0 to {states.size - 1}, got {index!r}")
-        return _state_of(states, int(index), self.ruleset, GameState)
-
-    def __repr__(self) -> str:
-        return f"BatchedTooManyMonkeys({self.players}, {self.ruleset.name!r} rules, {self.encoding.kind!r} observation)"
+    def outcome_action(self, outcome: int) -> Reveal:
+        """``Reveal`` of the card with outcome index ``outcome`` (``card - 1``, as the encoding numbers it)."""
+        return REVEALS[outcome]
 
 
-def _state_of(states: TooManyBatch, index: int, ruleset: Ruleset, build: Callable[..., GameState]) -> GameState:
+def _state_of(states: TooManyBatchState, index: int, ruleset: Ruleset, build: Callable[..., GameState]) -> GameState:
     """Game ``index`` as a GameState made by ``build``: the checking constructor, or the unchecked one (tests)."""
     row = states.data[index].tolist()
     n = states.players
@@ -1140,8 +916,8 @@ def _slot(value: int) -> Slot:
 _SLOTS: Final[dict[int, Slot]] = {value: _slot(value) for value in range(-_WILD, _WILD + 1)}
 
 
-def _put(states: TooManyBatch, index: int, state: GameState) -> None:
-    """Write a scalar ``state`` into game ``index`` (its fields only: no flags, counts or mask): for tests."""
+def _put(states: TooManyBatchState, index: int, state: GameState) -> None:
+    # A scalar state's fields written into game index's row.
     n = states.players
     row = states.data[index]
     row[_PHASE] = int(state.phase)

@@ -18,18 +18,20 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any, Protocol
 
-import numba
 import numpy as np
 import pytest
 
+import cheekymonkey.rl.batched as shared
 import cheekymonkey.toomany.batched as batched_module
-from cheekymonkey.errors import IllegalActionError, InvalidValueError
+from cheekymonkey.errors import CheekyMonkeyError, IllegalActionError, InvalidValueError
+from cheekymonkey.rl.batched import random_legal_actions, seed_streams, stream_before
 from cheekymonkey.rules import Ruleset as CheekyRuleset
 from cheekymonkey.table import Seat, Table, past_limits
 from cheekymonkey.toomany import (
     TOO_MANY_MONKEYS,
     FaceDown,
     GameState,
+    Phase,
     Ruleset,
     apply,
     chance_outcomes,
@@ -42,20 +44,7 @@ from cheekymonkey.toomany import (
     sample_chance,
 )
 from cheekymonkey.toomany.actions import REVEALS, Action
-from cheekymonkey.toomany.batched import (
-    SPECTATOR,
-    BatchedTooManyMonkeys,
-    TooManyBatch,
-    _accepts,
-    _below,
-    _bits_for,
-    _card_at,
-    _compiled,
-    _pool,
-    _pool_size,
-    _put,
-    _state_of,
-)
+from cheekymonkey.toomany.batched import BatchedTooManyMonkeys, TooManyBatchState, _state_of
 from cheekymonkey.toomany.state import trusted_state
 
 # Odd but legal rule sets: short rows, a number missing and stood in for by wilds, rows of one card, a deck
@@ -163,7 +152,7 @@ class AtTable:
 
 
 def compare(
-    engine: BatchedTooManyMonkeys, batch: TooManyBatch, i: int, twin: Twin, observed: Any, seen: Counter[str]
+    engine: BatchedTooManyMonkeys, batch: TooManyBatchState, i: int, twin: Twin, observed: Any, seen: Counter[str]
 ) -> None:
     """Game ``i`` of the batch against its twin, in everything the batch shows (``observed``: its observations)."""
     state = twin.state
@@ -178,11 +167,11 @@ def compare(
         assert engine.decode(batch, i) == state, f"game {i}"
     assert bool(batch.terminated[i]) is over, f"game {i}"
     assert bool(batch.truncated[i]) is twin.truncated, f"game {i}"
-    assert batch.current_player[i] == state.seat, f"game {i}"
+    assert batch.current_player[i] == (-1 if finished else state.seat), f"game {i}"
     mask = batch.legal_action_mask[i].tolist()
     assert mask == ([False] * engine.num_actions if finished else list(encoding.action_mask(state))), f"game {i}"
     assert tuple(batch.rewards[i].tolist()) == twin.returns(), f"game {i}"
-    expected = encoding.observe(state, state.seat)
+    expected = encoding.observe(state, None if finished else state.seat)  # the mover's, or a spectator's
     if observed.dtype == np.int32:
         assert observed[i].tobytes() == array("i", expected).tobytes(), f"game {i}"
     else:
@@ -204,26 +193,29 @@ def replay(
     """Play ``steps`` random steps of ``batch_size`` batched games, replaying and comparing each; what was seen."""
     seen: Counter[str] = Counter()
     batch = engine.init(batch_size, seed)
+    player = seed_streams(seed + 1, batch_size)
     twins = [twin(engine) for _ in range(batch_size)]
 
     def follow(i: int) -> None:
         game = twins[i]
-        drawn = int(batch.chance_count[i])
-        for index in batch.chance[i, :drawn].tolist():
+        drawn = int(batch.outcome_count[i])
+        for index in batch.outcomes[i, :drawn].tolist():
             game.play(REVEALS[index])
         seen["chance"] += drawn
         seen["most chance in a step"] = max(seen["most chance in a step"], drawn)
 
     observed = engine.observation(batch, dtype=dtype)
+    assert batch.started.all()
     for i in range(batch_size):
         follow(i)
         compare(engine, batch, i, twins[i], observed, seen)
         seen["finished before deciding"] += bool(batch.terminated[i] or batch.truncated[i])
     decode = engine.encoding.decode
     for _ in range(steps):
-        actions = engine.random_actions(batch)
+        actions = random_legal_actions(batch.legal_action_mask, player)
         done = (batch.terminated | batch.truncated).tolist()
         engine.step(batch, actions)
+        assert batch.started.tolist() == done
         observed = engine.observation(batch, dtype=dtype)
         for i, action in enumerate(actions.tolist()):
             game = twins[i]
@@ -302,16 +294,19 @@ def test_a_game_cut_off_before_its_first_decision_is_truncated_on_the_step_that_
     # max_steps=1: the first draw is the one step, so every game is cut off before anybody decides.
     engine = BatchedTooManyMonkeys(2, max_steps=1)
     batch = engine.init(16, seed=3)
+    firsts = set()
     for _ in range(3):
         assert batch.truncated.all()
+        assert batch.started.all()
         assert not batch.terminated.any()
         assert not batch.legal_action_mask.any()
         assert not batch.rewards.any()
-        assert (batch.chance_count == 1).all()
-        drawn = batch.chance[:, 0].copy()
-        engine.step(batch, np.full(16, 99))  # finished games ignore their actions: each is dealt anew
+        assert (batch.current_player == -1).all()
+        assert (batch.outcome_count == 1).all()
+        firsts.update(batch.outcomes[:, 0].tolist())
+        engine.step(batch, np.full(16, 99))  # a finished game ignores its action: each is dealt anew
         assert (batch.steps == 1).all()
-    assert len(set(drawn.tolist())) > 1
+    assert len(firsts) > 1
 
 
 @pytest.mark.parametrize("players", [2, 3, 6])
@@ -328,158 +323,143 @@ def test_limits_from_1_to_5_end_games_as_a_table_with_those_limits_does(players:
         assert seen["finished before deciding"] > 0
 
 
-def test_a_game_won_before_any_decision_is_terminated_with_its_rewards_and_long_steps_grow_the_log() -> None:
+def test_a_game_won_before_any_decision_is_terminated_with_its_rewards_and_long_steps_widen_the_outcomes() -> None:
     engine = BatchedTooManyMonkeys(2, GIRAFFES)
     seen = replay(engine, 8, 20, seed=5, twin=AtTable)
     assert seen["finished before deciding"] == 8 * 21
     assert seen["OVER"] == 8 * 21
-    assert seen["most chance in a step"] > 32  # past the log's first size
+    assert seen["most chance in a step"] > BatchedTooManyMonkeys.max_outcomes  # the row of outcomes was widened
 
 
 @pytest.mark.parametrize("kind", ["full", "table"])
 def test_every_seat_and_a_spectator_observe_as_the_encoding_says(kind: str) -> None:
     engine = BatchedTooManyMonkeys(4, observation=kind)
     batch = engine.init(32, seed=11)
+    player = seed_streams(12, 32)
     for _ in range(60):
-        engine.step(batch, engine.random_actions(batch))
+        engine.step(batch, random_legal_actions(batch.legal_action_mask, player))
     states = [engine.decode(batch, i) for i in range(32)]
-    for seat in (*range(4), SPECTATOR):
+    for seat in range(4):
         observed = engine.observation(batch, seat, dtype=np.int64)
-        viewer = None if seat == SPECTATOR else seat
-        assert [tuple(row) for row in observed.tolist()] == [engine.encoding.observe(s, viewer) for s in states]
-    seats = np.arange(32) % 5 - 1
+        assert [tuple(row) for row in observed.tolist()] == [engine.encoding.observe(s, seat) for s in states]
+    seats = np.arange(32) % 5 - 1  # -1: a spectator
     observed = engine.observation(batch, seats)
     for i, state in enumerate(states):
-        viewer = None if seats[i] == SPECTATOR else int(seats[i])
+        viewer = None if seats[i] == -1 else int(seats[i])
         assert observed[i].tolist() == [float(v) for v in engine.encoding.observe(state, viewer)]
     assert observed.dtype == np.float32
+    out = np.full((32, engine.observation_size), 7, np.int16)  # an array of the caller's, written over whole
+    assert engine.observation(batch, seats, out=out) is out
+    assert (out == observed).all()
 
 
-CHANCE_KINDS = (
-    ("DRAW", False),
-    ("DRAW", True),
-    ("CHOSEN_DRAW", False),
-    ("CHOSEN_DRAW", True),
-    ("TURN_UP", False),
-    ("TURN_UP", True),
-)
-"""The kinds of chance node: the phase, and whether the draw pile was reshuffled this round."""
-
-
-def chance_nodes(each: int) -> list[GameState]:
-    """``each`` chance nodes of every kind, from random games at 2 to 6 seats under the presets and odd rule sets."""
+def chance_steps(each: int) -> list[tuple[GameState, Action]]:
+    """Decisions whose action leads to a chance node, ``each`` of every kind of node, from random games."""
     rng = random.Random(29)
     rulesets = [Ruleset.standard(), Ruleset.short(), *ODD_RULESETS.values()]
-    found: dict[tuple[str, bool], list[GameState]] = {kind: [] for kind in CHANCE_KINDS}
+    kinds = [
+        (phase, reshuffled) for phase in (Phase.DRAW, Phase.CHOSEN_DRAW, Phase.TURN_UP) for reshuffled in (False, True)
+    ]
+    found: dict[tuple[Phase, bool], list[tuple[GameState, Action]]] = {kind: [] for kind in kinds}
     games = 0
-    while any(len(nodes) < each for nodes in found.values()):
+    while any(len(steps) < each for steps in found.values()):
         ruleset = rulesets[games % len(rulesets)]
         games += 1
         state = new_game(rng.randint(ruleset.min_players, ruleset.max_players), ruleset=ruleset)
         while not is_terminal(state):
             if is_chance_node(state):
-                nodes = found[state.phase.name, state.pile is not None]
-                if len(nodes) < each and rng.random() < 0.2:
-                    nodes.append(state)
                 state = apply(state, sample_chance(state, rng))
-            else:
-                state = apply(state, rng.choice(legal_actions(state)))
-    return [node for nodes in found.values() for node in nodes]
+                continue
+            action = rng.choice(legal_actions(state))
+            after = apply(state, action)
+            if is_chance_node(after):
+                steps = found[after.phase, after.pile is not None]
+                if len(steps) < each and rng.random() < 0.2:
+                    steps.append((state, action))
+            state = after
+    return [step for steps in found.values() for step in steps]
 
 
 def test_the_sampler_draws_each_card_with_exactly_the_scalar_engines_probability() -> None:
-    """At 480 chance nodes of every kind, each card is picked by as many integers below the pool's size as its count."""
-    for state in chance_nodes(80):
-        batch = TooManyBatch(1, state.players, state.ruleset.total_cards, 1)
-        _put(batch, 0, state)
-        at = _pool(batch.data, 0, state.players)
-        total = _pool_size(batch.data, 0, at)
-        assert total == sum(chance_pool(state))
-        picks = Counter(_card_at(batch.data, 0, at, value) for value in range(total))
-        drawn = {card: Fraction(count, total) for card, count in picks.items()}
-        assert drawn == {reveal.card.value: p for reveal, p in chance_outcomes(state)}, state
+    """At 300 chance nodes of every kind, every candidate the stream can give is tried through a real step.
 
-
-def _mix(z: int) -> int:
-    mask = (1 << 64) - 1
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
-    return z ^ (z >> 31)
-
-
-def _unmix(z: int) -> int:
-    mask = (1 << 64) - 1
-
-    def unshift(value: int, shift: int) -> int:
-        result = value
-        for _ in range(64 // shift + 1):
-            result = value ^ (result >> shift)
-        return result
-
-    z = unshift(z, 31)
-    z = (z * pow(0x94D049BB133111EB, -1, 1 << 64)) & mask
-    z = unshift(z, 27)
-    z = (z * pow(0xBF58476D1CE4E5B9, -1, 1 << 64)) & mask
-    return unshift(z, 30)
-
-
-def test_the_rejection_step_is_unbiased_over_a_generator_whose_words_are_uniform() -> None:
-    # The words: SplitMix64 walks every 64-bit state (its step is odd) through a mixing function that is a
-    # bijection (here inverted), so over its period each word comes once, and so does each value of its top bits.
-    assert 0x9E3779B97F4A7C15 % 2 == 1
-    rng = random.Random(7)
-    for _ in range(2000):
-        word = rng.getrandbits(64)
-        assert _unmix(_mix(word)) == word
-    # The draw below total: the fewest top bits that hold total - 1, a value kept if below total. Each kept
-    # value is one of 0 .. total - 1 exactly once, and more than half the values are kept.
-    for total in range(1, 2000):
-        bits = _bits_for(total)
-        kept = [value for value in range(1 << bits) if _accepts(value, total)]
-        assert kept == list(range(total))
-        assert (1 << bits) < 2 * total or total == 1
-    # And the compiled draw is that: the top bits of each word in turn, the first below total.
-    for total in (1, 2, 3, 12, 37, 55, 64, 65, 110):
-        state = rng.getrandbits(64)
-        words = np.array([state], dtype=np.uint64)
-        bits = _bits_for(total)
-        expected = []
-        for _ in range(50):
-            while True:
-                state = (state + 0x9E3779B97F4A7C15) & ((1 << 64) - 1)
-                value = _mix(state) >> (64 - bits)
-                if value < total:
-                    break
-            expected.append(value)
-        assert [_below(words, 0, total) for _ in range(50)] == expected
+    Each candidate below the pool's size must reveal one card, each card as many candidates as its count (the
+    scalar engine's probability times the size); a candidate of the size or more must be turned down, the draw
+    made from the next word.
+    """
+    for state, action in chance_steps(50):
+        engine = BatchedTooManyMonkeys(state.players, state.ruleset)
+        after = apply(state, action)
+        total = sum(chance_pool(after))
+        bits = max(1, (total - 1).bit_length())
+        words = [candidate << (64 - bits) for candidate in range(1 << bits)]
+        index = engine.encoding.encode(action, state)
+        batch = engine.init(len(words), seed=0)
+        for slot, word in enumerate(words):
+            engine.put(batch, slot, state)
+            batch.rng[slot] = stream_before(word)
+        engine.step(batch, np.full(len(words), index))
+        assert (batch.outcome_count >= 1).all()
+        drawn = batch.outcomes[:, 0].tolist()
+        tally = Counter(drawn[:total])
+        assert {k: Fraction(count, total) for k, count in tally.items()} == {
+            reveal.card - 1: probability for reveal, probability in chance_outcomes(after)
+        }, state
+        rejected = range(total, 1 << bits)
+        assert 2 * len(rejected) < len(words) or total == 1
+        if rejected:
+            again = engine.init(len(rejected), seed=0)
+            for slot, candidate in enumerate(rejected):
+                engine.put(again, slot, state)
+                again.rng[slot] = (stream_before(words[candidate]) + int(shared._GAMMA)) % (1 << 64)
+            engine.step(again, np.full(len(rejected), index))
+            assert again.outcomes[:, 0].tolist() == drawn[total:]
 
 
 def test_each_game_has_its_own_stream_from_the_seed_and_its_index() -> None:
     engine = BatchedTooManyMonkeys(3)
-    small, large, again, other = engine.init(4, 99), engine.init(8, 99), engine.init(8, 99), engine.init(8, 100)
+    batches = [engine.init(4, 99), engine.init(8, 99), engine.init(8, 99), engine.init(8, 100)]
+    players = [seed_streams(5, 4), seed_streams(5, 8), seed_streams(5, 8), seed_streams(5, 8)]
     for _ in range(50):
-        for batch in (small, large, again, other):
-            engine.step(batch, engine.random_actions(batch))
+        for batch, player in zip(batches, players, strict=True):
+            engine.step(batch, random_legal_actions(batch.legal_action_mask, player))
+    small, large, again, other = batches
     assert (large.data == again.data).all()
     assert (large.data[:4] == small.data).all()  # game i is the same whatever the batch size
     assert len({row.tobytes() for row in large.data}) == 8
     assert not (large.data == other.data).all(axis=1).any()
 
 
+def test_put_sets_a_game_to_a_decision_and_it_plays_on_from_there() -> None:
+    engine = BatchedTooManyMonkeys(3, max_turns=50)
+    batch = engine.init(4, seed=2)
+    state = engine.decode(batch, 1)
+    engine.put(batch, 3, state, steps=7, turns=5)
+    assert engine.decode(batch, 3) == state
+    assert (batch.legal_action_mask[3] == batch.legal_action_mask[1]).all()
+    assert (batch.steps[3], batch.turns[3], batch.current_player[3]) == (7, 5, state.seat)
+    for wrong in (new_game(3), new_game(2), "state"):
+        with pytest.raises(InvalidValueError):
+            engine.put(batch, 0, wrong)  # type: ignore[arg-type]
+    with pytest.raises(InvalidValueError, match="steps"):
+        engine.put(batch, 0, state, steps=-1)
+
+
 def test_an_illegal_action_is_refused_with_the_games_state_and_nothing_changes() -> None:
     engine = BatchedTooManyMonkeys(2)
     batch = engine.init(6, seed=1)
-    before = {name: getattr(batch, name).copy() for name in ("data", "rng", "legal_action_mask", "turns", "steps")}
-    actions = engine.random_actions(batch)
+    before = {name: array.copy() for name, array in batch.arrays().items()}
+    actions = random_legal_actions(batch.legal_action_mask, seed_streams(2, 6))
     illegal = int(np.flatnonzero(~batch.legal_action_mask[3])[0])
     actions[3] = illegal
     with pytest.raises(IllegalActionError) as error:
         engine.step(batch, actions)
-    assert error.value.state == engine.decode(batch, 3)
-    assert error.value.action == illegal
+    state = engine.decode(batch, 3)
+    assert error.value.state == state
+    assert error.value.action == engine.encoding.decode(illegal, state)
     assert "game 3" in error.value.reason
     actions[3] = engine.num_actions  # out of range
-    with pytest.raises(IllegalActionError, match="out of range"):
+    with pytest.raises(IllegalActionError, match="not legal"):
         engine.step(batch, actions)
     for name, array_before in before.items():
         assert (getattr(batch, name) == array_before).all(), name
@@ -491,18 +471,19 @@ def test_an_illegal_action_is_refused_with_the_games_state_and_nothing_changes()
         (lambda e, b: e.step(b, np.zeros(5, dtype=np.int64)), "one per game"),
         (lambda e, b: e.step(b, np.zeros(6, dtype=np.float64)), "one per game"),
         (lambda e, b: e.step(b, [[0]] * 6), "one per game"),
-        (lambda e, b: e.step(object(), np.zeros(6, dtype=np.int64)), "TooManyBatch"),
-        (lambda e, b: e.step(BatchedTooManyMonkeys(3).init(6, 0), np.zeros(6, dtype=np.int64)), "TooManyBatch"),
+        (lambda e, b: e.step(object(), np.zeros(6, dtype=np.int64)), "TooManyBatchState"),
+        (lambda e, b: e.step(BatchedTooManyMonkeys(3).init(6, 0), np.zeros(6, dtype=np.int64)), "2 seats"),
         (lambda e, b: e.init(0, 1), "batch_size"),
         (lambda e, b: e.init(True, 1), "batch_size"),
         (lambda e, b: e.init(4, 1.5), "seed"),
-        (lambda e, b: e.decode(b, 6), "index"),
-        (lambda e, b: e.decode(b, True), "index"),
+        (lambda e, b: e.decode(b, 6), "not one of"),
+        (lambda e, b: e.decode(b, True), "not one of"),
         (lambda e, b: e.observation(b, 2), "seat"),
-        (lambda e, b: e.observation(b, -2), "seat"),
+        (lambda e, b: e.observation(b, -1), "seat"),
         (lambda e, b: e.observation(b, [0, 1]), "seat"),
+        (lambda e, b: e.observation(b, np.full(6, -2)), "seat"),
         (lambda e, b: e.observation(b, 0.5), "seat"),
-        (lambda e, b: e.random_actions(None), "TooManyBatch"),
+        (lambda e, b: e.observation(b, out=np.zeros((6, 3))), "out"),
     ],
 )
 def test_wrong_input_is_refused_with_a_typed_error(call: Callable[[Any, Any], object], match: str) -> None:
@@ -521,6 +502,7 @@ def test_wrong_input_is_refused_with_a_typed_error(call: Callable[[Any, Any], ob
         ({"players": 7}, "seats"),
         ({"players": 4, "ruleset": ODD_RULESETS["rows of 3, no 4-6"]}, "seats"),
         ({"players": 2, "ruleset": CheekyRuleset.standard()}, "Ruleset"),
+        ({"players": 2, "ruleset": "long"}, "preset"),
         ({"players": 2, "observation": "partial"}, "observation kind"),
         ({"players": 2, "max_turns": 0}, "max_turns"),
         ({"players": 2, "max_steps": True}, "max_steps"),
@@ -528,31 +510,19 @@ def test_wrong_input_is_refused_with_a_typed_error(call: Callable[[Any, Any], ob
     ],
 )
 def test_an_engine_that_cannot_be_built_is_refused_with_a_typed_error(arguments: dict[str, Any], match: str) -> None:
-    with pytest.raises(InvalidValueError, match=match):
+    with pytest.raises(CheekyMonkeyError, match=match):
         BatchedTooManyMonkeys(**arguments)
+
+
+def test_a_preset_may_be_named() -> None:
+    assert BatchedTooManyMonkeys(2, "short").ruleset is Ruleset.short()
 
 
 def test_without_numba_the_import_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "numba", None)
+    monkeypatch.delitem(sys.modules, "cheekymonkey.rl.batched")
     monkeypatch.delitem(sys.modules, "cheekymonkey.toomany.batched")
     with pytest.raises(ImportError, match=r"pip install 'cheekymonkey\[batched\]'"):
         importlib.import_module("cheekymonkey.toomany.batched")
+    monkeypatch.setitem(sys.modules, "cheekymonkey.rl.batched", shared)
     monkeypatch.setitem(sys.modules, "cheekymonkey.toomany.batched", batched_module)
-
-
-def test_with_no_writable_cache_the_kernels_compile_without_one(monkeypatch: pytest.MonkeyPatch) -> None:
-    calls: list[dict[str, Any]] = []
-
-    def njit(**options: Any) -> Callable[[Any], Any]:
-        calls.append(options)
-        if options.get("cache"):
-            raise RuntimeError("cannot cache function: no locator available")
-        return lambda function: function
-
-    monkeypatch.setattr(numba, "njit", njit)
-
-    def twice(x: int) -> int:
-        return 2 * x
-
-    assert _compiled(twice)(4) == 8
-    assert [call.get("cache", False) for call in calls] == [True, False]
