@@ -40,9 +40,10 @@ templates_path: list[str] = []
 
 # Broken cross-references are errors (with -W): every type named in a signature or docstring resolves.
 nitpicky = True
-# The rl adapters' signatures name numpy, Gymnasium, PettingZoo and OpenSpiel types, whose docs are not linked.
+# The rl adapters' signatures name numpy, Gymnasium, PettingZoo and OpenSpiel types, whose docs are not linked
+# (the batched engines' arrays are numpy.typing's NDArray, imported as npt).
 nitpick_ignore_regex = [
-    (r"py:.*", r"(numpy|gymnasium|pettingzoo|pyspiel|open_spiel)(\..*)?"),
+    (r"py:.*", r"(numpy|npt|gymnasium|pettingzoo|pyspiel|open_spiel)(\..*)?"),
     # The type variables of the generic Game protocol and Table (a game's state, action, rule set, view, event).
     (r"py:class", r"(cheekymonkey\.(game|table)\.)?[SARVE](_co|_contra)?"),
 ]

@@ -758,7 +758,8 @@ class BatchedTooManyMonkeys(BatchedGame[TooManyBatchState, GameState, Action]):
             None for the standard game.
         max_turns: Truncate a game when a turn past this many would begin (None: no limit).
         max_steps: Truncate a game when this many actions, chance outcomes included, have been played.
-        observation: ``"full"`` (the default) or ``"table"``: the kind :meth:`observation` gives.
+        observation: ``"full"`` (the default) or ``"table"``: the kind
+            :meth:`~cheekymonkey.rl.batched.BatchedGame.observation` gives.
 
     Raises:
         InvalidValueError: If an argument is out of range or of the wrong kind.

@@ -266,14 +266,14 @@ def test_batched_games_replay_step_by_step_through_the_scalar_engine(
 def test_a_million_batched_steps_replay_through_the_scalar_engine() -> None:
     """At 2, 3 and 6 seats, presets and odd rule sets, limits or none: over 10^6 steps, each one compared."""
     cases = [
-        (BatchedTooManyMonkeys(2), 190_000),
-        (BatchedTooManyMonkeys(3, Ruleset.short(), observation="table"), 130_000),
-        (BatchedTooManyMonkeys(6), 190_000),
-        (BatchedTooManyMonkeys(3, ODD_RULESETS["rows of 3, no 4-6"], observation="table"), 70_000),
-        (BatchedTooManyMonkeys(4, ODD_RULESETS["a missing 2, many wilds"]), 70_000),
-        (BatchedTooManyMonkeys(2, ODD_RULESETS["rows of 1"], observation="table"), 70_000),
-        (BatchedTooManyMonkeys(5, ODD_RULESETS["double deck"], observation="table"), 70_000),
-        (BatchedTooManyMonkeys(6, ODD_RULESETS["three seats and more, rows of 5"]), 70_000),
+        (BatchedTooManyMonkeys(2), 200_000),
+        (BatchedTooManyMonkeys(3, Ruleset.short(), observation="table"), 140_000),
+        (BatchedTooManyMonkeys(6), 200_000),
+        (BatchedTooManyMonkeys(3, ODD_RULESETS["rows of 3, no 4-6"], observation="table"), 75_000),
+        (BatchedTooManyMonkeys(4, ODD_RULESETS["a missing 2, many wilds"]), 75_000),
+        (BatchedTooManyMonkeys(2, ODD_RULESETS["rows of 1"], observation="table"), 75_000),
+        (BatchedTooManyMonkeys(5, ODD_RULESETS["double deck"], observation="table"), 75_000),
+        (BatchedTooManyMonkeys(6, ODD_RULESETS["three seats and more, rows of 5"]), 75_000),
         (BatchedTooManyMonkeys(2, max_turns=40, observation="table"), 50_000),
         (BatchedTooManyMonkeys(6, Ruleset.short(), max_turns=60, max_steps=300), 50_000),
         (BatchedTooManyMonkeys(2, GIRAFFES, max_steps=5000), 10_000),
