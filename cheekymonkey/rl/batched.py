@@ -40,7 +40,7 @@ except ImportError as error:  # pragma: no cover - the batched extra is installe
     ) from error
 
 from cheekymonkey.errors import IllegalActionError, InvalidValueError
-from cheekymonkey.game import Encoding, Game
+from cheekymonkey.game import Encoding, Game, as_index
 from cheekymonkey.rl.episodes import check_limits, ruleset_of
 
 __all__ = [
@@ -572,7 +572,7 @@ class BatchedGame(Generic[StateT, S, A]):
         Raises:
             InvalidValueError: If ``index`` is not a game of the batch.
         """
-        self._check_index(states, index)
+        index = self._check_index(states, index)
         count = int(states.outcome_count[index])
         return tuple(self.outcome_action(int(k)) for k in states.outcomes[index, :count])
 
@@ -584,10 +584,16 @@ class BatchedGame(Generic[StateT, S, A]):
         if states.legal_action_mask.shape[1:] != (self.num_actions,) or states.rewards.shape[1:] != (self.players,):
             raise InvalidValueError(f"the states are not for this engine's {self.players} seats")
 
-    def _check_index(self, states: StateT, index: int) -> None:
+    def _check_index(self, states: StateT, index: int) -> int:
+        """``index`` as a game of the batch (an int, or an integer such as numpy's), checked."""
         self._check_states(states)
-        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < states.batch_size:
+        try:
+            number = as_index(index)
+        except InvalidValueError:
+            number = -1
+        if not 0 <= number < states.batch_size:
             raise InvalidValueError(f"game {index!r} is not one of the batch's {states.batch_size}")
+        return number
 
     def _common(self, batch_size: int) -> dict[str, npt.NDArray[Any]]:
         """The arrays every game has, zeroed, for :meth:`_allocate` to add the game's own to."""

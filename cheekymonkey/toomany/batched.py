@@ -839,7 +839,7 @@ class BatchedTooManyMonkeys(BatchedGame[TooManyBatchState, GameState, Action]):
         Raises:
             InvalidValueError: If ``index`` is not a game of the batch.
         """
-        self._check_index(states, index)
+        index = self._check_index(states, index)
         return _state_of(states, index, self.ruleset, GameState)
 
     def put(self, states: TooManyBatchState, index: int, state: GameState, *, steps: int = 0, turns: int = 1) -> None:
@@ -852,7 +852,7 @@ class BatchedTooManyMonkeys(BatchedGame[TooManyBatchState, GameState, Action]):
             InvalidValueError: If ``index`` is not a game of the batch, or ``state`` is not a decision of a game
                 with this engine's seats and rules.
         """
-        self._check_index(states, index)
+        index = self._check_index(states, index)
         if not isinstance(state, GameState) or state.players != self.players or state.ruleset != self.ruleset:
             raise InvalidValueError(f"expected a {self.players}-seat state under this engine's rules, got {state!r}")
         if TOO_MANY_MONKEYS.to_move(state) is None:
