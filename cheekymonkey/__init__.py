@@ -44,6 +44,7 @@ from cheekymonkey.errors import (
     InvalidStateError,
     InvalidValueError,
     NotAChanceNodeError,
+    NotYourDecisionError,
     ReplayError,
 )
 from cheekymonkey.events import (
@@ -114,6 +115,7 @@ __all__ = [
     "InvalidStateError",
     "InvalidValueError",
     "NotAChanceNodeError",
+    "NotYourDecisionError",
     "Outcome",
     "Phase",
     "Place",

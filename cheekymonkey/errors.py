@@ -15,6 +15,7 @@ __all__ = [
     "InvalidStateError",
     "InvalidValueError",
     "NotAChanceNodeError",
+    "NotYourDecisionError",
     "ReplayError",
 ]
 
@@ -83,6 +84,27 @@ class IllegalActionError(CheekyMonkeyError, ValueError):
     def __reduce__(self) -> tuple[object, ...]:
         # Rebuilt from its own arguments, so it survives pickling (a process pool sends it back) and copy.
         return (self.__class__, (self.state, self.action, self.reason))
+
+
+class NotYourDecisionError(IllegalActionError):
+    """A move offered for a seat that is not that seat's own decision now, refused whole.
+
+    :meth:`~cheekymonkey.Table.play_as` and :meth:`~cheekymonkey.Table.play_text_as` raise it when another seat
+    or chance acts now, when the game is finished, or when a text goes on past the end of the seat's own
+    decisions: into a draw (a chance outcome, which comes from the table's random stream, never from a
+    player), another seat's turn, or the end of the game. Nothing is changed. It is an
+    :class:`IllegalActionError`, so a front end that catches that one catches this too.
+
+    Attributes:
+        seat: The seat the move was offered for.
+    """
+
+    def __init__(self, state: Any, action: object, reason: str, seat: int) -> None:
+        super().__init__(state, action, reason)
+        self.seat = seat
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (self.__class__, (self.state, self.action, self.reason, self.seat))
 
 
 class NotAChanceNodeError(CheekyMonkeyError, ValueError):

@@ -11,7 +11,10 @@ drives, so that none writes a game loop of its own. It holds
 - an optional limit on turns or steps. A game that reaches it is *truncated*: it stops, and has no
   outcome, since a game cut off is never a result.
 
-:meth:`~cheekymonkey.Table.play` plays one action for whoever decides;
+:meth:`~cheekymonkey.Table.play_as` and :meth:`~cheekymonkey.Table.play_text_as` play a person's move for
+their seat, taking only that seat's own decisions (never a draw's outcome, never another seat's move): every
+front end feeds a person's input through them. :meth:`~cheekymonkey.Table.play` and
+:meth:`~cheekymonkey.Table.play_text` play for whoever acts, chance included, for replays and tests;
 :meth:`~cheekymonkey.Table.advance` resolves chance and plays the bots until a person must decide or the game
 is finished, and :meth:`~cheekymonkey.Table.steps` does the same one step at a
 time. Bots, search and benchmarks never go through a table: they call the engine directly.
@@ -24,7 +27,7 @@ time. Bots, search and benchmarks never go through a table: they call the engine
 ['Drew']
 >>> table.waiting, table.to_move, [CHEEKY_MONKEY.action_text(a, table.state) for a in table.legal_actions()]
 (<Waiting.PERSON: 'person'>, 0, ['d', 's', 'h'])
->>> step = table.play_text("s")[0]
+>>> step = table.play_text_as(0, "s")[0]
 >>> step.seat, table.turns, [type(event).__name__ for event in step.events]
 (0, 2, ['Stopped', 'Stacked'])
 """
@@ -38,7 +41,13 @@ from typing import Any, Generic, TypeVar
 
 import attrs
 
-from cheekymonkey.errors import IllegalActionError, InvalidGameError, InvalidValueError, ReplayError
+from cheekymonkey.errors import (
+    IllegalActionError,
+    InvalidGameError,
+    InvalidValueError,
+    NotYourDecisionError,
+    ReplayError,
+)
 from cheekymonkey.game import Game, GameBot, Outcome, RecordLike
 
 __all__ = ["Seat", "Step", "Table", "Waiting", "bot_kind", "past_limits", "rngs_for"]
@@ -166,7 +175,7 @@ class Waiting(enum.Enum):
     BOT = "bot"
     """A bot's seat decides next (:meth:`~cheekymonkey.Table.advance` plays it)."""
     PERSON = "person"
-    """A person's seat decides next: :meth:`~cheekymonkey.Table.play` their action."""
+    """A person's seat decides next: :meth:`~cheekymonkey.Table.play_as` their action."""
     OVER = "over"
     """The game ended by its rules (:meth:`~cheekymonkey.Table.outcome` says how)."""
     TRUNCATED = "truncated"
@@ -404,6 +413,10 @@ class Table(Generic[S, A, R, V, E]):
     def play(self, action: A) -> Step[S, A, E]:
         """Play ``action`` for whoever acts now (a person, a bot, or chance's outcome).
 
+        This trusts its caller with every seat and with chance: it is for replays, tests and drivers of
+        their own. A front end feeds a person's move through :meth:`play_as`, which takes only that
+        person's own decisions.
+
         Raises:
             IllegalActionError: If the rules forbid it, or the game is finished; the table is unchanged.
         """
@@ -426,7 +439,10 @@ class Table(Generic[S, A, R, V, E]):
         return Step(index, seat, action, before, after, tuple(events))
 
     def play_text(self, text: str) -> list[Step[S, A, E]]:
-        """Play what a player typed (one action or several, in the game's notation), all or nothing.
+        """Play a text in the game's notation (one action or several), all or nothing, for whoever acts.
+
+        Like :meth:`play` it trusts its caller: the text may settle chance and play several seats' turns,
+        as a replay or a test may. A front end reads what a person typed with :meth:`play_text_as`.
 
         Raises:
             ActionTextError: If the text names no legal action; nothing is played.
@@ -443,6 +459,110 @@ class Table(Generic[S, A, R, V, E]):
             self.undo(len(steps))
             raise
         return steps
+
+    def play_as(self, seat: int, action: A) -> Step[S, A, E]:
+        """Play ``action`` for ``seat``, if it is that seat's own decision now: the way in for a person's move.
+
+        The seat must be the one to decide now: not another seat, not chance (a draw's outcome comes from the
+        table's seeded stream, never from a player), and the game not finished. Then the rules must allow
+        the action. Otherwise nothing is played.
+
+        Raises:
+            NotYourDecisionError: If ``seat`` does not decide now; the table is unchanged.
+            IllegalActionError: If the rules forbid ``action`` now; the table is unchanged.
+            InvalidValueError: If ``seat`` is not a seat number of this table.
+        """
+        self._check_decides(seat, action)
+        return self.play(action)
+
+    def play_text_as(self, seat: int, text: str) -> list[Step[S, A, E]]:
+        """Play what the person at ``seat`` typed, if it names only that seat's own decisions: all or nothing.
+
+        A text may name several actions while each is ``seat``'s decision and nothing else acts between
+        them: Cheeky Monkey's ``"ls"`` puts a Lion and then a Seal on the stack. A text that goes on past
+        them, into a draw (chance), another seat's turn or the end of the game, is refused whole: Too Many
+        Monkeys' ``"d; g"`` draws and then names the card drawn, which the pile decides. The whole text is
+        checked on the engine's states before anything is played, so a refused text never touches the table.
+
+        >>> from cheekymonkey.games import game_named
+        >>> tmm = game_named("too-many-monkeys")
+        >>> table = Table(tmm, [Seat.person("Ann"), Seat.person("Bob")], seed=2)
+        >>> steps = table.advance()
+        >>> table.to_move, [tmm.action_text(action, table.state) for action in table.legal_actions()]
+        (0, ['d', 't'])
+        >>> table.play_text_as(0, "d; g")
+        Traceback (most recent call last):
+        ...
+        cheekymonkey.errors.NotYourDecisionError: illegal action 'd; g': the turn passes to chance after 'd': \
+type only 'd' (what is drawn is the table's to settle, never a player's)
+        >>> table.play_text_as(1, "d")
+        Traceback (most recent call last):
+        ...
+        cheekymonkey.errors.NotYourDecisionError: illegal action 'd': it is seat 0's move, not seat 1's
+        >>> [step.seat for step in table.play_text_as(0, "d")], table.waiting
+        ([0], <Waiting.CHANCE: 'chance'>)
+
+        Raises:
+            NotYourDecisionError: If ``seat`` does not decide now, or the text goes past its own decisions;
+                nothing is played.
+            ActionTextError: If the text names no legal action; nothing is played.
+            IllegalActionError: If the rules forbid an action where it falls; nothing is played.
+            InvalidValueError: If ``seat`` is not a seat number of this table, or ``text`` is not a string.
+        """
+        if not isinstance(text, str):
+            raise InvalidValueError(f"a move's text must be a string, got {type(text).__name__} {text!r}")
+        self._check_decides(seat, text)
+        game = self.game
+        state = self.state
+        actions = game.parse_actions(text, state)
+        # Walk the actions over the engine's states first: each must be the seat's own decision where it falls.
+        turns, count = self.turns, len(self._actions)
+        said: list[str] = []
+        for index, action in enumerate(actions):
+            if index:
+                why = self._past_the_seat(state, seat, turns, count)
+                if why is not None:
+                    done = ", ".join(said)
+                    reason = f"{why[0]} after {done!r}: type only {done!r}{why[1]}"
+                    raise NotYourDecisionError(self.state, text, reason, seat)
+            said.append(game.action_text(action, state))
+            state = game.apply(state, action)  # IllegalActionError here leaves the table as it was
+            count += 1
+            turns += 1 if game.begins_turn(state) else 0
+        steps = [self.play(action) for action in actions]
+        return steps
+
+    def _check_decides(self, seat: int, move: object) -> None:
+        # The seat's own decision is due now, or NotYourDecisionError (InvalidValueError for a bad seat).
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(self.seats):
+            raise InvalidValueError(f"seat must be a seat number from 0 to {len(self.seats) - 1}, got {seat!r}")
+        if self.truncated:
+            raise NotYourDecisionError(self.state, move, "the game was cut off at the table's limit", seat)
+        state = self.state
+        if self.game.is_terminal(state):
+            raise NotYourDecisionError(state, move, "the game is finished", seat)
+        if self.game.is_chance_node(state):
+            raise NotYourDecisionError(
+                state, move, "chance acts now: the table draws, and no player chooses what comes out", seat
+            )
+        mover = self.game.to_move(state)
+        if mover != seat:
+            raise NotYourDecisionError(state, move, f"it is seat {mover}'s move, not seat {seat}'s", seat)
+
+    def _past_the_seat(self, state: S, seat: int, turns: int, count: int) -> tuple[str, str] | None:
+        # Why the next action of a text would not be ``seat``'s own decision in ``state`` (what happens, and a
+        # word after the advice), or None if it is.
+        game = self.game
+        if game.is_terminal(state):
+            return "the game ends", ""
+        if past_limits(turns, count, self.max_turns, self.max_steps):
+            return "the table's limit stops the game", ""
+        if game.is_chance_node(state):
+            return "the turn passes to chance", " (what is drawn is the table's to settle, never a player's)"
+        mover = game.to_move(state)
+        if mover != seat:
+            return f"the turn passes to seat {mover}", f" (what seat {mover} does is theirs to choose)"
+        return None
 
     def choose(self) -> A:
         """The action the bot to move would play now, without playing it (safe to call from a worker thread).

@@ -26,6 +26,7 @@ from cheekymonkey import (
     InvalidStateError,
     InvalidValueError,
     NotAChanceNodeError,
+    NotYourDecisionError,
     ReplayError,
     new_game,
 )
@@ -40,6 +41,7 @@ def _examples() -> dict[type[BaseException], BaseException]:
         InvalidGameError: InvalidGameError("9 players: the standard rules allow 2 to 6 (R3)"),
         InvalidStateError: InvalidStateError("a draw is pending but the bag is empty"),
         IllegalActionError: illegal,
+        NotYourDecisionError: NotYourDecisionError(new_game(2), "d", "chance acts now, not seat 1", 1),
         NotAChanceNodeError: NotAChanceNodeError("no draw is pending in phase DECIDE"),
         GameNotOverError: GameNotOverError("the game is not over: it is in phase CHANCE"),
         InvalidValueError: InvalidValueError("'x' is not an Animal"),

@@ -123,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
                 session.narrator.board(table.state)
                 continue
             try:
-                steps = table.play_text(answer)
+                steps = table.play_text_as(0, answer)  # your seat's own decisions only: never a draw's outcome
             except CheekyMonkeyError as error:
                 console.print(f"{answer.strip()!r}: {getattr(error, 'reason', error)}. Type ? for help.")
                 continue

@@ -257,7 +257,7 @@ class SoloEnv(gymnasium.Env[Observation, np.int64]):
             raise InvalidValueError(f"action index {index} is out of range 0 to {self.encoding.num_actions - 1}")
         table = self.table
         try:
-            table.play(self.encoding.decode(index, table.state))
+            table.play_as(self.seat, self.encoding.decode(index, table.state))  # the learner's decisions only
         except IllegalActionError:
             if self.illegal_action == "raise":
                 raise

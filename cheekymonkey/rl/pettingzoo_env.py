@@ -211,8 +211,9 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships without types
         if not 0 <= index < self.encoding.num_actions:
             raise InvalidValueError(f"action index {index} is out of range 0 to {self.encoding.num_actions - 1}")
         table = self.table
-        # The table plays nothing if the action is illegal: IllegalActionError, and nothing has changed.
-        table.play(self.encoding.decode(index, table.state))
+        # The table plays nothing if the action is illegal or not the agent's own decision (never a chance
+        # outcome): IllegalActionError, and nothing has changed.
+        table.play_as(self.possible_agents.index(agent), self.encoding.decode(index, table.state))
         table.advance()
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()

@@ -14,7 +14,9 @@ Routes (every answer under ``/api`` is JSON; an error is ``{"error": reason}`` w
   (a move in the game's notation). ``V`` is the ``version`` of the table the move was chosen from. The
   answer is the seat's new table. A move whose version the room has passed (a retry of a move already
   played, or one chosen from an old table) is refused with 409 and ``"table"``, the current table: a
-  retry never plays twice.
+  retry never plays twice. A seat plays only its own decisions (:meth:`~cheekymonkey.Table.play_as`): a
+  text or action document that names a draw's outcome, another seat's move or a move past the end of the
+  seat's turn is refused whole with 409 (:class:`~cheekymonkey.NotYourDecisionError`), the version unchanged.
 - ``GET /api/events?since=N``: server-sent events, one ``table`` message at once and one per change.
 - ``GET /api/record``: the finished game's record document, as a download (409 before the end).
 
@@ -318,7 +320,7 @@ def create_app(
                 headers["retry-after"] = "5"
             except RoomError as error:
                 status, reason, extra = error.status, str(error), None
-            except IllegalActionError as error:
+            except IllegalActionError as error:  # NotYourDecisionError too: a move that is not the seat's own
                 status, reason, extra = 409, str(error), None
             except CheekyMonkeyError as error:
                 # DocumentError, InvalidRulesetError, InvalidGameError, ActionTextError: the request is at fault.

@@ -381,6 +381,8 @@ class Room:
             StaleMoveError: If the room is past ``version`` (the move was already played, or chosen from an
                 old table).
             NotYourTurnError: If another seat is to act (or a bot), or the game is finished.
+            NotYourDecisionError: If the move goes past the seat's own decisions (a text that names a draw's
+                outcome, or another seat's move).
             IllegalActionError: If the rules forbid the move.
             ActionTextError: If ``text`` names no legal action.
             StoreError: If the store cannot take the move.
@@ -403,7 +405,9 @@ class Room:
                 mover = table.to_move
                 name = "chance" if mover is None else f"{table.names[mover]}'s turn (seat {mover})"
                 raise NotYourTurnError(f"it is {name}, not seat {seat}'s")
-            steps = table.play_text(text) if text is not None else [table.play(action)]
+            # Only the seat's own decisions: a text or document that settles a draw or plays another seat's turn
+            # is refused whole (NotYourDecisionError), before anything is played.
+            steps = table.play_text_as(seat, text) if text is not None else [table.play_as(seat, action)]
             steps += table.advance(bots=False)
             if not await self._commit(version, steps):
                 await self._catch_up()
