@@ -42,6 +42,7 @@ from cheekymonkey.errors import InvalidValueError
 from cheekymonkey.rl.batched import BatchedGame, BatchState, draw_below, jit, past_limits, pick_from_counts
 from cheekymonkey.toomany.actions import REVEALS, Action, Reveal
 from cheekymonkey.toomany.cards import CARDS, MAX_NUMBER, Card, Slot, face_down
+from cheekymonkey.toomany.encoding import DECLINE_INDEX, TAKE_BONUS_INDEX
 from cheekymonkey.toomany.game import TOO_MANY_MONKEYS
 from cheekymonkey.toomany.rules import Ruleset
 from cheekymonkey.toomany.state import GameState, Phase
@@ -54,10 +55,9 @@ I64 = npt.NDArray[np.int64]
 U64 = npt.NDArray[np.uint64]
 B8 = npt.NDArray[np.bool_]
 F32 = npt.NDArray[np.float32]
-_compiled = jit
 
 
-# -- the layout of a game's row in TooManyBatch.data -----------------------------------------------------------
+# -- the layout of a game's row in TooManyBatchState.data ------------------------------------------------------
 # One int16 row per game: the fixed fields, then each seat's row size, Skip flag and six positions, the pile,
 # the pool never seen, and the discard pile bottom first. A position holds 0 for a card never seen (None), c for
 # a face-up Card c, and -c for FaceDown(c). A phase is its Phase value, a card its Card value, no card 0.
@@ -90,13 +90,13 @@ _WILD: Final = int(Card.WILD)
 _SKIP: Final = int(Card.SKIP)
 _RACCOON: Final = int(Card.RACCOON)
 _DND: Final = int(Card.DO_NOT_DISTURB)
-_DECLINE: Final = 15
-_TAKE_BONUS: Final = 8
+_DECLINE: Final = DECLINE_INDEX
+_TAKE_BONUS: Final = TAKE_BONUS_INDEX
 
 # -- the rules, one game at a time (cheekymonkey.toomany.engine, on a row of ints) ----------------------------
 
 
-@_compiled
+@jit
 def _new_game(data: I16, i: int, n: int, total: int, row_size: int, counts: I64) -> None:
     # new_game: every card in the pool never seen (TM19), the first draw pending (TM6, TM18), seat 0 first.
     data[i, _PHASE] = _DRAW
@@ -119,7 +119,7 @@ def _new_game(data: I16, i: int, n: int, total: int, row_size: int, counts: I64)
         data[i, pile + _K + k] = counts[k]
 
 
-@_compiled
+@jit
 def _complete(data: I16, i: int, at: int, size: int) -> bool:
     # TM21: every position face up. (Loops, not all() or any() of a generator: numba compiles loops best.)
     for p in range(size):  # noqa: SIM110
@@ -128,14 +128,14 @@ def _complete(data: I16, i: int, at: int, size: int) -> bool:
     return True
 
 
-@_compiled
+@jit
 def _push(data: I16, i: int, n: int, card: int) -> None:
     length = data[i, _DISCARD_LEN]
     data[i, _SIZES + 8 * n + 2 * _K + length] = card
     data[i, _DISCARD_LEN] = length + 1
 
 
-@_compiled
+@jit
 def _reshuffle(data: I16, i: int, n: int) -> None:
     # TM20: the whole discard pile becomes the draw pile, its cards known and their order not.
     pile = _SIZES + 8 * n
@@ -150,7 +150,7 @@ def _reshuffle(data: I16, i: int, n: int) -> None:
     data[i, _RESHUFFLED] = 1
 
 
-@_compiled
+@jit
 def _end_turn(data: I16, i: int, n: int) -> None:
     # TM5: play passes to the left; TM16: a seat with a Skip waiting is passed over, its Skip discarded.
     seat = data[i, _SEAT] + 1
@@ -177,7 +177,7 @@ def _end_turn(data: I16, i: int, n: int) -> None:
     data[i, _PHASE] = _DRAW
 
 
-@_compiled
+@jit
 def _won(data: I16, i: int, n: int, total: int, counts: I64, hand: int) -> None:
     # TM21-TM23: the game is won with a one-card row; else a new round, the winner's row one shorter.
     seat = data[i, _SEAT]
@@ -210,7 +210,7 @@ def _won(data: I16, i: int, n: int, total: int, counts: I64, hand: int) -> None:
         data[i, pile + _K + k] = counts[k]
 
 
-@_compiled
+@jit
 def _face_up_elsewhere(data: I16, i: int, n: int, seat: int) -> bool:
     rows = _SIZES + 2 * n
     for other in range(n):
@@ -221,7 +221,7 @@ def _face_up_elsewhere(data: I16, i: int, n: int, seat: int) -> bool:
     return False
 
 
-@_compiled
+@jit
 def _raccoon_can_take(data: I16, i: int, n: int, seat: int, k: int) -> bool:
     # TM14: k no greater than the row, its position face down, and a k in the pile below the raccoon.
     if k > data[i, _SIZES + seat] or data[i, _SIZES + 2 * n + _P * seat + k - 1] > 0:
@@ -233,7 +233,7 @@ def _raccoon_can_take(data: I16, i: int, n: int, seat: int, k: int) -> bool:
     return False
 
 
-@_compiled
+@jit
 def _play(data: I16, i: int, n: int, total: int, counts: I64, card: int) -> None:
     """The engine's _play: ``card`` in hand, played with everything that follows, to a decision or chance."""
     seat = data[i, _SEAT]
@@ -310,7 +310,7 @@ def _play(data: I16, i: int, n: int, total: int, counts: I64, card: int) -> None
     _end_turn(data, i, n)
 
 
-@_compiled
+@jit
 def _pool(data: I16, i: int, n: int) -> int:
     # chance_pool: where in the row the counts chance draws from begin (TM19, TM20).
     pile = _SIZES + 8 * n
@@ -319,7 +319,7 @@ def _pool(data: I16, i: int, n: int) -> int:
     return pile
 
 
-@_compiled
+@jit
 def _pool_size(data: I16, i: int, at: int) -> int:
     size = 0
     for k in range(_K):
@@ -327,7 +327,7 @@ def _pool_size(data: I16, i: int, at: int) -> int:
     return size
 
 
-@_compiled
+@jit
 def _reveal(data: I16, i: int, n: int, total: int, counts: I64, card: int) -> None:
     # The engine's _apply_reveal, for a card of the pool (the sampler draws only those).
     pile = _SIZES + 8 * n
@@ -342,7 +342,7 @@ def _reveal(data: I16, i: int, n: int, total: int, counts: I64, card: int) -> No
     _play(data, i, n, total, counts, card)
 
 
-@_compiled
+@jit
 def _decide(data: I16, i: int, n: int, total: int, counts: I64, action: int) -> None:
     """Apply the legal action index ``action`` (seen from the mover) to game ``i``."""
     seat = data[i, _SEAT]
@@ -397,7 +397,7 @@ def _decide(data: I16, i: int, n: int, total: int, counts: I64, action: int) -> 
         _end_turn(data, i, n)
 
 
-@_compiled
+@jit
 def _legal(data: I16, i: int, n: int, mask: B8) -> None:
     # legal_actions, as the encoding's mask seen from the mover (TME2).
     for a in range(mask.shape[1]):
@@ -437,7 +437,7 @@ def _legal(data: I16, i: int, n: int, mask: B8) -> None:
 # -- the batch: steps, limits, chance, auto-reset --------------------------------------------------------------
 
 
-@_compiled
+@jit
 def _counted(data: I16, i: int, turns: I64, steps: I64, truncated: B8, max_turns: int, max_steps: int) -> None:
     # The Table's count after each action, chance's included, and its one truncation rule (past_limits).
     steps[i] += 1
@@ -448,7 +448,7 @@ def _counted(data: I16, i: int, turns: I64, steps: I64, truncated: B8, max_turns
         truncated[i] = True
 
 
-@_compiled
+@jit
 def _settle(
     data: I16,
     rng: U64,
@@ -481,7 +481,7 @@ def _settle(
     return True
 
 
-@_compiled
+@jit
 def _finish(data: I16, i: int, n: int, current: I32, terminated: B8, truncated: B8, rewards: F32, mask: B8) -> None:
     if data[i, _PHASE] == _OVER:
         terminated[i] = True
@@ -495,7 +495,7 @@ def _finish(data: I16, i: int, n: int, current: I32, terminated: B8, truncated: 
         _legal(data, i, n, mask)
 
 
-@_compiled
+@jit
 def _play_all(
     data: I16,
     rng: U64,
@@ -554,7 +554,7 @@ def _play_all(
     return -1, full
 
 
-@_compiled
+@jit
 def _resume(
     data: I16,
     rng: U64,
@@ -588,7 +588,7 @@ def _resume(
 # -- observations: TooManyEncoding.observe, for every game ----------------------------------------------------
 
 
-@_compiled
+@jit
 def _observe(data: I16, viewers: I64, out: Any, n: int, offsets: I64, depth: int) -> None:
     rows = _SIZES + 2 * n
     pile = rows + _P * n
