@@ -385,9 +385,9 @@ A = TypeVar("A")
 class BatchedGame(Generic[StateT, S, A]):
     """The base of every batched engine: B games of one game at once, with the API in Pgx's shape.
 
-    A game's engine subclasses it and writes the kernels (:meth:`_allocate`, :meth:`_start`, :meth:`_advance`,
-    :meth:`_observe`, :meth:`decode`, :meth:`outcome_action`); this class checks what callers pass and keeps
-    the behaviour below the same for every game.
+    A game's engine subclasses it and writes the kernels (``_allocate``, ``_start``, ``_advance``, ``_observe``)
+    and :meth:`decode` and :meth:`outcome_action`; this class checks what callers pass and keeps the behaviour
+    below the same for every game.
 
     - :meth:`init` deals B new games, each with a random stream of its own from the seed, and plays chance up
       to each game's first decision.
@@ -449,22 +449,16 @@ class BatchedGame(Generic[StateT, S, A]):
         """The game's encoding: the action indices, and the observation's layout."""
         self.observation_kind: str = observation or game.observation_kinds()[0]
         """The kind of observation :meth:`observation` gives."""
+        self.num_actions: int = self.encoding.num_actions
+        """How many action indices there are (the mask's width)."""
+        self.observation_size: int = self.encoding.observation_size
+        """How many entries an observation has."""
         self.max_turns: int | None = max_turns
         """The turn limit, or None."""
         self.max_steps: int | None = max_steps
         """The step limit, or None."""
         self._turn_limit = NO_LIMIT if max_turns is None else max_turns
         self._step_limit = NO_LIMIT if max_steps is None else max_steps
-
-    @property
-    def num_actions(self) -> int:
-        """How many action indices there are (the mask's width)."""
-        return self.encoding.num_actions
-
-    @property
-    def observation_size(self) -> int:
-        """How many entries an observation has."""
-        return self.encoding.observation_size
 
     # -- the API -----------------------------------------------------------------------------------------
 
@@ -581,17 +575,20 @@ class BatchedGame(Generic[StateT, S, A]):
         if type(states) is not expected:
             raise InvalidValueError(f"expected the {expected.__name__} of init, got {states!r}")
         assert isinstance(states, BatchState)
-        if states.legal_action_mask.shape[1:] != (self.num_actions,) or states.rewards.shape[1:] != (self.players,):
+        if states.rewards.shape[1] != self.players:
             raise InvalidValueError(f"the states are not for this engine's {self.players} seats")
 
     def _check_index(self, states: StateT, index: int) -> int:
         """``index`` as a game of the batch (an int, or an integer such as numpy's), checked."""
         self._check_states(states)
-        try:
-            number = as_index(index)
-        except InvalidValueError:
-            number = -1
-        if not 0 <= number < states.batch_size:
+        if index.__class__ is int:
+            number = index
+        else:
+            try:
+                number = as_index(index)
+            except InvalidValueError:
+                number = -1
+        if not 0 <= number < states.rng.shape[0]:
             raise InvalidValueError(f"game {index!r} is not one of the batch's {states.batch_size}")
         return number
 
