@@ -79,13 +79,20 @@ def jit(function: F | None = None, *, inline: bool = False) -> F | Callable[[F],
 
     numba keeps compiled code in the ``__pycache__`` folder beside the module, or else in a folder of the
     user's (``NUMBA_CACHE_DIR`` chooses another). Where neither can be written, numba refuses to cache, and the
-    function is compiled afresh in every process instead (:func:`caching` says which). ``@jit(inline=True)``
-    has numba inline the function into every compiled caller: a kernel's helpers that take the whole batch
-    as a tuple of arrays cost nothing to call then.
+    function is compiled afresh in every process instead (:func:`caching` says which), as is a function of a
+    module imported under a name outside the package (whose cache entries the package could not load).
+    ``@jit(inline=True)`` has numba inline the function into every compiled caller; the references to the
+    arrays it is passed are still counted (see the module's description), so it saves little on a helper
+    that takes arrays.
     """
     if function is None:
         return lambda given: jit(given, inline=inline)
     options: dict[str, Any] = {"nogil": True, "inline": "always" if inline else "never"}
+    if not function.__module__.startswith("cheekymonkey."):
+        # The cache is keyed by the source file, but what it holds names the module it was compiled in: a
+        # module imported under another name (a test runner importing a file of a folder without an
+        # __init__.py by its bare name) would leave entries that no process importing the package can load.
+        return cast(F, numba.njit(**options)(function))
     try:
         compiled = numba.njit(cache=True, **options)(function)
     except RuntimeError:  # numba found no folder it may write its cache into
@@ -322,6 +329,7 @@ class BatchState:
         "started",
         "outcomes",
         "outcome_count",
+        "no_decision",
     )
     """The names of the arrays, the game's own after these."""
 
@@ -348,6 +356,9 @@ class BatchState:
     """B x max_outcomes: the chance outcomes (the game's outcome indices) drawn at the last step, in order."""
     outcome_count: npt.NDArray[np.int32]
     """How many entries of each row of :attr:`outcomes` the last step drew."""
+    no_decision: npt.NDArray[np.bool_]
+    """Whether the game the last step dealt here ended before its first decision (a tiny limit cut it off, or
+    its rules ended it): its end is reported at the next step (see :class:`BatchedGame`)."""
 
     def __init__(self, arrays: dict[str, npt.NDArray[Any]]) -> None:
         missing = set(self.FIELDS) ^ set(arrays)
@@ -399,9 +410,12 @@ class BatchedGame(Generic[StateT, S, A]):
       limit counting chance outcomes too) reports ``truncated`` and zero rewards. Either way its mask is all
       False and ``current_player`` is -1, and the **next** step starts a new game in its place, from the same
       stream, whatever action it is given (``started`` says so): the autoreset Gymnasium calls ``NEXT_STEP``.
-    - A game cut off before its first decision (a tiny limit) is reported the same way, truncated, with zero
-      rewards and an all-False mask, on the step that would have started it (or by :meth:`init`), and the
-      step after deals another.
+    - A game that ends before its first decision (a tiny limit: ``max_steps=1`` cuts every game off in its
+      first draw) is reported in two beats, as the RL adapters report it (:mod:`cheekymonkey.rl.episodes`):
+      the step that deals it (or :meth:`init`) reports a start, neither terminated nor truncated, with zero
+      rewards, an all-False mask, ``current_player`` -1 and ``no_decision`` True; the next step, whatever
+      action it is given, plays nothing and reports the end (truncated, or terminated with the returns if
+      the rules ended the game). The step after that deals another game.
     - An action that is not legal in a game that awaits one raises
       :class:`~cheekymonkey.IllegalActionError` (its ``state`` the scalar state of that game), and nothing in
       the batch changes.
@@ -482,7 +496,8 @@ class BatchedGame(Generic[StateT, S, A]):
     def step(self, states: StateT, actions: npt.ArrayLike) -> StateT:
         """Play ``actions[i]`` in game ``i``, resolve chance up to each game's next decision; ``states`` changes.
 
-        Where the last step finished a game, its action is not played: a new game starts there instead.
+        Where the last step finished a game, its action is not played: a new game starts there instead; where
+        it dealt a game with no decision, its action is not played either, and the game's end is reported.
 
         Args:
             states: The games, from :meth:`init`.
@@ -541,10 +556,11 @@ class BatchedGame(Generic[StateT, S, A]):
         batch = states.batch_size
         if seat is None:
             seats = states.current_player.astype(np.int64)
-        elif isinstance(seat, int) and not isinstance(seat, bool):
-            if not 0 <= seat < self.players:
+        elif isinstance(seat, bool) or np.ndim(seat) == 0:
+            number = as_index(seat)  # an int, or an integer such as numpy's; anything else is refused
+            if not 0 <= number < self.players:
                 raise InvalidValueError(f"seat {seat} is not one of the {self.players} seats")
-            seats = np.full(batch, seat, np.int64)
+            seats = np.full(batch, number, np.int64)
         else:
             given = np.asarray(seat)
             if given.shape != (batch,) or given.dtype.kind not in "iu":
@@ -606,6 +622,7 @@ class BatchedGame(Generic[StateT, S, A]):
             "started": np.zeros(batch_size, np.bool_),
             "outcomes": np.zeros((batch_size, self.max_outcomes), np.int32),
             "outcome_count": np.zeros(batch_size, np.int32),
+            "no_decision": np.zeros(batch_size, np.bool_),
         }
 
     # -- what each game writes ---------------------------------------------------------------------------

@@ -437,15 +437,20 @@ def _legal(data: I16, i: int, n: int, mask: B8) -> None:
 # -- the batch: steps, limits, chance, auto-reset --------------------------------------------------------------
 
 
+# What _settle found: a decision or the end; a limit passed; the row of outcomes full at a chance node.
+_SETTLED: Final = 0
+_CUT: Final = 1
+_FULL: Final = 2
+
+
 @jit
-def _counted(data: I16, i: int, turns: I64, steps: I64, truncated: B8, max_turns: int, max_steps: int) -> None:
+def _counted(data: I16, i: int, turns: I64, steps: I64, max_turns: int, max_steps: int) -> bool:
     # The Table's count after each action, chance's included, and its one truncation rule (past_limits).
     steps[i] += 1
     phase = data[i, _PHASE]
     if phase == _START or phase == _DRAW:  # noqa: SIM109 (begins_turn; two compares, no tuple)
         turns[i] += 1
-    if phase != _OVER and past_limits(turns[i], steps[i], max_turns, max_steps):
-        truncated[i] = True
+    return phase != _OVER and past_limits(turns[i], steps[i], max_turns, max_steps)
 
 
 @jit
@@ -458,38 +463,56 @@ def _settle(
     counts: I64,
     turns: I64,
     steps: I64,
-    truncated: B8,
     outcomes: I32,
     drawn: I32,
     max_turns: int,
     max_steps: int,
-) -> bool:
-    """Resolve chance until a decision, the end or a limit; False if the row of outcomes filled first."""
-    while not truncated[i]:
+) -> int:
+    """Resolve chance until a decision or the end (_SETTLED), a limit (_CUT), or a full row of outcomes (_FULL)."""
+    while True:
         phase = data[i, _PHASE]
         if phase != _DRAW and phase != _CHOSEN_DRAW and phase != _TURN_UP:
-            return True
+            return _SETTLED
         if drawn[i] == outcomes.shape[1]:
-            return False
+            return _FULL
         at = _pool(data, i, n)
         rng[i], pick = draw_below(rng[i], _pool_size(data, i, at))
         card = pick_from_counts(pick, data[i, at : at + _K]) + 1
         outcomes[i, drawn[i]] = card - 1
         drawn[i] += 1
         _reveal(data, i, n, total, counts, card)
-        _counted(data, i, turns, steps, truncated, max_turns, max_steps)
-    return True
+        if _counted(data, i, turns, steps, max_turns, max_steps):
+            return _CUT
 
 
 @jit
-def _finish(data: I16, i: int, n: int, current: I32, terminated: B8, truncated: B8, rewards: F32, mask: B8) -> None:
-    if data[i, _PHASE] == _OVER:
-        terminated[i] = True
-        rewards[i, data[i, _SEAT]] = 1.0  # TME1: 1 for the winner, 0 for the others
-    if terminated[i] or truncated[i]:
+def _finish(
+    data: I16,
+    i: int,
+    n: int,
+    current: I32,
+    terminated: B8,
+    truncated: B8,
+    no_decision: B8,
+    rewards: F32,
+    mask: B8,
+    cut: bool,
+    fresh: bool,
+) -> None:
+    # The game stopped at a decision, at its end, or cut off by a limit. A game dealt at this step that ended
+    # before anybody decided in it shows a start with nothing to play; its end is reported at the next step.
+    over = data[i, _PHASE] == _OVER
+    if over or cut:
         current[i] = -1
         for a in range(mask.shape[1]):
             mask[i, a] = False
+        if fresh:
+            no_decision[i] = True
+        elif over:
+            terminated[i] = True
+            rewards[i, data[i, _SEAT]] = 1.0  # TME1: 1 for the winner, 0 for the others
+        else:
+            truncated[i] = True
     else:
         current[i] = data[i, _SEAT]
         _legal(data, i, n, mask)
@@ -509,6 +532,7 @@ def _play_all(
     started: B8,
     outcomes: I32,
     drawn: I32,
+    no_decision: B8,
     actions: I64,
     start: bool,
     n: int,
@@ -526,7 +550,7 @@ def _play_all(
     size = data.shape[0]
     if not start:
         for i in range(size):
-            if not (terminated[i] or truncated[i]):
+            if not (terminated[i] or truncated[i] or no_decision[i]):
                 action = actions[i]
                 if action < 0 or action >= mask.shape[1] or not mask[i, action]:
                     return i, 0
@@ -535,10 +559,23 @@ def _play_all(
         drawn[i] = 0
         for s in range(n):
             rewards[i, s] = 0.0
-        if start or terminated[i] or truncated[i]:
+        if no_decision[i] and not start:
+            # The second beat of a game with no decision: nothing is played, and its end is reported.
+            no_decision[i] = False
+            started[i] = False
+            if data[i, _PHASE] == _OVER:
+                terminated[i] = True
+                rewards[i, data[i, _SEAT]] = 1.0
+            else:
+                truncated[i] = True
+            continue
+        fresh = start or terminated[i] or truncated[i]
+        cut = False
+        if fresh:
             # A new game from the game's own stream: a Table's, one turn begun (the first draw), no action yet.
             terminated[i] = False
             truncated[i] = False
+            no_decision[i] = False
             started[i] = True
             _new_game(data, i, n, total, row_size, counts)
             turns[i] = 1
@@ -546,11 +583,14 @@ def _play_all(
         else:
             started[i] = False
             _decide(data, i, n, total, counts, actions[i])
-            _counted(data, i, turns, steps, truncated, max_turns, max_steps)
-        if _settle(data, rng, i, n, total, counts, turns, steps, truncated, outcomes, drawn, max_turns, max_steps):
-            _finish(data, i, n, current, terminated, truncated, rewards, mask)
-        else:
+            cut = _counted(data, i, turns, steps, max_turns, max_steps)
+        status = _CUT
+        if not cut:
+            status = _settle(data, rng, i, n, total, counts, turns, steps, outcomes, drawn, max_turns, max_steps)
+        if status == _FULL:
             full += 1
+        else:
+            _finish(data, i, n, current, terminated, truncated, no_decision, rewards, mask, status == _CUT, fresh)
     return -1, full
 
 
@@ -565,8 +605,10 @@ def _resume(
     rewards: F32,
     terminated: B8,
     truncated: B8,
+    started: B8,
     outcomes: I32,
     drawn: I32,
+    no_decision: B8,
     n: int,
     total: int,
     counts: I64,
@@ -577,11 +619,15 @@ def _resume(
     full = 0
     for i in range(data.shape[0]):
         phase = data[i, _PHASE]
-        if not truncated[i] and (phase == _DRAW or phase == _CHOSEN_DRAW or phase == _TURN_UP):  # noqa: SIM109
-            if _settle(data, rng, i, n, total, counts, turns, steps, truncated, outcomes, drawn, max_turns, max_steps):
-                _finish(data, i, n, current, terminated, truncated, rewards, mask)
-            else:
-                full += 1
+        if terminated[i] or truncated[i] or no_decision[i]:
+            continue
+        if phase != _DRAW and phase != _CHOSEN_DRAW and phase != _TURN_UP:
+            continue
+        status = _settle(data, rng, i, n, total, counts, turns, steps, outcomes, drawn, max_turns, max_steps)
+        if status == _FULL:
+            full += 1
+        else:
+            _finish(data, i, n, current, terminated, truncated, no_decision, rewards, mask, status == _CUT, started[i])
     return full
 
 
@@ -815,7 +861,7 @@ class BatchedTooManyMonkeys(BatchedGame[TooManyBatchState, GameState, Action]):
         bad, full = _play_all(
             states.data, states.rng, states.steps, states.turns, states.current_player, states.legal_action_mask,
             states.rewards, states.terminated, states.truncated, states.started, states.outcomes,
-            states.outcome_count, actions, start, n, total, rules.row_size, self._counts, *limits,
+            states.outcome_count, states.no_decision, actions, start, n, total, rules.row_size, self._counts, *limits,
         )  # fmt: skip
         while full:
             # Some game drew more outcomes than the row holds: widen it, and each such game goes on from its
@@ -825,8 +871,8 @@ class BatchedTooManyMonkeys(BatchedGame[TooManyBatchState, GameState, Action]):
             object.__setattr__(states, "outcomes", wider)
             full = _resume(
                 states.data, states.rng, states.steps, states.turns, states.current_player, states.legal_action_mask,
-                states.rewards, states.terminated, states.truncated, states.outcomes, states.outcome_count, n, total,
-                self._counts, *limits,
+                states.rewards, states.terminated, states.truncated, states.started, states.outcomes,
+                states.outcome_count, states.no_decision, n, total, self._counts, *limits,
             )  # fmt: skip
         return int(bad)
 
@@ -865,6 +911,7 @@ class BatchedTooManyMonkeys(BatchedGame[TooManyBatchState, GameState, Action]):
         states.turns[index] = turns
         states.terminated[index] = False
         states.truncated[index] = False
+        states.no_decision[index] = False
         states.started[index] = False
         states.rewards[index] = 0
         states.outcome_count[index] = 0
