@@ -8,7 +8,7 @@ makes them, so the bot's memo is as warm as in real play. Prints the count, the 
 setting asked for:
 
 - ``on``: the cyclic collector runs as usual, so a bot gets it as it ships (the expectimax and search
-  bots pause it during their searches themselves, with ``cheekymonkey.bots.paused_gc``);
+  bots pause it during their searches themselves, with ``cheekymonkey.cheeky.bots.paused_gc``);
 - ``frozen``: ``gc.freeze()`` after setting up, so the collector skips everything made before the games;
 - ``off``: the collector is disabled around each decision, and enabled between decisions.
 
@@ -41,7 +41,7 @@ from typing import Any
 import cheekymonkey.toomany as too_many
 from cheekymonkey import Action, GameState, Phase, legal_actions, play_game
 from cheekymonkey._compiled import COMPILED
-from cheekymonkey.bots import BOTS, bot_named
+from cheekymonkey.cheeky.bots import BOTS, bot_named
 
 
 def _percentile(ordered: list[float], fraction: float) -> float:

@@ -4,7 +4,7 @@
 # and keep the score and the equivalent survivors on docs/explanation/verification.md.
 #
 #   bash benchmarks/mutation.sh                      # every mutant of the four modules
-#   bash benchmarks/mutation.sh 'cheekymonkey.rules*'  # one module's mutants (a glob on mutant names)
+#   bash benchmarks/mutation.sh 'cheekymonkey.cheeky.rules*'  # one module's mutants (a glob on mutant names)
 #
 # It runs niced, with MUTMUT_CHILDREN workers (default 2), and prints the survivors and the score at the end.
 set -euo pipefail

@@ -79,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError:
         raise SystemExit("this benchmark needs OpenSpiel: pip install open_spiel") from None
     game = pyspiel.load_game("pig")
-    engine = sys.modules["cheekymonkey.engine"]
+    engine = sys.modules["cheekymonkey.cheeky.engine"]
     compiled = not str(engine.__file__).endswith(".py")
     print(f"== microseconds of CPU time per action, random games, {args.rounds} rounds of {args.games} games each")
     print(f"   cheekymonkey: {Path(cheekymonkey.__file__).parent} ({'compiled' if compiled else 'pure Python'})")

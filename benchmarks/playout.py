@@ -54,7 +54,7 @@ from cheekymonkey import (
     score,
     stop_in_order,
 )
-from cheekymonkey.bots import bust_probability
+from cheekymonkey.cheeky.bots import bust_probability
 
 
 def _find_yardstick() -> Path:
@@ -259,7 +259,7 @@ def _load() -> str:
 
 
 def _compiled() -> bool:
-    engine = sys.modules["cheekymonkey.engine"]
+    engine = sys.modules["cheekymonkey.cheeky.engine"]
     return not str(engine.__file__).endswith(".py")
 
 

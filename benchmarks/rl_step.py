@@ -22,7 +22,7 @@ import pyspiel
 from pettingzoo.classic import connect_four_v3, tictactoe_v3
 
 from cheekymonkey import apply, is_chance_node, is_terminal, legal_actions, new_game, sample_chance
-from cheekymonkey.rl import ActionCodec, observe
+from cheekymonkey.cheeky.encoding import ActionCodec, observe
 from cheekymonkey.rl.gymnasium_env import SoloEnv
 from cheekymonkey.rl.openspiel_game import load
 from cheekymonkey.rl.pettingzoo_env import GameEnv

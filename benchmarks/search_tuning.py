@@ -28,10 +28,10 @@ import os
 import time
 
 from cheekymonkey import Bot, GameState, Phase, apply, new_game, play_game, score
-from cheekymonkey.bots import ExpectimaxBot
-from cheekymonkey.engine import sample_chance
+from cheekymonkey.cheeky.bots import ExpectimaxBot
+from cheekymonkey.cheeky.bots.search import MCTSBot
+from cheekymonkey.cheeky.engine import sample_chance
 from cheekymonkey.play import rngs_for
-from cheekymonkey.search import MCTSBot
 
 
 def _share(state: GameState, seat: int) -> float:

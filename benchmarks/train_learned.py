@@ -1,4 +1,4 @@
-"""Train the learned bot's network (cheekymonkey/rl/learned.npz) by imitation of the expectimax bot.
+"""Train the learned bot's network (cheekymonkey/cheeky/bots/learned.npz) by imitation of the expectimax bot.
 
 Needs the ``train`` extra (PyTorch): ``pip install -e '.[train]'``. Every step is seeded, and PyTorch runs
 on one thread, so a run repeats on the same machine. The steps:
@@ -8,7 +8,7 @@ on one thread, so a run repeats on the same machine. The steps:
    a choice (two or more legal actions) becomes an example: the full observation from its seat, the
    legal-action mask, and the index of what it chose.
 2. **A network that imitates it.** A perceptron of two hidden layers of ``--hidden`` units (ReLU) reads the
-   observation, each entry divided by its bound, and the numbers :func:`cheekymonkey.rl.learned.features`
+   observation, each entry divided by its bound, and the numbers :func:`cheekymonkey.cheeky.bots.learned.features`
    computes from it; training minimises the cross-entropy of the expert's choice among the legal actions
    (the mask sets the others to minus infinity), with Adam.
 3. **DAgger rounds.** The network plays seeded games against the heuristic bot; in every position where it
@@ -20,7 +20,7 @@ After each round the script prints the network's agreement with the expert on he
 win rate against the heuristic bot on ``--check-games`` seeded games (seeds from 900000: the evaluation of
 the ladder uses other seeds). The process's CPU time is printed at the end.
 
-    nice python benchmarks/train_learned.py --out cheekymonkey/rl/learned.npz
+    nice python benchmarks/train_learned.py --out cheekymonkey/cheeky/bots/learned.npz
 """
 
 from __future__ import annotations
@@ -41,11 +41,10 @@ except ImportError:
     sys.exit("training needs PyTorch: pip install -e '.[train]'")
 
 from cheekymonkey import CHEEKY_MONKEY, ExpectimaxBot, HeuristicBot, Ruleset
-from cheekymonkey.engine import legal_actions
+from cheekymonkey.cheeky.bots.learned import LearnedBot, Network, features
+from cheekymonkey.cheeky.encoding import ActionCodec, full_observation, observation_layout
+from cheekymonkey.cheeky.engine import legal_actions
 from cheekymonkey.play import Bot
-from cheekymonkey.rl.encoding import ActionCodec
-from cheekymonkey.rl.learned import LearnedBot, Network, features
-from cheekymonkey.rl.observations import full_observation, observation_layout
 from cheekymonkey.simulation import simulate, wilson_interval
 from cheekymonkey.table import Seat, Table
 
@@ -203,7 +202,7 @@ def seat_check(data: Examples, args: argparse.Namespace, log: Any) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=Path("cheekymonkey/rl/learned.npz"))
+    parser.add_argument("--out", type=Path, default=Path("cheekymonkey/cheeky/bots/learned.npz"))
     parser.add_argument("--seed", type=int, default=0, help="seeds games from seed * 1,000,000")
     parser.add_argument("--games", type=int, default=1500, help="games of the expert against the heuristic")
     parser.add_argument("--self-games", type=int, default=500, help="games of the expert against itself")

@@ -1,5 +1,6 @@
-"""A bounded load test of ``cheekymonkey serve`` on 127.0.0.1: many rooms of people and a bot play whole games at once.
+"""A bounded load test of ``cheekymonkey serve`` on 127.0.0.1: whole games at once, or a plain request beside busy bots.
 
+**Games** (the default).
 It starts a real server process (``python -m cheekymonkey serve``, its rooms in an SQLite file in a
 temporary folder, as by default), makes ``--rooms`` rooms of two people and one bot (``--bot``, heuristic by
 default), and runs two clients per room. Each client follows its seat's server-sent event stream and,
@@ -17,10 +18,20 @@ And it checks that nothing was lost or mixed between rooms:
 - each client's events arrive numbered without a gap, and at the end equal the room's whole log;
 - every game ends (over by its rules), and no move is refused but as stale (a retry would be).
 
+**Latency beside bots** (``--latency``). Does a bot's thinking hold up other requests? For each way the
+server may run its bots (``--workers``: ``0`` is a thread of the server, as before; ``1`` or more, worker
+processes), it starts a server and measures ``GET /api/options``, one request at a time over one
+keep-alive connection, ``--samples`` times with a pause of ``--gap`` seconds between, first with no room
+open (idle), then while ``--rooms`` rooms of one person and ``--bots`` bots (``--bot``, MCTS by default)
+play: each person takes a random legal move whenever it is their turn, and a room whose game ends is
+replaced by a new one, so the bots never rest. It reports the 50th and 95th percentiles (and the worst) of
+both, side by side, with the bots' moves made meanwhile, and the ratio of the two 95th percentiles.
+
 Run from the repository root, with the ``web`` extra installed::
 
     python benchmarks/web_load.py --rooms 100
     python benchmarks/web_load.py --rooms 20 --json   # one JSON line, as the test suite runs it
+    python benchmarks/web_load.py --latency            # 8 rooms of 5 MCTS bots, bots in a thread, then in a worker
 
 The exit status is 1 if any check failed.
 """
@@ -164,6 +175,7 @@ class Client:
             status, _ = await stream.head()
             if status != 200:
                 self.stats.problems.append(f"room {self.room.id} seat {self.seat}: stream answered {status}")
+                self.room.done.set()
                 return
             buffer = b""
             async for chunk in stream.chunks():
@@ -352,34 +364,256 @@ async def run(rooms: int, bot: str, seed: int, pid: int, port: int) -> dict[str,
     }
 
 
+def percentile(samples: list[float], fraction: float) -> float | None:
+    """The ``fraction`` percentile of ``samples`` (nearest rank), in milliseconds, or None if there are none."""
+    if not samples:
+        return None
+    ordered = sorted(samples)
+    return round(ordered[min(len(ordered) - 1, int(len(ordered) * fraction))] * 1000, 2)
+
+
+async def probe(port: int, samples: int, gap: float) -> list[float]:
+    """``samples`` timings of ``GET /api/options``, one at a time, ``gap`` seconds apart."""
+    connection = await Connection.open(port)
+    timings = []
+    try:
+        for _ in range(samples):
+            started = time.perf_counter()
+            try:
+                status, _ = await connection.request("GET", "/api/options")
+            except (ConnectionError, asyncio.IncompleteReadError):
+                connection.reconnect(await Connection.open(port))
+                continue
+            if status != 200:
+                raise RuntimeError(f"GET /api/options answered {status}")
+            timings.append(time.perf_counter() - started)
+            await asyncio.sleep(gap)
+    finally:
+        connection.close()
+    return timings
+
+
+class Person:
+    """One room's person: plays a random legal move whenever it is their turn; a finished game is replaced."""
+
+    def __init__(self, port: int, bots: int, bot: str, rng: random.Random, stats: Stats) -> None:
+        self.port = port
+        self.bots = bots
+        self.bot = bot
+        self.rng = rng
+        self.stats = stats
+        self.bot_moves = 0
+        self.moves = 0
+        self.games = 0
+
+    async def run(self, index: int) -> None:
+        """Play room after room until cancelled."""
+        connection = await Connection.open(self.port)
+        try:
+            while True:
+                seats = [{"name": f"p{index}"}] + [{"name": f"b{index}x{i}", "bot": self.bot} for i in range(self.bots)]
+                try:
+                    status, room = await connection.request(
+                        "POST", "/api/rooms", {"preset": "standard", "seats": seats}
+                    )
+                except (ConnectionError, asyncio.IncompleteReadError):
+                    connection.reconnect(await Connection.open(self.port))
+                    continue
+                if status != 201:
+                    self.stats.problems.append(f"making a room answered {status}: {room}")
+                    return
+                token = room["seats"][0]["link"].split("#", 1)[1]
+                await self.play(connection, token)
+                self.games += 1
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:  # a failure is a finding
+            self.stats.problems.append(f"person {index} failed: {error!r}")
+        finally:
+            connection.close()
+
+    async def play(self, connection: Connection, token: str) -> None:
+        """Follow the seat's event stream, as the page does, and move whenever it is the person's turn.
+
+        Counts the actions played by the bots (and chance): each table's version, less the person's moves.
+        """
+        stream = await Connection.open(self.port)
+        seen = 0
+        try:
+            await stream.send("GET", "/api/events", token=token)
+            status, _ = await stream.head()
+            if status != 200:
+                raise RuntimeError(f"GET /api/events answered {status}")
+            buffer = b""
+            async for chunk in stream.chunks():
+                buffer += chunk
+                while b"\n\n" in buffer:
+                    block, buffer = buffer.split(b"\n\n", 1)
+                    data = [line[6:] for line in block.split(b"\n") if line.startswith(b"data: ")]
+                    if not data:
+                        continue
+                    table = json.loads(b"\n".join(data))
+                    if table["version"] <= seen:
+                        continue
+                    self.bot_moves += table["version"] - seen
+                    seen = table["version"]
+                    if table["waiting"] in ("over", "truncated"):
+                        return
+                    if table["legal"]:
+                        body = {"version": table["version"], "action": self.rng.choice(table["legal"])["action"]}
+                        try:
+                            status, _ = await connection.request("POST", "/api/move", body, token)
+                        except (ConnectionError, asyncio.IncompleteReadError):
+                            # Idle past the keep-alive timeout while the bots played: a new connection, the
+                            # same move (its version makes the retry safe).
+                            connection.reconnect(await Connection.open(self.port))
+                            status, _ = await connection.request("POST", "/api/move", body, token)
+                        if status not in (200, 409):
+                            raise RuntimeError(f"POST /api/move answered {status}")
+                        if status == 200:
+                            self.bot_moves -= 1  # the person's own move is not the bots'
+                            self.moves += 1
+        finally:
+            stream.close()
+
+
+async def measure_latency(args: argparse.Namespace, port: int, process: subprocess.Popen[bytes]) -> dict[str, Any]:
+    """Idle, then busy: the probe's timings, and the bots' moves made while it ran."""
+    await wait_for_server(port, process)
+    idle = await probe(port, args.samples, args.gap)
+    stats = Stats()
+    rng = random.Random(args.seed)
+    people = [Person(port, args.bots, args.bot, random.Random(rng.getrandbits(64)), stats) for _ in range(args.rooms)]
+    tasks = [asyncio.create_task(person.run(index)) for index, person in enumerate(people)]
+    await asyncio.sleep(args.warm_up)  # the rooms are made and their bots at work
+    moves_before = sum(person.bot_moves for person in people)
+    started = time.perf_counter()
+    busy = await probe(port, args.samples, args.gap)
+    elapsed = time.perf_counter() - started
+    moves = sum(person.bot_moves for person in people) - moves_before
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return {
+        "idle_ms_p50": percentile(idle, 0.5),
+        "idle_ms_p95": percentile(idle, 0.95),
+        "idle_ms_max": percentile(idle, 1.0),
+        "busy_ms_p50": percentile(busy, 0.5),
+        "busy_ms_p95": percentile(busy, 0.95),
+        "busy_ms_max": percentile(busy, 1.0),
+        "samples": [len(idle), len(busy)],
+        "bot_moves_while_busy": moves,
+        "bot_moves_per_second": round(moves / elapsed, 1),
+        "games_finished": sum(person.games for person in people),
+        "problems": stats.problems,
+    }
+
+
+def serve_command(port: int, store: str, rooms: int, extra: list[str]) -> list[str]:
+    """The ``cheekymonkey serve`` command line for a run, its limits out of the way of ``rooms`` rooms."""
+    command = [sys.executable, "-m", "cheekymonkey", "serve", "--port", str(port), "--bot-delay", "0"]
+    command += ["--store", store, "--max-rooms", str(10**6), "--rooms-per-client", str(10**6)]
+    command += ["--rooms-per-minute", str(10**6), "--max-streams", str(2 * rooms + 10)]
+    command += ["--streams-per-client", str(2 * rooms + 10)]  # every client of the run is 127.0.0.1
+    return command + extra
+
+
+def run_latency(args: argparse.Namespace) -> dict[str, Any]:
+    """The latency runs, one server per way of running the bots, one after the other."""
+    report: dict[str, Any] = {
+        "rooms": args.rooms,
+        "bots_per_room": args.bots,
+        "bot": args.bot,
+        "load_average_before": os.getloadavg()[0],
+        "runs": {},
+    }
+    for workers in args.workers:
+        port = free_port()
+        with tempfile.TemporaryDirectory() as folder:
+            command = serve_command(port, os.path.join(folder, "rooms.sqlite3"), args.rooms, [])
+            command += ["--bot-workers", str(workers), "--max-moves", "100000"]
+            server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            try:
+                run = asyncio.run(measure_latency(args, port, server))
+            finally:
+                stop(server)
+        idle, busy = run["idle_ms_p95"], run["busy_ms_p95"]
+        run["p95_busy_over_idle"] = round(busy / idle, 2) if idle and busy else None
+        report["runs"][f"bot_workers_{workers}"] = run
+    report["load_average_after"] = os.getloadavg()[0]
+    report["problems"] = [p for run in report["runs"].values() for p in run["problems"]]
+    return report
+
+
+def print_latency(report: dict[str, Any]) -> None:
+    print(f"{report['rooms']} rooms of 1 person and {report['bots_per_room']} {report['bot']} bots; "
+          f"load average {report['load_average_before']} before, {report['load_average_after']} after")  # fmt: skip
+    print(f"{'GET /api/options, ms':<26}{'idle p50':>10}{'idle p95':>10}{'busy p50':>10}{'busy p95':>10}"
+          f"{'busy max':>10}{'p95 ratio':>11}{'bot moves/s':>13}")  # fmt: skip
+    for name, run in report["runs"].items():
+        print(f"{name:<26}{run['idle_ms_p50']:>10}{run['idle_ms_p95']:>10}{run['busy_ms_p50']:>10}"
+              f"{run['busy_ms_p95']:>10}{run['busy_ms_max']:>10}{run['p95_busy_over_idle']:>11}"
+              f"{run['bot_moves_per_second']:>13}")  # fmt: skip
+    print(f"problems: {len(report['problems'])}")
+    for problem in report["problems"][:20]:
+        print(f"  {problem}")
+
+
+def stop(server: subprocess.Popen[bytes]) -> None:
+    """Stop a server process (SIGTERM, then SIGKILL after 10 seconds)."""
+    server.terminate()
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        server.communicate(timeout=10)
+    if server.poll() is None:
+        server.kill()
+        server.communicate()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rooms", type=int, default=100, help="rooms of two people and a bot (default 100)")
-    parser.add_argument("--bot", default="heuristic", help="the bot in each room (default heuristic)")
+    parser.add_argument("--rooms", type=int, default=None, help="rooms (default 100 games; 8 with --latency)")
+    parser.add_argument("--bot", default=None, help="the bots' kind (default heuristic; mcts with --latency)")
     parser.add_argument("--seed", type=int, default=1, help="seed for the clients' choices (default 1)")
     parser.add_argument("--store", default=None, help="the server's --store (default: a file in a temporary folder)")
     parser.add_argument("--json", action="store_true", help="print one JSON line instead of a report")
+    latency = parser.add_argument_group("latency beside bots")
+    latency.add_argument("--latency", action="store_true", help="measure GET /api/options idle and beside bots")
+    latency.add_argument("--bots", type=int, default=5, help="bots per room (default 5)")
+    latency.add_argument(
+        "--workers",
+        type=lambda text: [int(part) for part in text.split(",")],
+        default=[0, 1],
+        help="the servers' --bot-workers, one run each (default 0,1: a thread, then one worker process)",
+    )
+    latency.add_argument("--samples", type=int, default=400, help="requests timed per phase (default 400)")
+    latency.add_argument("--gap", type=float, default=0.02, help="seconds between two timed requests (default 0.02)")
+    latency.add_argument("--warm-up", type=float, default=2.0, help="seconds the bots play before timing (default 2)")
     args = parser.parse_args(argv)
+    if args.latency:
+        args.rooms = 8 if args.rooms is None else args.rooms
+        args.bot = args.bot or "mcts"
+        report = run_latency(args)
+        if args.json:
+            print(json.dumps(report))
+        else:
+            print_latency(report)
+        return 1 if report["problems"] else 0
+    args.rooms = 100 if args.rooms is None else args.rooms
+    args.bot = args.bot or "heuristic"
     # Four sockets a room on each side: lift the open-file limit as far as this process may.
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     port = free_port()
     with tempfile.TemporaryDirectory() as folder:
         store = args.store or os.path.join(folder, "rooms.sqlite3")
-        command = [sys.executable, "-m", "cheekymonkey", "serve", "--port", str(port), "--bot-delay", "0"]
-        command += ["--store", store, "--max-rooms", str(args.rooms), "--rooms-per-client", str(args.rooms)]
-        command += ["--rooms-per-minute", str(args.rooms), "--max-streams", str(2 * args.rooms + 10)]
-        server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        server = subprocess.Popen(
+            serve_command(port, store, args.rooms, []), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        )
         try:
             asyncio.run(wait_for_server(port, server))
             report = asyncio.run(run(args.rooms, args.bot, args.seed, server.pid, port))
         finally:
-            server.terminate()
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                server.communicate(timeout=10)
-            if server.poll() is None:
-                server.kill()
-                server.communicate()
+            stop(server)
     if args.json:
         print(json.dumps(report))
     else:

@@ -16,23 +16,65 @@
 True
 """
 
-from cheekymonkey.actions import Action, Claim, Draw, Herd, Place, Reveal, Stop, Swap
-from cheekymonkey.board import board_text
-from cheekymonkey.bots import Bot, ExpectimaxBot, HeuristicBot, RandomBot
-from cheekymonkey.engine import (
+from cheekymonkey import _moved
+from cheekymonkey.cheeky import (
+    ANIMALS,
+    CHEEKY_MONKEY,
+    Action,
+    ActionTextError,
+    Animal,
+    Bot,
+    Busted,
+    Claim,
+    Claimed,
+    Decision,
+    Draw,
+    Drew,
+    Event,
+    ExpectimaxBot,
+    GameOver,
+    GameRecord,
+    GameState,
+    Herd,
+    HerdSecured,
+    HeuristicBot,
+    Phase,
+    Place,
+    RandomBot,
+    Reveal,
+    Ruleset,
+    ScoreSheet,
+    SeatScore,
+    Stacked,
+    Stop,
+    Stopped,
+    Swap,
+    Swapped,
+    TableView,
+    action_text,
     apply,
     apply_all,
+    apply_with_events,
     begins_turn,
+    board_text,
     bust_probability,
     chance_outcomes,
     claim_all,
     current_player,
+    illegal_reason,
     is_chance_node,
     is_terminal,
     legal_actions,
+    new_game,
+    parse_action,
+    parse_actions,
     resolve_chance,
     sample_chance,
+    score,
+    score_counts,
+    score_stacks,
     stop_in_order,
+    view,
 )
 from cheekymonkey.errors import (
     CheekyMonkeyError,
@@ -47,42 +89,21 @@ from cheekymonkey.errors import (
     NotYourDecisionError,
     ReplayError,
 )
-from cheekymonkey.events import (
-    Busted,
-    Claimed,
-    Drew,
-    Event,
-    GameOver,
-    HerdSecured,
-    Stacked,
-    Stopped,
-    Swapped,
-    apply_with_events,
-)
-from cheekymonkey.game import Game, Outcome
-from cheekymonkey.games.cheeky_monkey import CHEEKY_MONKEY
-from cheekymonkey.narration import format_sheet
-from cheekymonkey.notation import ActionTextError, action_text, parse_action, parse_actions
+from cheekymonkey.game import Game
+from cheekymonkey.outcome import Outcome
 from cheekymonkey.play import PlayedGame, play_game
-from cheekymonkey.records import GameRecord
-from cheekymonkey.rules import ANIMALS, Animal, Ruleset
-from cheekymonkey.scoring import Decision, ScoreSheet, SeatScore, score, score_counts, score_stacks
-from cheekymonkey.state import GameState, Phase, new_game, show_states_with
 from cheekymonkey.table import Seat, Step, Table, Waiting
-from cheekymonkey.views import TableView, view
 
 __version__ = "0.1.0"
 
-
-def _as_text(value: GameState | TableView | ScoreSheet) -> str:
-    if isinstance(value, ScoreSheet):
-        return format_sheet(value, None, [f"Seat {line.seat}" for line in value.seats])
-    return board_text(value)
+# Cheeky Monkey's modules moved into cheekymonkey.cheeky: their old paths keep working, with a warning.
+_moved.install()
 
 
-# print(state) and print(view) draw the table as text, and print(sheet) the score sheet: the core never
-# imports display code, so the package, which holds both, joins them here.
-show_states_with(_as_text)
+def __getattr__(name: str) -> object:
+    # cheekymonkey.cheeky.engine and the like, used as attributes after `import cheekymonkey`.
+    return _moved.moved_attribute(__name__, name)
+
 
 __all__ = [
     "ANIMALS",
@@ -147,6 +168,7 @@ __all__ = [
     "chance_outcomes",
     "claim_all",
     "current_player",
+    "illegal_reason",
     "is_chance_node",
     "is_terminal",
     "legal_actions",

@@ -9,12 +9,12 @@
   (a test holds every module on the list to the same answer, in both builds).
 - **What differs**: each difference is keyed on :data:`COMPILED`, in the module it concerns:
 
-  - :func:`cheekymonkey.state.make_state`, the engine's unchecked constructor: the native constructor
+  - :func:`cheekymonkey.cheeky.state.make_state`, the engine's unchecked constructor: the native constructor
     compiled, a cheaper way to fill the slots in pure Python;
   - :func:`cheekymonkey._values.count_sum`: a loop on native ints compiled, the builtin ``sum`` in pure Python;
   - the public functions whose parameters name a compiled class (:func:`~cheekymonkey.apply`,
     :func:`~cheekymonkey.claim_all`, :func:`~cheekymonkey.stop_in_order`, :func:`~cheekymonkey.new_game`).
-    Their signatures say :class:`~cheekymonkey.GameState` and :data:`~cheekymonkey.actions.Action`, for
+    Their signatures say :class:`~cheekymonkey.GameState` and :data:`~cheekymonkey.cheeky.actions.Action`, for
     readers and for mypy. Compiled, such a signature is enforced on entry with a bare ``TypeError``, where
     the library promises its own errors for a wrong type (E9); so there, a caller from Python gets a twin
     typed ``object`` that checks the types itself and calls the typed function natively

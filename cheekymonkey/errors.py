@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+import re
+from typing import Any, Final
 
 __all__ = [
     "ActionTextError",
@@ -149,17 +150,41 @@ class ActionTextError(CheekyMonkeyError, ValueError):
 
     Attributes:
         text: The text given.
-        reason: Why it names no action, in words, for the person who typed it.
+        reason: Why it names no action, in words, for the person who typed it. When the text names one action
+            the rules refuse now, it is the engine's own reason (its rule last, in brackets).
         valid: The short texts of every action allowed now (empty at a finished game).
+        action: The one action the text names, when it names one that the rules refuse now; else None.
     """
 
-    def __init__(self, text: str, reason: str, valid: tuple[str, ...]) -> None:
+    def __init__(self, text: str, reason: str, valid: tuple[str, ...], action: object = None) -> None:
         shown = f" (valid now: {', '.join(valid)})" if valid else ""
         super().__init__(f"{text!r}: {reason}{shown}")
         self.text = text
         self.reason = reason
         self.valid = valid
+        self.action = action
 
-    def __reduce__(self) -> tuple[type[ActionTextError], tuple[str, str, tuple[str, ...]]]:
+    @classmethod
+    def refused(
+        cls, text: str, action: object, reason: str, valid: tuple[str, ...], instead: str = ""
+    ) -> ActionTextError:
+        """The error for ``text``, which names ``action``, refused by the engine for ``reason``.
+
+        The reason reads in the player's words, its rule moved to the end in brackets, then ``instead`` (what
+        may be chosen instead), if given.
+
+        >>> reason = "TM17: seat 1 already has a Skip waiting"
+        >>> ActionTextError.refused("s 1", "GiveSkip(1)", reason, ("s 2", "n"), "the Skip can go to seat 2").reason
+        'seat 1 already has a Skip waiting (TM17); the Skip can go to seat 2'
+        """
+        match = _RULE_FIRST.fullmatch(reason)
+        words = f"{match.group(2)} ({match.group(1)})" if match else reason
+        return cls(text, f"{words}; {instead}" if instead else words, valid, action)
+
+    def __reduce__(self) -> tuple[type[ActionTextError], tuple[str, str, tuple[str, ...], object]]:
         # Errors cross process boundaries (worker pools, servers); rebuild from the fields, not the message.
-        return type(self), (self.text, self.reason, self.valid)
+        return type(self), (self.text, self.reason, self.valid, self.action)
+
+
+_RULE_FIRST: Final = re.compile(r"([A-Z]+\d+(?:, [A-Z]+\d+)*): (.+)", re.DOTALL)
+"""An engine's reason: the names of its rules (capitals and a number, several joined by commas), a colon, the words."""

@@ -1,40 +1,55 @@
-"""Drivers: play whole games with one bot per seat on a :class:`~cheekymonkey.Table`, chance from a seeded stream."""
+"""Drivers: play whole games with one bot per seat on a :class:`~cheekymonkey.Table`, chance from a seeded stream.
+
+:func:`play_game` plays any game of the registry (:mod:`cheekymonkey.games`), Cheeky Monkey when none is
+named.
+"""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import attrs
 
-from cheekymonkey.actions import Action
-from cheekymonkey.bots.base import Bot
-from cheekymonkey.bots.random import RandomBot
 from cheekymonkey.errors import GameTooLongError, InvalidGameError
-from cheekymonkey.games.cheeky_monkey import CHEEKY_MONKEY
-from cheekymonkey.records import GameRecord
-from cheekymonkey.rules import Ruleset
-from cheekymonkey.scoring import ScoreSheet, score
-from cheekymonkey.state import GameState
+from cheekymonkey.game import GameBot
+from cheekymonkey.games import DEFAULT_GAME, AnyGame, game_named
+from cheekymonkey.outcome import Outcome
 from cheekymonkey.table import Seat, Table, bot_kind, rngs_for
 
-# Bot and RandomBot live in cheekymonkey.bots, rngs_for in cheekymonkey.table; they are importable here too.
-__all__ = ["Bot", "PlayedGame", "RandomBot", "play_game", "rngs_for"]
+# rngs_for lives in cheekymonkey.table; it is importable here too.
+__all__ = ["PlayedGame", "play_game", "rngs_for"]
 
 
 @attrs.frozen(slots=True)
 class PlayedGame:
-    """A finished game: its record and its final state."""
+    """A finished game: its record and its final state, and the game they are of."""
 
-    record: GameRecord
-    """The rules, seats and every action: replaying it gives :attr:`state`."""
-    state: GameState
-    """The final state."""
+    record: Any
+    """The game's record (:class:`~cheekymonkey.record.RecordLike`; Cheeky Monkey's is a
+    :class:`~cheekymonkey.GameRecord`): the rules, seats and every action. Replaying it gives :attr:`state`."""
+    state: Any
+    """The final state, one of the game's states."""
+    game: AnyGame = attrs.field(factory=lambda: game_named(DEFAULT_GAME), kw_only=True, repr=False)
+    """The game played (by default, :data:`~cheekymonkey.games.DEFAULT_GAME`)."""
 
     @property
-    def score(self) -> ScoreSheet:
-        """The final score sheet."""
-        return score(self.state)
+    def outcome(self) -> Outcome:
+        """The winners, ranks and returns, as every game gives them."""
+        return self.game.outcome(self.state)
+
+    @property
+    def score(self) -> Any:
+        """The final score sheet of a game that keeps one (Cheeky Monkey's :class:`~cheekymonkey.ScoreSheet`).
+
+        Raises:
+            AttributeError: If the game keeps no score sheet (its :attr:`outcome` says how it came out).
+        """
+        scorer: Callable[[Any], Any] | None = getattr(self.game, "score", None)
+        if scorer is None:
+            raise AttributeError(f"{self.game.title} keeps no score sheet: see the outcome of the game instead")
+        return scorer(self.state)
 
 
 def _check_bots(bots: object) -> None:
@@ -51,21 +66,23 @@ def _check_bots(bots: object) -> None:
 
 
 def play_game(
-    bots: Sequence[Bot],
+    bots: Sequence[GameBot[Any, Any]],
     *,
-    ruleset: Ruleset | None = None,
+    game: AnyGame | None = None,
+    ruleset: Any = None,
     first_player: int = 0,
     seed: int | random.Random | None = None,
     max_actions: int | None = 1_000_000,
-    on_action: Callable[[GameState, Action], None] | None = None,
+    on_action: Callable[[Any, Any], None] | None = None,
 ) -> PlayedGame:
     """Play a whole game, one bot per seat; chance is sampled with a seeded random stream.
 
     The same seed and bots give the same game, every time. No random state is kept in a game state.
 
     Args:
-        bots: One bot per seat; their number is the number of players.
-        ruleset: The rules; the standard game if omitted.
+        bots: One bot per seat, each a bot of the game played; their number is the number of players.
+        game: The game (:func:`~cheekymonkey.games.game_named`); None for the default game, Cheeky Monkey.
+        ruleset: The rules; the game's standard rules if omitted.
         first_player: The seat that starts.
         seed: An integer seed, a ``random.Random`` to draw from, or None for a fresh random game.
         max_actions: Give up with :class:`~cheekymonkey.GameTooLongError` after this many actions
@@ -78,20 +95,24 @@ def play_game(
         IllegalActionError: If a bot chooses an illegal action.
         GameTooLongError: If the game passes ``max_actions``.
 
-    >>> game = play_game([RandomBot(), RandomBot(), RandomBot()], seed=1)
-    >>> game.state.bag_size, sum(len(stack) for stack in game.state.stacks)
+    >>> from cheekymonkey import RandomBot
+    >>> played = play_game([RandomBot(), RandomBot(), RandomBot()], seed=1)
+    >>> played.state.bag_size, sum(len(stack) for stack in played.state.stacks)
     (0, 52)
+    >>> from cheekymonkey.toomany import TOO_MANY_MONKEYS, RandomBot as TooManyRandomBot
+    >>> played = play_game([TooManyRandomBot(), TooManyRandomBot()], game=TOO_MANY_MONKEYS, seed=1)
+    >>> played.outcome.winners
+    (0,)
     """
+    played = game_named(DEFAULT_GAME) if game is None else game
     _check_bots(bots)
-    seats = [Seat.of(bot, f"{CHEEKY_MONKEY.bot_title(bot_kind(bot))} {seat}") for seat, bot in enumerate(bots)]
+    seats = [Seat.of(bot, f"{played.bot_title(bot_kind(bot))} {seat}") for seat, bot in enumerate(bots)]
     table = Table(
-        CHEEKY_MONKEY, seats, ruleset=ruleset, first_player=first_player, seed=seed, max_steps=max_actions, events=False
+        played, seats, ruleset=ruleset, first_player=first_player, seed=seed, max_steps=max_actions, events=False
     )
     for step in table.steps():
         if on_action is not None:
             on_action(step.before, step.action)
     if table.truncated:
-        raise GameTooLongError(f"the game passed {max_actions} actions: does every bot stop? (R22)")
-    record = table.record()
-    assert isinstance(record, GameRecord)
-    return PlayedGame(record, table.state)
+        raise GameTooLongError(f"the game passed {max_actions} actions: does every bot stop?")
+    return PlayedGame(table.record(), table.state, game=played)

@@ -48,7 +48,9 @@ from cheekymonkey.errors import (
     NotYourDecisionError,
     ReplayError,
 )
-from cheekymonkey.game import Game, GameBot, Outcome, RecordLike
+from cheekymonkey.game import Game, GameBot
+from cheekymonkey.outcome import Outcome
+from cheekymonkey.record import RecordLike
 
 __all__ = ["Seat", "Step", "Table", "Waiting", "bot_kind", "past_limits", "rngs_for"]
 
@@ -391,8 +393,12 @@ class Table(Generic[S, A, R, V, E]):
         """How the game came out, or None if it is not over (a truncated game never is)."""
         return self.game.outcome(self.state) if not self.truncated and self.over else None
 
-    def record(self) -> RecordLike[R, A]:
-        """Every action so far as a replayable record, with the seats' names and kinds and the seed."""
+    def record(self, *, quit_by: int | None = None) -> RecordLike[R, A]:
+        """Every action so far as a replayable record, with the seats' names and kinds and the seed.
+
+        Args:
+            quit_by: The seat whose player quits the game here, to say so in the record; None if nobody does.
+        """
         return self.game.record(
             self.ruleset,
             self.players,
@@ -401,6 +407,7 @@ class Table(Generic[S, A, R, V, E]):
             seed=self.seed,
             names=self.names,
             bots=self.kinds,
+            quit_by=quit_by,
         )
 
     # -- playing ---------------------------------------------------------------------------------------

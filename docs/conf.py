@@ -44,8 +44,9 @@ nitpicky = True
 # (the batched engines' arrays are numpy.typing's NDArray, imported as npt).
 nitpick_ignore_regex = [
     (r"py:.*", r"(numpy|npt|gymnasium|pettingzoo|pyspiel|open_spiel)(\..*)?"),
-    # The type variables of the generic Game protocol and Table (a game's state, action, rule set, view, event).
-    (r"py:class", r"(cheekymonkey\.(game|table)\.)?[SARVE](_co|_contra)?"),
+    # The type variables of the generic Game protocol, its parts and the Table (a game's state, action, rule set,
+    # view, event).
+    (r"py:class", r"(cheekymonkey\.(game|table|record|encoding|documents|outcome)\.)?[SARVE](_co|_contra)?"),
 ]
 
 # MyST: ::: fences for admonitions, and anchors on headings so pages can link to sections.
@@ -80,6 +81,8 @@ intersphinx_timeout = 5
 nitpick_ignore = [
     ("py:class", "starlette.applications.Starlette"),
     ("py:class", "uvicorn.config.Config"),
+    ("py:class", "Config"),  # the same, as uvicorn's own Server signature names it (cheekymonkey.web.server.Server)
+    ("py:class", "uvicorn.server.Server"),
     ("py:class", "cattrs.converters.Converter"),
 ]
 

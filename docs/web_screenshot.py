@@ -113,10 +113,10 @@ def main() -> int:
             (phone, "web-phone.png", (390, 844)),
             (monkeys, "web-too-many-monkeys.png", (1000, 820)),
         ):
-            page = browser.new_page(viewport={"width": viewport[0], "height": viewport[1]})
+            # Still pictures: no animation caught half way (the buttons are enabled once the table is drawn).
+            page = browser.new_page(viewport={"width": viewport[0], "height": viewport[1]}, reduced_motion="reduce")
             page.goto(url + link)
-            page.wait_for_selector("#actions button")
-            page.wait_for_timeout(300)
+            page.wait_for_selector("#actions button:enabled")
             page.screenshot(path=str(STATIC / name))
             print(f"saved {STATIC / name} ({(STATIC / name).stat().st_size} bytes)")
             page.close()

@@ -150,7 +150,7 @@ class Fuzzing:
     """What a fuzzer asks of one game's documents: each text loads to a consistent value or is refused briefly."""
 
     documents: Any
-    """The game's documents: ``dumps`` and ``loads`` (a module or a :class:`~cheekymonkey.game.Documents`)."""
+    """The game's documents: ``dumps`` and ``loads`` (a module or a :class:`~cheekymonkey.documents.Documents`)."""
     validators: Mapping[str, jsonschema.Draft202012Validator]
     """The shipped schema of each kind."""
     consistent: Callable[[Any], None]

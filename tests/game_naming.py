@@ -5,9 +5,9 @@ lines that do, in the code a program runs (docstrings and comments are prose, an
 
 - a game's name or title in any spelling (``cheeky-monkey``, ``Cheeky Monkey``, ``CHEEKY_MONKEY``,
   ``TooManyMonkeys``, the ``toomany`` package), or a clause of its rules (``R18``, ``TM12``);
-- an import from one game's own modules: Too Many Monkeys' are under ``cheekymonkey.toomany``; Cheeky
-  Monkey's, the library's first game, are the rest of the package but for the generic layers
-  (:data:`GENERIC`). A name imported from ``cheekymonkey`` itself belongs where it is defined.
+- an import from one game's own package (:data:`GAME_PACKAGES`: ``cheekymonkey.cheeky``,
+  ``cheekymonkey.toomany``); everything else in the package is shared. A name imported from ``cheekymonkey``
+  itself belongs where it is defined.
 
 A statement or a string written over several lines counts once, on its first line, however it is wrapped.
 
@@ -57,43 +57,25 @@ FRONT_ENDS: Final[dict[str, tuple[str, ...]]] = {
         "rl/openspiel_game.py",
         "rl/pettingzoo_env.py",
     ),
-    "table/session": ("game.py", "table.py", "games/__init__.py"),
+    "table/session": (
+        "game.py",
+        "table.py",
+        "play.py",
+        "games/__init__.py",
+        "outcome.py",
+        "record.py",
+        "names.py",
+        "text_table.py",
+        "encoding.py",
+        "documents.py",
+    ),
 }
 """Each front end's files, as globs under ``cheekymonkey/``; the web page's scripts are counted apart from the
-server's Python code.
+server's Python code. A game's own package is no front end: each game's page drawing, encodings and bots are
+its own, reached through its binding."""
 
-Left out, as a game's own part reached through its binding: the web page's drawing of each game
-(:data:`GAME_MODULES`, one module per game, named after it) and Cheeky Monkey's learning encodings, learned
-bot and returns, which live in ``rl/`` (``encoding.py``, ``observations.py``, ``learned.py``, ``rewards.py``).
-"""
-
-GAME_MODULES: Final = "web/static/games/*.js"
-"""The web page's game modules: each draws one game, and is the one place of the page meant to name it."""
-
-GENERIC: Final = (
-    "cheekymonkey.game",
-    "cheekymonkey.games",
-    "cheekymonkey.table",
-    "cheekymonkey.errors",
-    "cheekymonkey.serialization._parsing",
-    "cheekymonkey.serialization.codec",
-    "cheekymonkey.serialization.errors",
-    "cheekymonkey.serialization.limits",
-    "cheekymonkey.serialization.spec",
-    "cheekymonkey.cli",
-    "cheekymonkey.web",
-    "cheekymonkey.simulation",
-    "cheekymonkey.rl.episodes",
-    "cheekymonkey.rl._arrays",
-    "cheekymonkey.rl.gymnasium_env",
-    "cheekymonkey.rl.pettingzoo_env",
-    "cheekymonkey.rl.openspiel_game",
-    "cheekymonkey.rl._gymnasium_startup",
-)
-"""The modules written for every game (a package here stands for its modules, but ``cheekymonkey.games``
-only for itself: its bindings are each a game's). Of the serialization package, the machinery every game's
-documents are built on (parsing, limits, errors, the codec and the format described as data) is generic;
-the rest is Cheeky Monkey's documents."""
+GAME_PACKAGES: Final = {"cheekymonkey.cheeky": CHEEKY_MONKEY, "cheekymonkey.toomany": TOO_MANY_MONKEYS}
+"""Each game's own package, and the game it is."""
 
 _TEXT: Final = {
     CHEEKY_MONKEY: (re.compile(r"cheeky[\s_-]monkey", re.IGNORECASE), re.compile(r"CheekyMonkey(?!Error)")),
@@ -120,14 +102,10 @@ class Naming(NamedTuple):
 
 def module_game(module: str) -> str | None:
     """The game whose own module ``module`` is, or None for a generic layer or anything outside the package."""
-    if module != "cheekymonkey" and not module.startswith("cheekymonkey."):
-        return None
-    if module == "cheekymonkey.toomany" or module.startswith("cheekymonkey.toomany."):
-        return TOO_MANY_MONKEYS
-    for generic in GENERIC:
-        if module == generic or (generic != "cheekymonkey.games" and module.startswith(generic + ".")):
-            return None
-    return CHEEKY_MONKEY
+    for package, game in GAME_PACKAGES.items():
+        if module == package or module.startswith(package + "."):
+            return game
+    return None
 
 
 def _is_module(name: str) -> bool:

@@ -11,7 +11,7 @@ import pickle
 from collections.abc import Sequence
 
 from cheekymonkey import ANIMALS, Animal, GameState, Phase, Ruleset, apply
-from cheekymonkey.actions import Action, Draw, Reveal
+from cheekymonkey.cheeky.actions import Action, Draw, Reveal
 
 # One letter per animal, so that a stack reads like the table: (S, E, M) is a Seal under an Elephant
 # under a Monkey.

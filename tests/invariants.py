@@ -27,7 +27,7 @@ from cheekymonkey import (
     is_terminal,
     legal_actions,
 )
-from cheekymonkey.actions import CLAIMS, DRAW, HERD, PLACES, REVEALS, STOP, SWAPS
+from cheekymonkey.cheeky.actions import CLAIMS, DRAW, HERD, PLACES, REVEALS, STOP, SWAPS
 
 __all__ = [
     "all_candidate_actions",

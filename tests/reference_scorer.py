@@ -1,6 +1,6 @@
 """An independent scorer, written from rulings R2 and R16-R18 alone, to check the engine's scorer against.
 
-It shares no code with :mod:`cheekymonkey.scoring` and takes plain data: one row of token counts per
+It shares no code with :mod:`cheekymonkey.cheeky.scoring` and takes plain data: one row of token counts per
 seat (indexed by animal), the tile values (indexed by animal) and whether tiles are in play. It is kept
 short and literal on purpose, so that a reader can check it against the rulings line by line:
 

@@ -11,7 +11,7 @@ import random
 from pathlib import Path
 
 from cheekymonkey import Action, GameState
-from cheekymonkey.bots import HeuristicBot
+from cheekymonkey.cheeky.bots import HeuristicBot
 
 
 class BuggyBot:

@@ -19,7 +19,7 @@ from cheekymonkey import (
     new_game,
     sample_chance,
 )
-from cheekymonkey.actions import STOP
+from cheekymonkey.cheeky.actions import STOP
 
 __all__ = [
     "count_tables",

@@ -7,7 +7,7 @@ import enum
 import pytest
 
 from cheekymonkey import ANIMALS, Animal, Claim, InvalidValueError, Phase, Place, Reveal, Swap
-from cheekymonkey.scoring import Decision
+from cheekymonkey.cheeky.scoring import Decision
 from cheekymonkey.table import Waiting
 
 

@@ -18,8 +18,8 @@ from cheekymonkey import (
     play_game,
     view,
 )
-from cheekymonkey.scoring import Decision
-from cheekymonkey.verify import Status
+from cheekymonkey.cheeky.scoring import Decision
+from cheekymonkey.cheeky.verify import Status
 
 
 def _mid_game() -> GameState:

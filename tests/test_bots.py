@@ -29,7 +29,7 @@ from cheekymonkey import (
     new_game,
     play_game,
 )
-from cheekymonkey.bots import (
+from cheekymonkey.cheeky.bots import (
     BOTS,
     ExpectimaxBot,
     HeuristicBot,
@@ -37,8 +37,8 @@ from cheekymonkey.bots import (
     bust_probability,
     position_value,
 )
-from cheekymonkey.bots.evaluation import _Evaluator
-from cheekymonkey.search import MCTSBot
+from cheekymonkey.cheeky.bots.evaluation import _Evaluator
+from cheekymonkey.cheeky.bots.search import MCTSBot
 
 RNG = random.Random(0)
 

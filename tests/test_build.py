@@ -29,7 +29,7 @@ def test_every_module_on_the_compiled_list_is_compiled_exactly_when_the_flag_say
     """pyproject.toml's mypyc list and cheekymonkey._compiled.COMPILED agree, module by module, in either build."""
     names = _compiled_modules()
     assert "cheekymonkey._compiled" in names
-    assert "cheekymonkey.engine" in names
+    assert "cheekymonkey.cheeky.engine" in names
     assert "cheekymonkey.toomany.engine" in names
     assert "cheekymonkey.toomany.state" in names
     for name in names:
@@ -40,10 +40,10 @@ def test_every_module_on_the_compiled_list_is_compiled_exactly_when_the_flag_say
 @pytest.mark.parametrize(
     ("function", "parameters"),
     [
-        (cheekymonkey.engine.apply, {"state": "GameState", "action": "Action"}),
-        (cheekymonkey.engine.claim_all, {"state": "GameState"}),
-        (cheekymonkey.engine.stop_in_order, {"state": "GameState", "order": "Iterable[Animal]"}),
-        (cheekymonkey.state.new_game, {"players": "int", "ruleset": "Ruleset | None", "first_player": "int"}),
+        (cheekymonkey.cheeky.engine.apply, {"state": "GameState", "action": "Action"}),
+        (cheekymonkey.cheeky.engine.claim_all, {"state": "GameState"}),
+        (cheekymonkey.cheeky.engine.stop_in_order, {"state": "GameState", "order": "Iterable[Animal]"}),
+        (cheekymonkey.cheeky.state.new_game, {"players": "int", "ruleset": "Ruleset | None", "first_player": "int"}),
         (cheekymonkey.toomany.state.new_game, {"players": "int", "ruleset": "Ruleset | None", "first_player": "int"}),
         (cheekymonkey.toomany.engine.apply_all, {"state": "GameState", "actions": "Iterable[Action]"}),
     ],

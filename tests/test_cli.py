@@ -20,10 +20,10 @@ from cheekymonkey import (
     Reveal,
     play_game,
 )
+from cheekymonkey.cheeky.documents import dump_record, load_record
+from cheekymonkey.cheeky.events import Drew, Swapped
+from cheekymonkey.cheeky.narration import describe_event
 from cheekymonkey.cli import default_command, main
-from cheekymonkey.events import Drew, Swapped
-from cheekymonkey.narration import describe_event
-from cheekymonkey.serialization import dump_record, load_record
 from cheekymonkey.simulation import simulate, wilson_interval
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -59,7 +59,7 @@ def test_a_whole_game_is_played_from_standard_input_and_its_record_replays(
     assert "You swap the monkey for" in out
     assert "bust!" in out
     assert "You stop with" in out
-    assert "'zzz': that is not an action. Type ? for help." in out
+    assert "'zzz': that is not a move. Type ? for help." in out
     assert "Drawing again busts with probability" in out
     assert "Final scores" in out
     assert f"Record saved to {record_path}" in out

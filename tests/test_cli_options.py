@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 INPUTS = {("replay", "file"), ("verify", "ruleset")}
 """The options that read a file: the only ones that take a plain path."""
 
-OUTPUTS = {("play", "record"), ("watch", "record"), ("simulate", "json"), ("simulate", "plot")}
+OUTPUTS = {("play", "record"), ("watch", "record"), ("simulate", "json"), ("simulate", "plot"), ("league", "json")}
 
 
 def _commands() -> dict[str, argparse.ArgumentParser]:

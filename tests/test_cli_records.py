@@ -17,14 +17,14 @@ from pathlib import Path
 import pytest
 
 from cheekymonkey import Phase, Stop
-from cheekymonkey.cli import main
+from cheekymonkey.cheeky.documents import dump_record, load_record
+from cheekymonkey.cheeky.records import GameRecord
+from cheekymonkey.cheeky.rules import Ruleset
+from cheekymonkey.cli import main, play
 from cheekymonkey.cli.record_file import RecordFile, RecordFileError, default_record_path
-from cheekymonkey.records import GameRecord
-from cheekymonkey.rules import Ruleset
-from cheekymonkey.serialization import dump_record, load_record
 
 ROOT = Path(__file__).resolve().parent.parent
-PROMPT = "?=help: "
+PROMPT = play.PROMPT
 
 
 def _play(args: list[str], answers: str, cwd: Path) -> subprocess.CompletedProcess[str]:

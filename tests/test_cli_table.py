@@ -8,7 +8,9 @@ exactly once.
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
 import io
+import pkgutil
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -18,11 +20,12 @@ import pytest
 from rich.console import Console
 
 from cheekymonkey import ANIMALS, CHEEKY_MONKEY, Animal, Reveal, Stop, apply_all, new_game, play_game
-from cheekymonkey.bots import bot_named
+from cheekymonkey.cheeky.bots import bot_named
+from cheekymonkey.cheeky.documents import load_record
 from cheekymonkey.cli import main
 from cheekymonkey.cli.narrate import draw
-from cheekymonkey.game import Game, TextTable
-from cheekymonkey.serialization import load_record
+from cheekymonkey.game import Game
+from cheekymonkey.text_table import TextTable
 
 
 class _Counting:
@@ -38,6 +41,16 @@ class _Counting:
     @property
     def title(self) -> str:
         return "Counting Monkey"
+
+    @property
+    def summary(self) -> str:
+        self.calls["summary"] += 1
+        return CHEEKY_MONKEY.summary
+
+    @property
+    def results_note(self) -> str:
+        self.calls["results_note"] += 1
+        return CHEEKY_MONKEY.results_note
 
     def __getattr__(self, attribute: str) -> Any:
         method = getattr(CHEEKY_MONKEY, attribute)
@@ -57,11 +70,17 @@ def counting(monkeypatch: pytest.MonkeyPatch) -> _Counting:
     """The stand-in game, registered as ``--game counting-monkey`` for one test."""
     from cheekymonkey import games
 
-    names = (*games.GAME_NAMES, "counting-monkey")
-    monkeypatch.setitem(games._BINDINGS, "counting-monkey", (__name__, "COUNTING"))
-    # The modules the commands run with (another test may have imported them afresh).
-    for module in ("cheekymonkey.games", "cheekymonkey.cli.options", "cheekymonkey.cli.replay"):
-        monkeypatch.setattr(importlib.import_module(module), "GAME_NAMES", names)
+    # Every command's module is imported before the registry changes: one imported first while it is changed
+    # would copy the names, and keep them after the test (another test may have imported them afresh).
+    for module in pkgutil.iter_modules(importlib.import_module("cheekymonkey.cli").__path__):
+        importlib.import_module(f"cheekymonkey.cli.{module.name}")
+    # Registered as a plug-in is: an entry point beside the installed ones.
+    entry = importlib.metadata.EntryPoint("counting-monkey", f"{__name__}:COUNTING", games.ENTRY_POINT_GROUP)
+    registry = games.Registry([*importlib.metadata.entry_points(group=games.ENTRY_POINT_GROUP), entry])
+    monkeypatch.setattr(games, "_REGISTRY", [registry])
+    # The modules whose names the commands that take --game counting-monkey read.
+    for name in ("cheekymonkey.cli.options", "cheekymonkey.cli.replay"):
+        monkeypatch.setattr(importlib.import_module(name), "GAME_NAMES", registry.names)
     COUNTING.calls.clear()
     return COUNTING
 
@@ -101,8 +120,10 @@ def test_play_asks_the_game_for_its_board_words_and_help(
     assert main(["play", "--game", "counting-monkey", "--seed", "3", "--players", "2", "--record", str(path)]) == 0
     out = capsys.readouterr().out
     assert "Counting Monkey, standard rules: you against Heuristic 1 (seed 3)." in out
+    assert CHEEKY_MONKEY.summary[:60] in " ".join(out.split())
     assert "While deciding:" in out
-    for method in ("board_table", "action_words", "action_text", "parse_actions", "action_help", "bot_title"):
+    methods = ("board_table", "action_words", "action_text", "parse_actions", "action_help", "bot_title", "summary")
+    for method in (*methods, "choice_notes"):
         assert counting.calls[method] > 0, method
     record = load_record(path.read_text(encoding="utf-8"))
     assert counting.calls["apply_with_events"] == len(record.actions)
@@ -112,7 +133,7 @@ def test_play_asks_the_game_for_its_board_words_and_help(
 def test_replay_replays_through_the_game(
     counting: _Counting, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    """Replay reads the record with the game's documents and applies each action once."""
+    """Replay reads the record with the game's documents and applies each action once as it narrates."""
     path = tmp_path / "watched.json"
     assert main(["watch", "--seed", "2", "--players", "2", "--record", str(path)]) == 0
     capsys.readouterr()

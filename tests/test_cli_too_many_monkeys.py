@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from cheekymonkey.cli import play
 from cheekymonkey.games import GAME_NAMES, game_named
 from cheekymonkey.table import Seat, Table
 from tests.test_cli_usability import ANSI, run, run_at_terminal
@@ -26,7 +27,7 @@ from tests.toomany.helpers import make
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = game_named("too-many-monkeys")
-PROMPT = "?=help: "
+PROMPT = play.PROMPT
 NAMES = ["Player", "Random 1", "Random 2"]
 
 
@@ -44,13 +45,28 @@ def _state_of(path: Path) -> Any:
     return table.state
 
 
-def _prompt(state: Any) -> str:
-    """The prompt the command must show in ``state``: every legal action's text and words, and the help."""
-    choices = [
-        f"{GAME.action_text(action, state)}={GAME.action_words(action, state, NAMES)}"
-        for action in GAME.legal_actions(state)
-    ]
-    return f"{', '.join(choices)}, {PROMPT}"
+def _choices(state: Any) -> str:
+    """The choices the command must show above its prompt in ``state``, in words, whitespace aside.
+
+    Up to ten legal actions, each one's text then its words; more, their texts alone, with a pointer to ``?``;
+    then why a seat is left out, if one is.
+    """
+    legal = GAME.legal_actions(state)
+    texts = [GAME.action_text(action, state) for action in legal]
+    if len(legal) <= play.LIST_MOST:
+        shown = [f"{text} {GAME.action_words(action, state, NAMES)}" for text, action in zip(texts, legal, strict=True)]
+    else:
+        shown = [f"Choose one of {', '.join(texts)}.", "(? lists them with what each does.)"]
+    return " ".join(" ".join([*shown, *GAME.choice_notes(state, NAMES)]).split())
+
+
+def _shown_choices(printed: str) -> str:
+    """The lines above the prompt that show the choices (indented, under the board), whitespace aside."""
+    lines = printed.splitlines()[:-1]
+    start = len(lines)
+    while start and lines[start - 1].startswith("  "):
+        start -= 1
+    return " ".join(" ".join(lines[start:]).split())
 
 
 def _board_rows(state: Any) -> list[str]:
@@ -116,8 +132,9 @@ def test_a_person_plays_a_whole_game_the_prompts_offer_the_legal_choices_in_word
         assert record_length > last_actions  # saved again since the last answer
         last_actions = record_length
         assert GAME.to_move(state) == 0
-        prompt = printed.rsplit("\n", 1)[-1]
-        assert prompt == _prompt(state)
+        assert printed.rsplit("\n", 1)[-1] == PROMPT
+        assert _shown_choices(printed) == _choices(state)
+        assert max(len(line) for line in printed.splitlines()) <= 80
         if "Draw pile:" in printed:
             shown_boards += 1
             lines = [" ".join(line.split()) for line in printed.splitlines()]
@@ -128,19 +145,20 @@ def test_a_person_plays_a_whole_game_the_prompts_offer_the_legal_choices_in_word
         person.answer(GAME.action_text(action, state))
     status, output, errors = person.finish()
     assert status == 0, errors
-    assert "is not an action" not in output  # every choice offered was taken as offered
+    assert "is not a move" not in output  # every choice offered was taken as offered
+    assert output.count("Type ? for help") == 1  # at the start only: no answer was refused
     assert {"Draw", "TakeDiscard", "PlaceWild", "GiveSkip"} <= kinds
     assert shown_boards > 5
     final = _state_of(person.record)
     assert GAME.is_terminal(final)
     winner = NAMES[GAME.outcome(final).winners[0]]
-    assert f"Winner: {winner}, who turned the last card face up" in output
+    assert f"Winner: {winner}, the first to turn up a row of one card" in output
     assert f"Record saved to {person.record}" in output
 
     replay = run(["replay", str(person.record), "--no-step"])  # the record's format names its game
     assert replay.returncode == 0, replay.stderr
     assert "Replaying a 3-player game of Too Many Monkeys, standard rules, seed 11" in replay.stdout
-    assert f"Winner: {winner}, who turned the last card face up" in replay.stdout
+    assert f"Winner: {winner}, the first to turn up a row of one card" in replay.stdout
 
 
 def test_the_board_shows_the_rows_by_position_what_is_known_the_piles_and_the_skips_waiting() -> None:
@@ -195,7 +213,7 @@ def test_at_an_80_column_terminal_no_line_of_a_six_seat_game_is_wider() -> None:
     )
     assert status == 0, out[-2000:]
     # Not echoed, a typed answer's Enter does not show: a prompt's line goes on with the next line of output.
-    text = ANSI.sub("", out).replace("?=help: ", "?=help:\n")
+    text = ANSI.sub("", out).replace(PROMPT, PROMPT.rstrip() + "\n")
     assert "Winner: " in text
     assert "A Random Bot Called 5" in text
     assert max(len(line) for line in text.splitlines()) <= 80
@@ -207,7 +225,7 @@ def test_watch_narrates_a_game_of_bots_and_its_record_replays_to_the_same_narrat
     watched = run(["watch", "--game", "too-many-monkeys", "--bots", "random", "--seed", "4", "--record", str(record)])
     assert watched.returncode == 0, watched.stderr
     assert watched.stdout.startswith("Too Many Monkeys, standard rules, 3 players, seed 4: Random 0 (random)")
-    assert "wins the game!" in watched.stdout
+    assert "and wins the game!" in watched.stdout
     replayed = run(["replay", str(record), "--no-step"])
     assert replayed.returncode == 0, replayed.stderr
     narration = [line for line in watched.stdout.splitlines()[1:] if line and "Record saved" not in line]

@@ -32,15 +32,18 @@ from cheekymonkey import (
     apply,
     legal_actions,
     play_game,
-    serialization,
     view,
 )
-from cheekymonkey.events import Busted, GameOver, Stacked, Swapped
-from cheekymonkey.schema import SCHEMA_KINDS, load_schema
-from cheekymonkey.serialization import KINDS, MAX_INTEGER, Document, DocumentError, loads, to_document
+from cheekymonkey.cheeky import documents
+from cheekymonkey.cheeky.documents import KINDS, Document, loads, to_document
+from cheekymonkey.cheeky.events import Busted, GameOver, Stacked, Swapped
+from cheekymonkey.schema import load_schema
+from cheekymonkey.serialization import MAX_INTEGER, DocumentError
 from tests.document_testing import HUGE, Fuzzing, hostile_documents
 
-_VALIDATORS = {kind: jsonschema.Draft202012Validator(load_schema(kind)) for kind in SCHEMA_KINDS}
+_VALIDATORS: dict[str, jsonschema.Draft202012Validator] = {
+    kind: jsonschema.Draft202012Validator(load_schema(kind)) for kind in KINDS
+}
 
 
 def _samples() -> list[dict[str, Any]]:
@@ -142,7 +145,7 @@ def _check_consistent(value: Document) -> None:
         assert value.animal in value.returned[:-1]
 
 
-FUZZING = Fuzzing(serialization, _VALIDATORS, _check_consistent)
+FUZZING = Fuzzing(documents, _VALIDATORS, _check_consistent)
 
 
 @settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large], deadline=None)

@@ -36,8 +36,8 @@ from cheekymonkey import (
     play_game,
     score,
 )
-from cheekymonkey.actions import Action
-from cheekymonkey.bots import HeuristicBot
+from cheekymonkey.cheeky.actions import Action
+from cheekymonkey.cheeky.bots import HeuristicBot
 
 
 def _check(before: GameState, action: Action, after: GameState, events: tuple[Event, ...]) -> None:

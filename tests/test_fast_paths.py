@@ -36,10 +36,10 @@ from cheekymonkey import (
     stop_in_order,
 )
 from cheekymonkey._values import count_sum
-from cheekymonkey.actions import DRAW, PLACES, STOP
-from cheekymonkey.engine import bust_probability
-from cheekymonkey.scoring import _final_winners
-from cheekymonkey.state import make_state, trusted_state
+from cheekymonkey.cheeky.actions import DRAW, PLACES, STOP
+from cheekymonkey.cheeky.engine import bust_probability
+from cheekymonkey.cheeky.scoring import _final_winners
+from cheekymonkey.cheeky.state import make_state, trusted_state
 from tests.strategies import games, play_randomly, reachable_states
 
 
@@ -218,7 +218,7 @@ def test_claim_all_refuses_a_player_who_is_not_deciding() -> None:
     with pytest.raises(IllegalActionError) as stopping:
         claim_all(placing)
     assert (stopping.value.state, stopping.value.action) == (placing, "claim_all")
-    assert stopping.value.reason == "R9: you are stopping: put the tokens in front on your stack with Place"
+    assert stopping.value.reason == "R9: you are stopping: put the tokens in front of you on your stack"
     with pytest.raises(IllegalActionError) as not_a_state:
         claim_all("state")  # type: ignore[arg-type]  # a wrong type on purpose: E9 at run time
     assert not_a_state.value.state == "state"  # what was given, kept

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from cheekymonkey.games import GAME_NAMES
+from cheekymonkey.games import games
 from tests import game_naming
 from tests.game_naming import CHEEKY_MONKEY, FRONT_ENDS, TOO_MANY_MONKEYS, games_named, namings
 
@@ -76,11 +76,10 @@ def test_the_command_line_the_web_server_and_page_and_the_simulation_name_no_gam
     assert {n.path for n in namings("table/session")} == {"games/__init__.py"}
 
 
-def test_the_web_page_s_game_modules_are_each_named_after_a_game() -> None:
-    """The page's scripts left out of the count are its game modules, one per game of the registry at most."""
-    modules = sorted(path.stem for path in game_naming.PACKAGE.glob(game_naming.GAME_MODULES))
-    assert modules, "no game module found: the glob is stale"
-    assert set(modules) <= set(GAME_NAMES)
+def test_the_count_knows_the_package_of_every_registered_game() -> None:
+    """The games' own packages the count leaves out are exactly those of the registry's games, by title."""
+    packages = {type(game).__module__.rpartition(".")[0]: game.title for game in games()}
+    assert packages == game_naming.GAME_PACKAGES
 
 
 def _found_in(tmp_path: Path, source: str, suffix: str = ".py") -> dict[int, tuple[str, ...]]:
@@ -96,7 +95,7 @@ def test_the_count_finds_names_titles_clauses_and_imports_of_either_game(tmp_pat
         """\
         from cheekymonkey import CHEEKY_MONKEY, Table
         from cheekymonkey.toomany import Card
-        import cheekymonkey.scoring
+        import cheekymonkey.cheeky.scoring
         from cheekymonkey.games import AnyGame, game_named
         name = "too-many-monkeys"
         title = "Cheeky Monkey"

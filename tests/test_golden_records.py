@@ -39,8 +39,8 @@ from cheekymonkey import (
     play_game,
     score,
 )
-from cheekymonkey.bots import ExpectimaxBot, HeuristicBot
-from cheekymonkey.serialization import load_record, load_score, load_state, to_document
+from cheekymonkey.cheeky.bots import ExpectimaxBot, HeuristicBot
+from cheekymonkey.cheeky.documents import load_record, load_score, load_state, to_document
 
 GOLDEN = Path(__file__).parent / "golden" / "records"
 FILES = sorted(GOLDEN.glob("*.json"))

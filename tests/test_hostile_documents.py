@@ -36,15 +36,9 @@ from cheekymonkey import (
     stop_in_order,
     view,
 )
-from cheekymonkey.events import GameOver
-from cheekymonkey.records import GameRecord
-from cheekymonkey.schema import load_schema
-from cheekymonkey.serialization import (
+from cheekymonkey.cheeky import documents
+from cheekymonkey.cheeky.documents import (
     FORMAT,
-    DocumentError,
-    Limits,
-    _parsing,
-    documents,
     dump_record,
     dump_state,
     dumps,
@@ -59,6 +53,10 @@ from cheekymonkey.serialization import (
     loads,
     to_document,
 )
+from cheekymonkey.cheeky.events import GameOver
+from cheekymonkey.cheeky.records import GameRecord
+from cheekymonkey.schema import load_schema
+from cheekymonkey.serialization import DocumentError, Limits, _parsing
 from tests.document_testing import count_calls
 
 E, S, L, M = Animal.ELEPHANT, Animal.SEAL, Animal.LION, Animal.MONKEY

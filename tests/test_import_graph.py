@@ -3,7 +3,9 @@
 The graph is read from the sources with :mod:`ast`: every import counts, at the top of a module, inside a
 function, or under ``if TYPE_CHECKING:``. Importing ``a.b.c`` also imports the packages ``a.b`` and ``a``
 (their ``__init__`` runs first), except a package the importing module is itself inside, which is being
-imported already. The layers and the rules are those of ``docs/explanation/architecture.md``.
+imported already. The layers and the rules are those of ``docs/explanation/architecture.md``: the shared core at
+the bottom, each game's package above it (neither game importing the other), and the rest of the shared
+surface above the games, reaching them only through the registry of games.
 """
 
 from __future__ import annotations
@@ -17,32 +19,82 @@ from pathlib import Path
 import pytest
 
 import cheekymonkey
+from cheekymonkey.games import games
 
-CORE: tuple[str, ...] = (
+SHARED_CORE: tuple[str, ...] = (
     "cheekymonkey._compiled",
+    "cheekymonkey._confusables",
     "cheekymonkey._values",
+    "cheekymonkey._gc",
     "cheekymonkey.errors",
-    "cheekymonkey.rules",
-    "cheekymonkey.state",
-    "cheekymonkey.actions",
-    "cheekymonkey.engine",
-    "cheekymonkey.scoring",
-    "cheekymonkey.events",
-    "cheekymonkey.records",
-    "cheekymonkey.views",
+    "cheekymonkey.outcome",
+    "cheekymonkey.record",
+    "cheekymonkey.names",
+    "cheekymonkey.text_table",
+    "cheekymonkey.encoding",
+    "cheekymonkey.documents",
     "cheekymonkey.game",
     "cheekymonkey.table",
 )
-"""The core: Cheeky Monkey's engine and values, the Game protocol and the Table. It imports only itself."""
+"""The shared core: what every game is built on and offered through (the value bases, the errors, the Game
+protocol and its parts, and the Table). It imports only itself."""
+
+ENGINE_CORES: dict[str, tuple[str, ...]] = {
+    "cheekymonkey.cheeky": (
+        "cheekymonkey.cheeky.rules",
+        "cheekymonkey.cheeky.state",
+        "cheekymonkey.cheeky.actions",
+        "cheekymonkey.cheeky.engine",
+        "cheekymonkey.cheeky.scoring",
+        "cheekymonkey.cheeky.events",
+        "cheekymonkey.cheeky.records",
+        "cheekymonkey.cheeky.views",
+    ),
+    "cheekymonkey.toomany": (
+        "cheekymonkey.toomany.cards",
+        "cheekymonkey.toomany.rules",
+        "cheekymonkey.toomany.state",
+        "cheekymonkey.toomany.actions",
+        "cheekymonkey.toomany.engine",
+        "cheekymonkey.toomany.events",
+        "cheekymonkey.toomany.results",
+        "cheekymonkey.toomany.records",
+        "cheekymonkey.toomany.views",
+    ),
+}
+"""Each game's engine core: its rules, values and engine, which import only each other and the shared core."""
+
+CORE: tuple[str, ...] = (*SHARED_CORE, *(name for core in ENGINE_CORES.values() for name in core))
+"""The core: the shared core and every game's engine core."""
+
+BELOW_THE_GAMES: tuple[str, ...] = (*SHARED_CORE, "cheekymonkey.serialization", "cheekymonkey.verify")
+"""The shared modules a game's package may import: the shared core, the documents' machinery and the proofs'
+framework (a package here stands for its modules too)."""
+
+ABOVE_THE_GAMES_MAY_IMPORT_A_GAME: frozenset[str] = frozenset({"cheekymonkey", "cheekymonkey._moved"})
+"""The shared modules that may name a game's package: the facade (``import cheekymonkey as cm; cm.apply``, the
+default game's API) and the old import paths' aliases (which import a game's module only by its name, as text)."""
 
 FRONT_ENDS: tuple[str, ...] = ("cheekymonkey.cli", "cheekymonkey.web", "cheekymonkey.rl")
 """The front ends' packages (a module inside one belongs to it)."""
 
-DISPLAY: tuple[str, ...] = ("cheekymonkey.board", "cheekymonkey.narration", "cheekymonkey.notation")
-"""The display code: the text board, narration in words, and the action notation."""
+DISPLAY: tuple[str, ...] = (
+    "cheekymonkey.cheeky.board",
+    "cheekymonkey.cheeky.narration",
+    "cheekymonkey.cheeky.notation",
+    "cheekymonkey.toomany.board",
+    "cheekymonkey.toomany.narration",
+    "cheekymonkey.toomany.notation",
+)
+"""The display code: the text board, narration in words, and the action notation, of each game."""
 
 CORE_MAY_USE: frozenset[str] = frozenset({"attrs"})
 """The packages outside the standard library that the core may import: the one runtime dependency."""
+
+
+def game_packages() -> tuple[str, ...]:
+    """Each registered game's package: the package of its binding (``cheekymonkey.cheeky`` for Cheeky Monkey's)."""
+    return tuple(sorted({type(game).__module__.rpartition(".")[0] for game in games()}))
 
 
 def _source_root() -> Path:
@@ -158,16 +210,17 @@ def test_the_graph_holds_every_module_and_sees_function_and_type_only_imports() 
     """The graph is complete: every module, and the imports made inside functions and under TYPE_CHECKING."""
     graph = import_graph()
     assert set(CORE) <= set(graph)
-    assert {"cheekymonkey.bots.registry", "cheekymonkey.serialization.documents", "cheekymonkey.simulation.run"} <= set(
+    assert {"cheekymonkey.cheeky.bots.registry", "cheekymonkey.cheeky.documents", "cheekymonkey.simulation.run"} <= set(
         graph
     )
     # Imported inside a function (the binding's encodings) and only for types (the board's state).
-    assert "cheekymonkey.rl.encoding" in graph["cheekymonkey.games.cheeky_monkey"]
-    assert "cheekymonkey.rl" in graph["cheekymonkey.games.cheeky_monkey"]
-    assert "cheekymonkey.views" in graph["cheekymonkey.board"]
+    assert "cheekymonkey.cheeky.encoding" in graph["cheekymonkey.cheeky.game"]
+    assert "cheekymonkey.verify" in graph["cheekymonkey.cheeky.game"]
+    assert "cheekymonkey.cheeky.views" in graph["cheekymonkey.cheeky.board"]
     # Importing a module from outside its package runs the package's __init__ too; from inside, not.
-    assert {"cheekymonkey.bots", "cheekymonkey.bots.base"} <= graph["cheekymonkey.play"]
-    assert "cheekymonkey.bots" not in graph["cheekymonkey.bots.search"]
+    assert {"cheekymonkey.cheeky.bots", "cheekymonkey.cheeky.bots.registry"} <= graph["cheekymonkey.cheeky.game"]
+    assert "cheekymonkey.cheeky.bots" not in graph["cheekymonkey.cheeky.bots.search"]
+    assert "cheekymonkey.cheeky" in graph["cheekymonkey"]  # the facade: the default game's API
 
 
 def test_the_package_has_no_import_cycle() -> None:
@@ -183,11 +236,58 @@ def test_a_cycle_would_be_found() -> None:
 
 @pytest.mark.parametrize("name", CORE)
 def test_a_core_module_imports_only_the_core(name: str) -> None:
-    """The core never imports the front ends (CLI, web, RL), the display code, or anything else above it."""
+    """The core never imports the front ends (CLI, web, RL), the display code, or anything else above it.
+
+    The shared core imports only itself; a game's engine core only itself and the shared core.
+    """
     imported = import_graph()[name]
     assert not {module for module in imported if _belongs(module, FRONT_ENDS)}
     assert not {module for module in imported if _belongs(module, DISPLAY)}
-    assert imported <= set(CORE), f"{name} imports {sorted(imported - set(CORE))}, outside the core"
+    game = next((package for package, core in ENGINE_CORES.items() if name in core), None)
+    allowed = set(SHARED_CORE) | set(ENGINE_CORES.get(game or "", ()))
+    assert imported <= allowed, f"{name} imports {sorted(imported - allowed)}, outside its core"
+
+
+def test_the_engine_cores_are_those_of_the_registered_games() -> None:
+    """Each game of the registry has an engine core stated here, and each stated core is a registered game's."""
+    assert set(ENGINE_CORES) == set(game_packages())
+
+
+def test_no_shared_module_imports_a_game_package() -> None:
+    """The shared surface reaches a game only through the registry: no module of it imports a game's package.
+
+    The facade (Cheeky Monkey's API as the default game's) and the old paths' aliases are the two exceptions.
+    """
+    packages = game_packages()
+    for name, imported in import_graph().items():
+        if _belongs(name, packages) or name in ABOVE_THE_GAMES_MAY_IMPORT_A_GAME:
+            continue
+        assert not {module for module in imported if _belongs(module, packages)}, name
+
+
+def test_neither_game_imports_another_and_each_imports_only_the_shared_modules_below_it() -> None:
+    """A game's package imports itself and, of the shared surface, only what lies below the games."""
+    packages = game_packages()
+    assert len(packages) == len(games())
+    for package in packages:
+        own = [name for name in import_graph() if _belongs(name, (package,))]
+        assert own, package
+        for name in own:
+            outside = {module for module in import_graph()[name] if not _belongs(module, (package,))}
+            # Importing any module of the package runs the package's own __init__ first: the facade, for the
+            # package root, whose import is the package being imported already.
+            outside.discard("cheekymonkey")
+            assert not {module for module in outside if _belongs(module, packages)}, f"{name} imports another game"
+            assert all(_belongs(module, BELOW_THE_GAMES) for module in outside), (
+                f"{name} imports {sorted(m for m in outside if not _belongs(m, BELOW_THE_GAMES))}, above the games"
+            )
+
+
+def test_a_layer_rule_would_be_caught() -> None:
+    """The rules above fail on a graph that breaks them: a shared module importing a game, a game another."""
+    graph = {"cheekymonkey.table": frozenset({"cheekymonkey.cheeky.engine"})}
+    assert {m for m in graph["cheekymonkey.table"] if _belongs(m, ("cheekymonkey.cheeky",))}
+    assert not _belongs("cheekymonkey.cheekyx", ("cheekymonkey.cheeky",))
 
 
 @pytest.mark.parametrize("name", CORE)
@@ -198,8 +298,8 @@ def test_a_core_module_needs_nothing_but_the_standard_library_and_attrs(name: st
 
 
 def test_the_architecture_page_lists_the_same_core() -> None:
-    """docs/explanation/architecture.md names the core these tests hold the package to, module for module."""
+    """docs/explanation/architecture.md names the shared core these tests hold the package to, module for module."""
     page = (Path(__file__).resolve().parent.parent / "docs" / "explanation" / "architecture.md").read_text()
     listed = page.split("<!-- core: ")[1].split("<!-- end of the core -->")[0]
     names = [line.split("`")[1] for line in listed.splitlines() if line.strip().startswith("- `")]
-    assert names == list(CORE)
+    assert names == list(SHARED_CORE)

@@ -31,8 +31,8 @@ from cheekymonkey import (
     resolve_chance,
     score,
 )
-from cheekymonkey.bots import ExpectimaxBot, HeuristicBot
-from cheekymonkey.search import MCTSBot
+from cheekymonkey.cheeky.bots import ExpectimaxBot, HeuristicBot
+from cheekymonkey.cheeky.bots.search import MCTSBot
 
 
 def _wilson_low(wins: float, games: int, z: float = 1.96) -> float:

@@ -288,7 +288,7 @@ def _swapped() -> Any:
         pytest.param(
             lambda: apply_all(new_game(2), [Reveal(E), Draw(), Reveal(S), Stop()]),
             Draw(),
-            "R9: you are stopping: put the tokens in front on your stack with Place",
+            "R9: you are stopping: put the tokens in front of you on your stack",
             id="placing",
         ),
         pytest.param(

@@ -7,12 +7,12 @@ import re
 import pytest
 
 from cheekymonkey import ANIMALS, Animal, InvalidValueError, RandomBot, play_game, score
-from cheekymonkey.bots import bot_named
-from cheekymonkey.events import Busted, Claimed, Drew, Event, GameOver, HerdSecured, Stacked, Stopped, Swapped
-from cheekymonkey.game import check_names
-from cheekymonkey.narration import a, bot_title, count, describe_event, format_sheet, merge_stacking
-from cheekymonkey.rules import Ruleset
-from cheekymonkey.scoring import score_counts
+from cheekymonkey.cheeky.bots import bot_named
+from cheekymonkey.cheeky.events import Busted, Claimed, Drew, Event, GameOver, HerdSecured, Stacked, Stopped, Swapped
+from cheekymonkey.cheeky.narration import a, bot_title, count, describe_event, format_sheet, merge_stacking
+from cheekymonkey.cheeky.rules import Ruleset
+from cheekymonkey.cheeky.scoring import score_counts
+from cheekymonkey.names import check_names
 
 NAMES = ["Ann", "Bob"]
 AN = {Animal.ELEPHANT}  # the only animal whose name starts with a vowel sound

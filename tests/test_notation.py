@@ -72,12 +72,12 @@ def test_a_refused_answer_says_why_and_lists_what_would_have_been_valid() -> Non
     valid = ("d", "s", "h", "c 0", "c 1")
     cases = {
         "c": "say which seat to claim from: 0, 1",
-        "c 2": "you cannot claim from seat 2; you can claim from 0, 1",
+        "c 2": "you cannot take from your own stack (R7); you can claim from 0, 1",
         "c x": "'x' is not a seat number; you can claim from 0, 1",
-        "w": "there is nobody to swap with now",
-        "fly": "that is not an action",
+        "w": "a swap is open only right after drawing a monkey, before any claim (R11, R12)",
+        "fly": "that is not a move",
         "d 3": "'d' takes nothing after it",
-        "": "that is not an action",
+        "": "say what to do",
     }
     for text, reason in cases.items():
         error = _refusal(text, state)
@@ -93,7 +93,7 @@ def test_draw_and_herd_are_refused_naming_their_rules_when_not_allowed() -> None
     ruleset = Ruleset.custom({Animal.SEAL: 1, Animal.LION: 1})
     empty_bag = apply_all(new_game(2, ruleset=ruleset), [Reveal(Animal.SEAL), Draw(), Reveal(Animal.LION)])
     assert empty_bag.bag_size == 0
-    assert _refusal("d", empty_bag).reason == "the bag is empty: you cannot draw (R8)"
+    assert _refusal("d", empty_bag).reason == "the bag is empty, so you cannot draw (R8)"
 
 
 def test_while_stacking_letters_and_names_put_down_one_or_several_tokens() -> None:
@@ -108,8 +108,8 @@ def test_while_stacking_letters_and_names_put_down_one_or_several_tokens() -> No
     after = apply_all(state, parse_actions("lsm", state))
     assert after.stacks[0][-3:] == (Animal.LION, Animal.SEAL, Animal.MONKEY)
     front = "in front of you: Seal, Lion, Monkey"
-    assert _refusal("e", state).reason == f"no Elephant left to put down; {front}"
-    assert _refusal("ss", state).reason == f"no Seal left to put down; {front}"
+    assert _refusal("e", state).reason == f"no Elephant is in front of you to put on your stack (R9); {front}"
+    assert _refusal("ss", state).reason == f"you name more than there are: only 1 Seal is in front of you (R9); {front}"
     assert _refusal("x", state).reason.startswith("'x' is not an animal; the animals are e (elephant), s (seal)")
     assert _refusal("x", state).valid == ("s", "l", "m")
     with pytest.raises(ActionTextError, match="several tokens"):
@@ -130,7 +130,7 @@ def test_at_a_chance_node_the_text_names_the_token_drawn_and_at_the_end_nothing_
     assert parse_action("l", start) == Reveal(Animal.LION)
     assert parse_action("reveal giraffe", start) == Reveal(Animal.GIRAFFE)
     no_lion = new_game(2, ruleset=Ruleset.little_children())
-    assert _refusal("lion", no_lion).reason == "no Lion is left in the bag"
+    assert _refusal("lion", no_lion).reason == "no Lion is left in the bag (R5)"
     over = play_game([RandomBot(), RandomBot()], seed=1).state
     assert over.phase is Phase.OVER
     error = _refusal("d", over)

@@ -15,15 +15,9 @@ from typing import Any, Final
 import pytest
 
 from cheekymonkey import Ruleset, score
-from cheekymonkey.serialization import (
-    DocumentError,
-    load_record,
-    load_ruleset,
-    load_state,
-    load_view,
-    to_document,
-)
-from cheekymonkey.views import view
+from cheekymonkey.cheeky.documents import load_record, load_ruleset, load_state, load_view, to_document
+from cheekymonkey.cheeky.views import view
+from cheekymonkey.serialization import DocumentError
 from tests.reference_scorer import STANDARD_VALUES, reference_score, stacks_to_rows
 
 OLD: Final = Path(__file__).parent / "golden" / "old_saves"

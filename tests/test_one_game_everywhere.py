@@ -16,11 +16,11 @@ from typing import Any
 import pytest
 
 from cheekymonkey import CHEEKY_MONKEY, GameState, HeuristicBot, play_game
-from cheekymonkey.actions import Action
+from cheekymonkey.cheeky.actions import Action
+from cheekymonkey.cheeky.documents import load_record, to_document
 from cheekymonkey.cli import main
 from cheekymonkey.rl.gymnasium_env import SoloEnv
 from cheekymonkey.rl.pettingzoo_env import GameEnv
-from cheekymonkey.serialization import load_record, to_document
 from cheekymonkey.web import Limits, RoomManager
 from tests.web_support import call, live_server, make_room, token_of
 

@@ -35,18 +35,17 @@ from cheekymonkey import (
     score,
     view,
 )
-from cheekymonkey.rl import (
+from cheekymonkey.cheeky.encoding import (
     DEFAULT_OBSERVATION,
     ActionCodec,
     full_observation,
     observation_layout,
     observation_text,
     observe,
-    returns,
-    returns_of,
     table_observation,
 )
-from cheekymonkey.scoring import score_stacks
+from cheekymonkey.cheeky.rewards import returns, returns_of
+from cheekymonkey.cheeky.scoring import score_stacks
 from tests.helpers import frozen, make, same_as
 from tests.strategies import play_randomly, reachable_states
 
@@ -269,7 +268,7 @@ def test_the_core_works_without_numpy_or_any_framework() -> None:
         ["numpy", "pyspiel", "pettingzoo", "gymnasium"],
         """
         from cheekymonkey import new_game, apply, Reveal, Animal
-        from cheekymonkey.rl import ActionCodec, observe
+        from cheekymonkey.cheeky.encoding import ActionCodec, observe
         state = apply(new_game(2), Reveal(Animal.SEAL))
         print(ActionCodec(2).action_mask(state)[:3], len(observe(state, 0)))
         """,
@@ -366,3 +365,60 @@ def test_the_table_text_leaves_out_what_the_table_observation_leaves_out() -> No
     assert observation_text(first, 0, "table") == observation_text(second, 0, "table")
     assert observation_text(first, 0, "full") != observation_text(second, 0, "full")
     assert "Seal" not in observation_text(first, 0, "table")
+
+
+@given(reachable_states())
+def test_the_movers_own_claim_and_swap_keep_their_indices_and_are_never_legal(state: GameState) -> None:
+    """Cheeky Monkey numbers claims and swaps by offset 0 to n - 1, offset 0 being the mover's own seat.
+
+    Those two indices stay in the action space (the numbering the learned bot's outputs and every saved
+    policy are laid out on) and no state ever allows them; the docs say why.
+    """
+    codec = ActionCodec(state.players)
+    mask = codec.action_mask(state)
+    assert not mask[codec.claim_index(0)]
+    assert not mask[codec.swap_index(0)]
+    if state.phase is not Phase.CHANCE:
+        assert codec.decode_at(state, codec.claim_index(0)) == Claim(state.seat)
+        assert codec.decode_at(state, codec.swap_index(0)) == Swap(state.seat)
+
+
+@pytest.mark.parametrize("players", [2, 3, 6])
+def test_too_many_monkeys_has_no_index_for_the_movers_own_seat(players: int) -> None:
+    """Too Many Monkeys numbers its seat actions by offset 1 to n - 1: no index names the mover's own seat."""
+    from cheekymonkey.games import game_named
+    from cheekymonkey.toomany import GiveSkip, TurnDown
+
+    game = game_named("too-many-monkeys")
+    encoding = game.encoding(players)
+    assert encoding.num_actions == 16 + 7 * (players - 1)
+    rng = random.Random(players)
+    movers: dict[int, object] = {}
+    state = game.new_game(players)
+    while len(movers) < players:
+        if game.is_terminal(state):
+            state = game.new_game(players)
+        elif game.is_chance_node(state):
+            state = game.apply(state, game.sample_chance(state, rng))
+        else:
+            mover = game.to_move(state)
+            assert mover is not None
+            movers.setdefault(mover, state)
+            state = game.apply(state, rng.choice(list(game.legal_actions(state))))
+    for seat, decision in movers.items():
+        actions = [encoding.decode(index, decision) for index in range(encoding.num_actions)]
+        named = {action.seat for action in actions if isinstance(action, TurnDown | GiveSkip)}
+        assert named == set(range(players)) - {seat}
+
+
+def test_the_learned_networks_outputs_are_laid_out_on_todays_indices() -> None:
+    """The shipped network has one output per Cheeky Monkey action index, own-seat claim and swap included."""
+    pytest.importorskip("numpy")
+    from cheekymonkey.cheeky.bots.learned import load_network
+
+    network = load_network()
+    codec = ActionCodec(network.players)
+    state = new_game(network.players)
+    while state.phase is Phase.CHANCE:
+        state = apply(state, chance_outcomes(state)[0][0])
+    assert network.outputs(state).shape == (codec.num_actions,) == (11 + 2 * network.players,)

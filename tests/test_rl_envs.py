@@ -22,14 +22,14 @@ from cheekymonkey import (
     CheekyMonkeyError,
     HeuristicBot,
     IllegalActionError,
-    InvalidGameError,
     InvalidValueError,
     Phase,
     RandomBot,
     Ruleset,
     play_game,
 )
-from cheekymonkey.rl import ActionCodec, observe, returns
+from cheekymonkey.cheeky.encoding import ActionCodec, observe
+from cheekymonkey.cheeky.rewards import returns
 from cheekymonkey.rl.episodes import lead
 from cheekymonkey.rl.gymnasium_env import ENV_ID, CheekyMonkeySoloEnv, SoloEnv
 from cheekymonkey.rl.pettingzoo_env import CheekyMonkeyEnv, GameEnv, env, raw_env
@@ -199,7 +199,7 @@ def test_gymnasium_make_finds_the_environment_after_install_without_importing_it
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=300)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.split() == ["SoloEnv", "(1335,)", "['action_mask',", "'seat']"]
+    assert result.stdout.split() == ["SoloEnv", "(1335,)", "['action_mask',", "'no_decision',", "'seat']"]
 
 
 def _episode(solo: SoloEnv, seed: int, *, plain: bool = True) -> tuple[list[int], float, int]:
@@ -304,17 +304,44 @@ def test_gymnasium_human_mode_prints_the_board(capsys: pytest.CaptureFixture[str
     assert printed.count(CHEEKY_MONKEY.board_text(solo.game_state)) == 2
 
 
-def test_gymnasium_deals_again_when_a_tiny_game_ends_before_the_learner_acts() -> None:
-    """A deal in which the game ends before the learner decides is dealt again; a hopeless rule set raises."""
+def test_gymnasium_keeps_a_tiny_game_that_ends_before_the_learner_acts_and_reports_its_end() -> None:
+    """A game an opponent ends before the learner decides is not dealt again: the first step reports its end.
+
+    The bag of one elephant and one seal is emptied by the first seat's turn whenever it draws both; the
+    learner in the second seat then has no decision, and the game's outcome (a win for the seat holding
+    more, or shared) is the learner's reward, on a step that plays nothing.
+    """
     tiny = Ruleset.custom({Animal.ELEPHANT: 1, Animal.SEAL: 1})
     solo = SoloEnv(players=2, seat=1, ruleset=tiny, opponents=[RandomBot()])
+    kept = played = 0
     for seed in range(20):
-        solo.reset(seed=seed)
-        assert solo.game_state.seat == 1
-        assert solo.game_state.phase is Phase.DECIDE
+        observation, info = solo.reset(seed=seed)
+        table = Table(CHEEKY_MONKEY, [Seat.of(RandomBot()), Seat.person("learner")], ruleset=tiny, seed=seed)
+        table.advance()
+        assert solo.game_state == table.state  # the seeded game, whatever happened in it
+        if table.over:
+            kept += 1
+            assert info["no_decision"] is True
+            assert not info["action_mask"].any()
+            assert not solo.action_masks().any()
+            assert observation.tolist() == list(observe(table.state, 1))
+            before = solo.table.actions
+            observation, reward, terminated, truncated, info = solo.step(0)
+            assert (terminated, truncated, info["no_decision"]) == (True, False, True)
+            assert reward == returns(table.state)[1]
+            assert solo.table.actions == before  # nothing played
+            with pytest.raises(InvalidValueError, match="episode is over"):
+                solo.step(0)
+        else:
+            played += 1
+            assert info["no_decision"] is False
+            assert solo.game_state.phase is Phase.DECIDE
+    assert kept  # both kinds of deal happen in these seeds
+    assert played
     never = SoloEnv(players=2, seat=1, ruleset=Ruleset.custom({Animal.ELEPHANT: 1}))
-    with pytest.raises(InvalidGameError):
-        never.reset(seed=0)
+    _, info = never.reset(seed=0)
+    assert info["no_decision"]
+    assert never.step(5)[2] is True  # the lone elephant: the first seat wins at once
 
 
 def test_gymnasium_autoreset_step_has_an_all_zero_mask_as_documented() -> None:

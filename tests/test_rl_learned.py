@@ -24,13 +24,13 @@ from cheekymonkey import (
     legal_actions,
     new_game,
 )
-from cheekymonkey.bots import BOTS, bot_named
-from cheekymonkey.rl.learned import WEIGHTS, LearnedBot, Network, features, load_network
-from cheekymonkey.rl.observations import full_observation, observation_layout
+from cheekymonkey.cheeky.bots import BOTS, bot_named
+from cheekymonkey.cheeky.bots.learned import WEIGHTS, LearnedBot, Network, features, load_network
+from cheekymonkey.cheeky.encoding import full_observation, observation_layout
 from cheekymonkey.simulation import simulate
 from cheekymonkey.table import Seat, Table
 
-SHIPPED = importlib.resources.files("cheekymonkey.rl").joinpath(WEIGHTS)
+SHIPPED = importlib.resources.files("cheekymonkey.cheeky.bots").joinpath(WEIGHTS)
 """The weights as installed (from the source tree, or from a wheel)."""
 
 
@@ -109,7 +109,7 @@ def test_the_bot_needs_numpy_and_no_deep_learning_framework() -> None:
         import sys
         sys.modules["torch"] = None
         from cheekymonkey import play_game
-        from cheekymonkey.bots import bot_named
+        from cheekymonkey.cheeky.bots import bot_named
         game = play_game([bot_named("learned"), bot_named("heuristic")], seed=4)
         print(game.state.phase.name, "torch" in sys.modules and sys.modules["torch"] is not None)
         """
@@ -117,7 +117,14 @@ def test_the_bot_needs_numpy_and_no_deep_learning_framework() -> None:
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=300)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["OVER", "False"]
-    blocked = 'import sys\nsys.modules["numpy"] = None\nfrom cheekymonkey.bots import bot_named\nbot_named("learned")\n'
+    blocked = "\n".join(
+        [
+            "import sys",
+            'sys.modules["numpy"] = None',
+            "from cheekymonkey.cheeky.bots import bot_named",
+            'bot_named("learned")',
+        ]
+    )
     result = subprocess.run([sys.executable, "-c", blocked], capture_output=True, text=True, check=False, timeout=300)
     assert result.returncode != 0
     assert "InvalidValueError" in result.stderr

@@ -27,8 +27,9 @@ from cheekymonkey import (
     chance_outcomes,
     new_game,
 )
+from cheekymonkey.cheeky.encoding import ActionCodec, observation_text, observe
+from cheekymonkey.cheeky.rewards import returns
 from cheekymonkey.games import GAME_NAMES, game_named
-from cheekymonkey.rl import ActionCodec, observation_text, observe, returns
 from cheekymonkey.rl.openspiel_game import (
     GAME_NAME,
     CheekyMonkeyGame,
@@ -290,10 +291,10 @@ def test_a_state_reached_by_engine_actions_matches_the_adapter() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("name", "rules"), [("cheeky-monkey", "standard"), ("too-many-monkeys", "short")])
-def test_openspiels_mcts_bot_plays_a_whole_game_through_the_adapter(name: str, rules: str) -> None:
-    """OpenSpiel's MCTS (chance nodes sampled from chance_outcomes) plays seat 0 of either game against random play."""
-    game = load(players=2, rules=rules, game=name)
+@pytest.mark.parametrize("name", [name for name in GAME_NAMES if game_named(name).observation_kinds()])
+def test_openspiels_mcts_bot_plays_a_whole_game_through_the_adapter(name: str) -> None:
+    """OpenSpiel's MCTS (chance nodes sampled from chance_outcomes) plays seat 0 of each game against random play."""
+    game = load(players=2, game=name)
     rng = np.random.RandomState(0)
     bot = mcts.MCTSBot(game, 2.0, 8, mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
     state = game.new_initial_state()

@@ -34,7 +34,7 @@ from cheekymonkey import (
     new_game,
     play_game,
 )
-from cheekymonkey.actions import Action
+from cheekymonkey.cheeky.actions import Action
 from tests.helpers import STANDARD, E, G, H, K, L, M, P, S, draws, frozen, held_outside_bag, make, play, same_as
 
 ALL_BUT_ONE_SEAL = (E,) * 3 + (S,) * 3 + (H,) * 5 + (G,) * 6 + (P,) * 7 + (K,) * 8 + (L,) * 9 + (M,) * 10

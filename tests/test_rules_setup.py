@@ -22,8 +22,8 @@ from cheekymonkey import (
     legal_actions,
     new_game,
 )
-from cheekymonkey.actions import Action
-from cheekymonkey.rules import MAX_PLAYERS
+from cheekymonkey.cheeky.actions import Action
+from cheekymonkey.cheeky.rules import MAX_PLAYERS
 from tests.helpers import STANDARD_COUNTS, E, G, H, K, L, M, P, S, draws, make, play
 
 

@@ -25,7 +25,7 @@ from cheekymonkey import (
     new_game,
     sample_chance,
 )
-from cheekymonkey.actions import Action
+from cheekymonkey.cheeky.actions import Action
 from tests.helpers import STANDARD_COUNTS, E, G, H, K, L, M, P, S, draws, make, play
 
 # --- R5: a draw --------------------------------------------------------------------------------------

@@ -34,7 +34,7 @@ from cheekymonkey import (
     begins_turn,
     play_game,
 )
-from cheekymonkey.bots import bot_named
+from cheekymonkey.cheeky.bots import bot_named
 from cheekymonkey.simulation import (
     WIN_UNITS,
     GameFailedError,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from cheekymonkey import GameState, RandomBot, Ruleset, apply, play_game
-from cheekymonkey.actions import Action
+from cheekymonkey.cheeky.actions import Action
 from tests.invariants import tokens_held
 
 

@@ -43,7 +43,7 @@ from cheekymonkey import (
     legal_actions,
     new_game,
 )
-from cheekymonkey.state import make_state
+from cheekymonkey.cheeky.state import make_state
 from tests.invariants import all_candidate_actions, check_illegal_actions, check_legal_set, check_transition
 
 E, S, M = Animal.ELEPHANT, Animal.SEAL, Animal.MONKEY

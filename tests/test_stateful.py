@@ -16,7 +16,7 @@ from cheekymonkey import (
     legal_actions,
     score,
 )
-from cheekymonkey.actions import STOP
+from cheekymonkey.cheeky.actions import STOP
 from tests.invariants import (
     all_candidate_actions,
     check_illegal_actions,

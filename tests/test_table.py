@@ -30,11 +30,11 @@ from cheekymonkey import (
     play_game,
     score,
 )
-from cheekymonkey.game import Outcome, ranks_by
+from cheekymonkey.cheeky.game import CheekyMonkey
+from cheekymonkey.cheeky.notation import ActionTextError
+from cheekymonkey.cheeky.state import GameState
 from cheekymonkey.games import GAME_NAMES, game_named
-from cheekymonkey.games.cheeky_monkey import CheekyMonkey
-from cheekymonkey.notation import ActionTextError
-from cheekymonkey.state import GameState
+from cheekymonkey.outcome import Outcome, ranks_by
 from cheekymonkey.table import bot_kind, rngs_for
 
 

@@ -21,6 +21,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from cheekymonkey.cli.play import PROMPT
 from cheekymonkey.errors import (
     ActionTextError,
     CheekyMonkeyError,
@@ -435,14 +436,14 @@ def test_the_terminal_prompt_refuses_a_draw_with_its_card_and_keeps_the_game() -
             check=False,
         )
         assert done.returncode == 0, done.stderr
-        [prompt] = [line for line in done.stdout.splitlines() if line.endswith("?=help: d; g")]
-        if not prompt.startswith("d="):
-            continue  # the first prompt offers no draw: try the next seed
         lines = done.stdout.splitlines()
-        after = lines[lines.index(prompt) + 1 :]
+        at = lines.index(f"{PROMPT}d; g")
+        if not any(line.startswith("  d  draw") for line in lines[at - 3 : at]):
+            continue  # the first choices (listed one a line above the prompt) offer no draw: try the next seed
+        after = lines[at + 1 :]
         assert after[0].startswith("'d; g': the turn passes to chance after 'd': type only 'd'")
-        # Nothing was played: the same choices are offered again, and the next answer quits.
-        assert after[1:] == [prompt.removesuffix("d; g") + "q", "You quit the game."]
+        # Nothing was played: the prompt asks again (the choices above it stand), and the next answer quits.
+        assert after[1:] == [f"{PROMPT}q", "You quit the game."]
         return
     raise AssertionError("no seed under 40 offers a draw first")  # pragma: no cover
 

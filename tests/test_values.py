@@ -34,7 +34,7 @@ from cheekymonkey import (
     score_stacks,
     stop_in_order,
 )
-from cheekymonkey.rules import Ruleset
+from cheekymonkey.cheeky.rules import Ruleset
 
 SHEET = score_stacks([(Animal.SEAL, Animal.SEAL, Animal.LION), (Animal.LION,)], Ruleset.standard())
 VALUES: list[Any] = [

@@ -18,9 +18,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cheekymonkey import Animal, Decision, InvalidGameError, Ruleset, score_counts
-from cheekymonkey.cli import main
-from cheekymonkey.serialization import dump_ruleset
-from cheekymonkey.verify import (
+from cheekymonkey.cheeky.documents import dump_ruleset
+from cheekymonkey.cheeky.verify import (
     ScoringModel,
     Status,
     VerificationReport,
@@ -29,6 +28,7 @@ from cheekymonkey.verify import (
     enumerate_witnesses,
     verify_ruleset,
 )
+from cheekymonkey.cli import main
 from tests.strategies import count_tables
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -265,13 +265,13 @@ def test_cli_verify_refuses_bad_input(tmp_path: Path, capsys: pytest.CaptureFixt
 
 
 def test_the_library_imports_without_z3() -> None:
-    """The core and the CLI import with z3 missing; only cheekymonkey.verify needs it, and says so."""
+    """The core, the CLI and the proofs' framework import with z3 missing; only the proofs need it, and say so."""
     code = (
         "import sys; sys.modules['z3'] = None\n"
-        "import cheekymonkey, cheekymonkey.cli\n"
-        "assert 'cheekymonkey.verify' not in sys.modules\n"
+        "import cheekymonkey, cheekymonkey.cli, cheekymonkey.verify\n"
+        "assert 'cheekymonkey.cheeky.verify' not in sys.modules\n"
         "try:\n"
-        "    import cheekymonkey.verify\n"
+        "    import cheekymonkey.cheeky.verify\n"
         "except ImportError as error:\n"
         "    print(error)\n"
     )

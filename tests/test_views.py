@@ -27,9 +27,9 @@ from cheekymonkey import (
     play_game,
     score,
 )
-from cheekymonkey.bots import HeuristicBot
-from cheekymonkey.serialization import dump_view, load_view
-from cheekymonkey.views import TableView, view
+from cheekymonkey.cheeky.bots import HeuristicBot
+from cheekymonkey.cheeky.documents import dump_view, load_view
+from cheekymonkey.cheeky.views import TableView, view
 
 
 def test_a_view_shows_tops_heights_front_bag_size_and_the_movers_actions_in_many_states() -> None:

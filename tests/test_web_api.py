@@ -8,6 +8,7 @@ import json
 import logging
 import random
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -20,19 +21,23 @@ import attrs
 import pytest
 
 from cheekymonkey import CHEEKY_MONKEY, Claim, Ruleset, apply, toomany
-from cheekymonkey.bots import bust_probability
+from cheekymonkey.cheeky.bots import bust_probability
+from cheekymonkey.cheeky.documents import load_action, load_view, to_document
 from cheekymonkey.errors import IllegalActionError
-from cheekymonkey.games import GAME_NAMES, game_named
-from cheekymonkey.serialization import DocumentError, load_action, load_view, to_document
+from cheekymonkey.games import GAME_NAMES, game_named, games
+from cheekymonkey.serialization import DocumentError
 from cheekymonkey.table import Seat, Table
 from cheekymonkey.web import STATIC_DIR, Limits, RoomManager
+from cheekymonkey.web.app import page_script
 from tests.web_support import (
     LiveServer,
+    ServeProcess,
     action,
     call,
     live_server,
     make_room,
     move,
+    open_stream,
     read_event,
     serve_process,
     token_of,
@@ -158,12 +163,12 @@ def test_a_move_without_a_version_gets_400_and_the_room_is_unchanged(server: Liv
 
 
 def test_a_typed_move_is_read_by_the_games_notation(server: LiveServer) -> None:
-    """``{"text": ...}`` plays what the game's parser reads; text it cannot read gets the parser's reason."""
+    """``{"text": ...}`` plays what the game's parser reads; a move the rules refuse gets the engine's reason."""
     room = make_room(server, "Ann", "Bob")
     token = token_of(room, 0)
     status, answer = call(server, "POST", "/api/move", {"version": 1, "text": "c 1"}, token=token)
     assert status == 400
-    assert answer["error"].startswith("'c 1': there is nobody to claim from now")
+    assert answer["error"].startswith("'c 1': seat 1's stack is empty (R7)")
     status, answer = call(server, "POST", "/api/move", {"version": 1, "text": "s"}, token=token)
     assert status == 200
     assert answer["events"][0]["text"].startswith("You stop")
@@ -313,6 +318,11 @@ def test_a_bad_room_gets_400_with_the_reason(server: LiveServer, body: dict[str,
         (["Your", "Bob"], False),
         (["Yousef", "Bob"], True),
         (["...", "Bob"], False),
+        (["\u028f\u1d0f\u1d1c", "Bob"], False),  # small capital Y, O, U: the trial's look-alike of "you"
+        (["\u0392ob", "Bob"], False),  # a Greek capital Beta
+        (["Ann", "\U0001d5ba\U0001d5c7\U0001d5c7"], False),  # mathematical sans-serif letters
+        (["Ann", "\u0251nn"], False),  # a Latin alpha
+        (["Ann", "\u0410\u043b\u044f"], True),  # Alya, in Cyrillic: a name of its own
     ],
 )
 def test_names_that_read_as_you_or_look_like_another_seats_are_refused(
@@ -346,10 +356,8 @@ def test_seeds_are_refused_unless_the_server_allows_them() -> None:
         assert "seeds" in answer["error"]
 
 
-def open_stream(url_port: int, token: str) -> tuple[http.client.HTTPConnection, http.client.HTTPResponse]:
-    connection = http.client.HTTPConnection("127.0.0.1", url_port, timeout=10)
-    connection.request("GET", "/api/events", headers={"Authorization": f"Bearer {token}"})
-    response = connection.getresponse()
+def event_stream(server: LiveServer, token: str) -> tuple[http.client.HTTPConnection, http.client.HTTPResponse]:
+    connection, response = open_stream(server, token)
     assert response.status == 200
     assert response.getheader("content-type", "").startswith("text/event-stream")
     return connection, response
@@ -358,7 +366,7 @@ def open_stream(url_port: int, token: str) -> tuple[http.client.HTTPConnection, 
 def test_the_event_stream_sends_the_table_then_every_change(server: LiveServer) -> None:
     """A stream opens with the seat's table, then sends a table at each change, with the new events only."""
     room = make_room(server, "Ann", "Bob")
-    connection, stream = open_stream(server.port, token_of(room, 1))
+    connection, stream = event_stream(server, token_of(room, 1))
     try:
         first = read_event(stream)
         assert first["version"] == 1
@@ -378,6 +386,7 @@ def test_pages_and_answers_carry_the_security_headers(server: LiveServer) -> Non
     connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
     for path, expected in (
         ("/", 200), ("/play", 200), ("/static/play.js", 200), ("/static/games/cheeky-monkey.js", 200),
+        ("/static/games/too-many-monkeys.js", 200), ("/static/games/chess.js", 404),
         ("/api/options", 200), ("/api/table?since=%C2%B2", 400), ("/api/nothing", 404), ("/static/../app.py", 404),
     ):  # fmt: skip
         connection.request("GET", path)
@@ -389,7 +398,11 @@ def test_pages_and_answers_carry_the_security_headers(server: LiveServer) -> Non
     connection.close()
 
 
-@pytest.mark.parametrize("host", ["evil.example", "127.0.0.1.evil.example", "localhost.", "[::2]:8000", "[::1]:80"])
+@pytest.mark.parametrize(
+    "host",
+    ["evil.example", "127.0.0.1.evil.example", "localhost.", "[::2]:8000", "[::1]:80", "[::1].evil.example",
+     "[::1]evil.example:80", "[::1]:80:80", "[::1", "[::1]:", "[::1]:8o"],
+)  # fmt: skip
 def test_a_request_for_a_host_not_served_is_refused(server: LiveServer, host: str) -> None:
     """A page rebinding its own name to 127.0.0.1 sends its own Host: the server refuses it, with a reason."""
     connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
@@ -484,12 +497,24 @@ def test_every_file_the_pages_load_ships_in_the_package() -> None:
         for name in loaded:
             assert (STATIC_DIR / name).is_file(), name
         assert "://" not in html  # nothing fetched from elsewhere
-    assert (STATIC_DIR / "games" / "cheeky-monkey.js").is_file()
+    # Each game's drawing ships in the game's own package, served as /static/games/<name>.js.
+    for game in games():
+        script = page_script(game)
+        assert script is not None, game.name
+        assert script.is_file(), game.name
 
 
 def test_the_web_package_reaches_games_only_through_the_game_surface() -> None:
-    """No module of the server imports a game's own modules: only the Game protocol, the registry and the Table."""
-    allowed = {"cheekymonkey.errors", "cheekymonkey.game", "cheekymonkey.games", "cheekymonkey.table"}
+    """No module of the server imports a game's own modules: only the shared surface, the registry and the Table."""
+    allowed = {
+        "cheekymonkey.errors",
+        "cheekymonkey.game",
+        "cheekymonkey.games",
+        "cheekymonkey.names",
+        "cheekymonkey.outcome",
+        "cheekymonkey.table",
+        "cheekymonkey.text_table",
+    }
     for module in WEB.glob("*.py"):
         tree = ast.parse(module.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
@@ -610,3 +635,58 @@ def test_a_seeded_room_plays_the_same_game_as_a_table_with_the_same_seed_and_pla
     alone.advance()
     assert kept.table.actions == alone.actions
     assert kept.table.state == alone.state
+
+
+def test_sigterm_with_an_event_stream_open_stops_the_server_cleanly(tmp_path: Path) -> None:
+    """SIGTERM while a page follows a room: the stream ends, the process exits 0, and stderr holds no traceback."""
+    log = tmp_path / "server.log"
+    server = ServeProcess(["--store", str(tmp_path / "rooms.sqlite3"), "--allow-seeds"], stderr=log)
+    try:
+        server.wait_ready()
+        room = make_room(server, "Ann", "Bob")
+        connection, stream = open_stream(server, token_of(room, 1))
+        assert stream.status == 200
+        assert read_event(stream)["version"] == 1
+        server.process.send_signal(signal.SIGTERM)
+        assert server.process.wait(timeout=30) == 0
+        connection.close()
+    finally:
+        server.stop()
+    text = log.read_text()
+    assert "Traceback" not in text, text
+    assert "Error" not in text, text
+
+
+@pytest.mark.parametrize("request_line", [b"GARBAGE\r\n\r\n", b"GET / HTTP/1.1\r\nHost: a\r\nBad Header\r\n\r\n"])
+def test_the_http_parsers_own_400s_carry_the_security_headers(server: LiveServer, request_line: bytes) -> None:
+    """A request uvicorn cannot parse is answered before the app runs: that 400 carries the headers too."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as raw:
+        raw.sendall(request_line)
+        answer = b""
+        while chunk := raw.recv(65536):
+            answer += chunk
+    head = answer.partition(b"\r\n\r\n")[0].decode("latin-1").lower()
+    assert head.startswith("http/1.1 400")
+    for name in ("content-security-policy", "x-content-type-options", "referrer-policy", "x-frame-options"):
+        assert f"\r\n{name}: " in head, name
+
+
+def test_every_connection_answers_without_waiting_for_the_clients_acknowledgement(server: LiveServer) -> None:
+    """TCP_NODELAY on each accepted connection, even from a listening socket made without naming TCP.
+
+    An answer is written in two parts (head, body); without it the second waits for the client's delayed
+    acknowledgement, about 40 ms on every request of a keep-alive connection.
+    """
+    assert server.listening.proto == 0  # made as cheekymonkey serve once made it: asyncio then skips TCP_NODELAY
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    connection.request("GET", "/api/options")
+    connection.getresponse().read()
+    held = [
+        c for c in server.connections() if c.transport.get_extra_info("peername")[1] == connection.sock.getsockname()[1]
+    ]
+    try:
+        assert len(held) == 1
+        sock = held[0].transport.get_extra_info("socket")
+        assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) == 1
+    finally:
+        connection.close()

@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from cheekymonkey import CHEEKY_MONKEY, Animal, Claim, apply, new_game, sample_chance, score
-from cheekymonkey.actions import Draw
-from cheekymonkey.serialization import load_record, to_document
+from cheekymonkey import CHEEKY_MONKEY, ActionTextError, Animal, Claim, apply, new_game, sample_chance, score
+from cheekymonkey.cheeky.actions import Draw, Stop
+from cheekymonkey.cheeky.documents import load_record, to_document
 from cheekymonkey.table import Table
 from cheekymonkey.web import Room
 from tests.web_support import LiveServer, Pages, browser_rooms, live_server, make_room
@@ -141,10 +141,13 @@ def test_a_second_player_joins_by_link_and_sees_moves_without_reloading(server: 
     expect(ann.locator("#status")).to_have_text("Your turn.")
     bob.evaluate("window.stillTheSamePage = true")
 
+    before = version(ann)
     ann.keyboard.press("d")
+    after_move(ann, before)
     expect(bob.locator("#log li").first).to_contain_text(re.compile(r"^\d+Ann draws an? \w+"))
     expect(bob.locator("#bag-size")).to_have_text(str(kept.table.state.bag_size))
     if kept.table.state.seat == 0:  # no bust: Ann stops, stacking in the order shown first
+        expect(ann.locator('#actions button[data-key="s"]')).to_be_enabled()
         before = version(ann)
         ann.keyboard.press("s")
         # The key press reaches the server asynchronously: wait for its table before reading the room's state.
@@ -163,20 +166,89 @@ def test_a_second_player_joins_by_link_and_sees_moves_without_reloading(server: 
     assert bob.evaluate("window.stillTheSamePage") is True
 
 
+# The page's moves go through this fetch. While ``window.holdMode`` is "answer", each move reaches the server
+# and its answer is held back from the page (the event stream brings the next table first, as on a slow link);
+# while it is "request", the move itself is held before the server sees it. ``window.movesSent`` counts the
+# moves sent, ``window.answersGiven`` the answers the page has had. ``window.release()`` stops holding and lets
+# everything held go.
+HOLD_MOVES = """() => {
+    const original = window.fetch;
+    window.holdMode = "";
+    window.movesSent = 0;
+    window.answersGiven = 0;
+    const held = [];
+    const hold = () => new Promise((go) => held.push(go));
+    window.fetch = async (url, init) => {
+        if (!String(url).startsWith("/api/move")) return original(url, init);
+        window.movesSent += 1;
+        if (window.holdMode === "request") await hold();
+        const holdAnswer = window.holdMode === "answer";
+        const response = await original(url, init);
+        if (holdAnswer && window.holdMode !== "") await hold();
+        window.answersGiven += 1;
+        return response;
+    };
+    window.release = () => {
+        window.holdMode = "";
+        for (const go of held.splice(0)) go();
+    };
+}"""
+
+
+def test_a_key_plays_as_soon_as_its_table_shows_and_never_twice_while_its_move_is_on_its_way(
+    server: LiveServer, pages: Pages
+) -> None:
+    """A key plays its move the moment its table shows, though the last move's answer is still held back.
+
+    A key pressed again before its move reaches the server sends nothing more.
+    """
+    seed, front = three_different_first_draws()
+    room = make_room(server, "Ann", "Bob", seed=seed)
+    kept = held(server, room)
+    ann = pages.open(server.url + room["seats"][0]["link"])
+    expect(ann.locator('#actions button[data-key="d"]')).to_be_enabled()
+    ann.evaluate(HOLD_MOVES)
+    ann.evaluate("window.holdMode = 'answer'")
+    for sent in (1, 2):
+        before = version(ann)
+        ann.keyboard.press("d")
+        after_move(ann, before)  # the event stream's table
+        assert ann.evaluate("[window.movesSent, window.answersGiven]") == [sent, 0]  # no answer yet
+        expect(ann.locator('#actions button[data-key="d"]')).to_be_enabled()
+    assert kept.table.state.front == front  # both draws played
+    # The move on its way from the table shown: its buttons wait, and its key, pressed again, is not sent.
+    ann.evaluate("window.holdMode = 'request'")
+    before = version(ann)
+    ann.keyboard.press("s")
+    expect(ann.locator("#actions button").first).to_be_disabled()
+    expect(ann.locator("#actions")).to_have_attribute("aria-busy", "true")
+    ann.keyboard.press("s")
+    assert ann.evaluate("window.movesSent") == 3
+    assert version(ann) == before == kept.version  # the stop has not reached the server
+    ann.evaluate("window.release()")
+    after_move(ann, before)
+    assert [a for a in kept.table.actions if isinstance(a, Stop)] == [Stop()]
+    expect(ann.locator("#status")).to_have_text("Your turn: stack your tokens.")
+    expect(ann.locator("#actions .action-place")).to_have_count(3)
+    expect(ann.locator("#actions button").first).to_be_enabled()
+    ann.wait_for_function("window.answersGiven === window.movesSent")  # every answer came, late
+    expect(ann.locator("#error")).to_have_text("")
+
+
 def test_a_refused_move_is_shown_with_the_library_reason(server: LiveServer, pages: Pages) -> None:
     """A typed move the rules refuse, and a move out of turn, show the library's reason; the room is unchanged."""
     room = make_room(server, "Ann", "<b>Bob</b>", seed=5)
     kept = held(server, room)
     before = kept.table.state
-    with pytest.raises(ValueError, match="nobody to claim"):
-        CHEEKY_MONKEY.parse_actions("c 1", before)
+    with pytest.raises(ActionTextError, match=r"\(R7\)") as refusal:
+        CHEEKY_MONKEY.parse_actions("c 1", before)  # the engine's own reason, its rule last
     with pytest.raises(ValueError, match="R7"):
         apply(before, Claim(1))
     ann = pages.open(server.url + room["seats"][0]["link"])
     expect(ann.locator("#status")).to_have_text("Your turn.")
     ann.fill("#command-text", "c 1")
     ann.press("#command-text", "Enter")
-    expect(ann.locator("#error")).to_contain_text("'c 1': there is nobody to claim from now")
+    expect(ann.locator("#error")).to_contain_text(f"'c 1': {refusal.value.reason}")
     assert kept.table.state is before
     # Names are text, never markup: the seat shows the brackets, and no element came of them.
     expect(ann.locator("#board .seat").nth(1).locator(".seat-name")).to_have_text("<b>Bob</b>")
@@ -306,3 +378,47 @@ def test_at_phone_width_names_stay_whole_and_the_moves_are_above_the_fold(
         assert box is not None
         assert box["y"] >= 0
         assert box["y"] + box["height"] <= 844, (button, box)
+    # The move box's example moves are whole in the box, measured in the box's own font.
+    room_left, needed = page.locator("#command-text").evaluate(
+        """box => {
+            const style = getComputedStyle(box);
+            const pen = document.createElement("canvas").getContext("2d");
+            pen.font = style.font;
+            return [box.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight),
+                    pen.measureText(box.placeholder).width];
+        }"""
+    )
+    assert 0 < needed <= room_left
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844)])
+def test_the_lobby_shows_every_seats_number_as_its_legend_promises_for_both_games(
+    server: LiveServer, pages: Pages, width: int, height: int
+) -> None:
+    """Each seat row of the lobby shows its seat's number whole, 0 first as the legend says, for both games."""
+    page = pages.open(server.url + "/", width=width, height=height)
+    page.wait_for_selector("body[data-ready]")
+    expect(page.locator("fieldset legend", has_text="Seats")).to_have_text("Seats, in turn order (seat 0 starts)")
+    for game, title in (("too-many-monkeys", "Too Many Monkeys"), ("cheeky-monkey", "Cheeky Monkey")):
+        page.select_option("#game", game)
+        expect(page.locator("#title")).to_have_text(title)  # the game's seats are laid out with its title
+        page.click("#add-seat")
+        rows = page.locator("#seats .seat-row")
+        expect(rows).to_have_count(4)
+        shown = rows.evaluate_all(
+            """rows => rows.map((row) => {
+                const label = row.querySelector(".seat-number");
+                const words = document.createRange();
+                words.selectNodeContents(label.firstChild);  // the visible words, not the name read aloud after
+                const seen = words.getBoundingClientRect();
+                const inside = row.getBoundingClientRect();
+                const whole = seen.width > 0 && seen.left >= inside.left && seen.right <= inside.right
+                    && seen.right <= window.innerWidth && label.scrollWidth <= label.clientWidth;
+                return [label.firstChild.textContent, whole, Number(getComputedStyle(label).fontSize.slice(0, -2))];
+            })"""
+        )
+        assert [(words, whole) for words, whole, _ in shown] == [(f"Seat {i}", True) for i in range(4)]
+        assert min(size for _, _, size in shown) >= 14
+        for seat in range(4):  # the name box is read with its seat's number
+            expect(page.locator(f"#seat-name-{seat}")).to_have_accessible_name(f"Seat {seat} name")
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")

@@ -22,10 +22,12 @@ from cheekymonkey.toomany import (
     TOO_MANY_MONKEYS,
     Card,
     Decline,
+    Draw,
     Event,
     FaceDown,
     GiveSkip,
     Phase,
+    PlaceWild,
     RaccoonTake,
     RaccoonTook,
     RoundWon,
@@ -137,6 +139,40 @@ def shows(page: Page, room: Room) -> None:
     page.wait_for_function("v => Number(document.body.dataset.version) === v", arg=room.version)
 
 
+def shows_newer(page: Page, before: int) -> None:
+    """Wait until ``page`` shows a table newer than version ``before``."""
+    page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=before)
+
+
+# The page's moves go through this fetch. While ``window.holdMode`` is "answer", each move reaches the server
+# and its answer is held back from the page (the event stream brings the next table first, as on a slow link);
+# while it is "request", the move itself is held before the server sees it. ``window.movesSent`` counts the
+# moves sent, ``window.answersGiven`` the answers the page has had. ``window.release()`` stops holding and lets
+# everything held go.
+HOLD_MOVES = """() => {
+    const original = window.fetch;
+    window.holdMode = "";
+    window.movesSent = 0;
+    window.answersGiven = 0;
+    const held = [];
+    const hold = () => new Promise((go) => held.push(go));
+    window.fetch = async (url, init) => {
+        if (!String(url).startsWith("/api/move")) return original(url, init);
+        window.movesSent += 1;
+        if (window.holdMode === "request") await hold();
+        const holdAnswer = window.holdMode === "answer";
+        const response = await original(url, init);
+        if (holdAnswer && window.holdMode !== "") await hold();
+        window.answersGiven += 1;
+        return response;
+    };
+    window.release = () => {
+        window.holdMode = "";
+        for (const go of held.splice(0)) go();
+    };
+}"""
+
+
 def buttons(page: Page) -> list[dict[str, Any]]:
     return [json.loads(b.get_attribute("data-action") or "") for b in page.locator("#actions button").all()]
 
@@ -186,13 +222,18 @@ def play_first_moves(pages_by_seat: list[Page], room: Room, count: int, *, check
             for other, other_page in enumerate(pages_by_seat):
                 assert_page_shows_the_table(other_page, room, other)
         first = page.locator("#actions button").first
+        expect(first).to_be_visible()
+        if first.get_attribute("data-key"):
+            # What a key needs: its button shown, and no move from this table on its way. (A key pressed while
+            # the table is still being animated ends the animation and plays: it waits for nothing more.)
+            expect(page.locator("#controls")).not_to_have_attribute("data-waiting", "move")
         before = room.version
         key = first.get_attribute("data-key")
         if key:
             page.keyboard.press(key)
         else:
             first.click()
-        page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=before)
+        shows_newer(page, before)
         movers.append(seat)
     return movers
 
@@ -294,6 +335,7 @@ def test_a_raccoon_pick_made_by_key_from_the_discard_pile_the_page_lays_open(ser
     declined = action_words(Decline(), room.table.state, names)  # the words the game gives its choices
     assert declined.startswith("take nothing")
     expect(page.locator("#actions button.action-decline")).to_have_text(declined[0].upper() + declined[1:] + "N")
+    expect(page.locator(f'#actions button[data-key="{pick.card.number}"]')).to_be_enabled()
     before = room.version
     page.keyboard.press(str(pick.card.number))
     page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=before)
@@ -306,6 +348,46 @@ def test_a_raccoon_pick_made_by_key_from_the_discard_pile_the_page_lays_open(ser
     expect(page.locator("#log")).to_contain_text(told(room, seat, RaccoonTook)[-1])
     other = pages_by_seat[1 - seat]
     expect(other.locator("#log")).to_contain_text(told(room, 1 - seat, RaccoonTook)[-1])
+
+
+def test_a_wild_position_pressed_the_moment_the_wild_shows_is_played_before_the_draw_is_answered(
+    server: LiveServer, pages: Pages
+) -> None:
+    """The wild's position key works as soon as the page shows the wild, while the draw's own answer is held back."""
+    names = ["Ann", "Bob"]
+
+    def arrives(table: Table[Any, Any, Any, Any, Any]) -> Draw | None:
+        return Draw() if table.state.phase is Phase.START else None
+
+    def wild_drawn(table: Table[Any, Any, Any, Any, Any]) -> bool:
+        return table.state.phase is Phase.WILD
+
+    room, pages_by_seat, seat, _ = reach(server, pages, names, arrives, wild_drawn, Phase.START)
+    page = pages_by_seat[seat]
+    page.evaluate(HOLD_MOVES)
+    page.evaluate("window.holdMode = 'answer'")
+    expect(page.locator("#actions button").first).to_have_attribute("data-key", "d")
+    before = room.version
+    page.keyboard.press("d")
+    shows_newer(page, before)  # the event stream's table: the wild is in hand
+    assert (room.table.state.phase, room.table.to_move) == (Phase.WILD, seat)
+    assert page.evaluate("[window.movesSent, window.answersGiven]") == [1, 0]  # the draw's answer is held back
+    first = page.locator("#actions button").first
+    expect(first).to_have_text(re.compile(r"^Wild at position [1-6][1-6]$"))
+    expect(first).to_be_enabled()
+    position = int(first.get_attribute("data-key") or "")
+    wilds = [a for a in room.table.actions if isinstance(a, PlaceWild)]
+    before = room.version
+    page.keyboard.press(str(position))
+    shows_newer(page, before)
+    assert page.evaluate("window.movesSent") == 2
+    assert state_after(room, PlaceWild(position)).rows[seat][position - 1] is Card.WILD
+    assert [a for a in room.table.actions if isinstance(a, PlaceWild)] == [*wilds, PlaceWild(position)]
+    # The answers held back arrive late: the page keeps the newest table, and says nothing went wrong.
+    page.evaluate("window.release()")
+    page.wait_for_function("window.answersGiven === window.movesSent")
+    assert_page_shows_the_table(page, room, seat)
+    expect(page.locator("#error")).to_have_text("")
 
 
 def test_a_do_not_disturb_chosen_by_clicking_the_card_turns_it_down_known_on_every_page(
@@ -367,6 +449,7 @@ def test_a_skip_given_by_key_waits_before_its_seat_and_skips_its_next_turn(serve
     expect(page.locator(f'#actions button[data-key="{skip.seat}"]')).to_have_text(
         f"Give the Skip to {names[skip.seat]}{skip.seat}"
     )
+    expect(page.locator(f'#actions button[data-key="{skip.seat}"]')).to_be_enabled()
     before = room.version
     page.keyboard.press(str(skip.seat))
     page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=before)
@@ -423,6 +506,284 @@ def test_a_round_won_on_the_page_shows_the_winner_and_the_next_smaller_row(serve
         expect(page.locator("#log")).to_contain_text(told(room, viewer, RoundWon)[-1])
 
 
+# What the page pictures disagrees with the table it was sent, as a person sees it: a card of the board not
+# fully drawn yet (see-through, or moved, tilted or scaled by an animation), a row whose heading counts more
+# cards face up than can be seen, a card "you hold" with no such card in the hand. An empty list: they agree.
+DISAGREEMENTS = """() => {
+    const found = [];
+    const drawn = (node) => {
+        const style = getComputedStyle(node);
+        const still = style.transform === "none" || style.transform === "matrix(1, 0, 0, 1, 0, 0)";
+        return Number(style.opacity) >= 0.999 && still;
+    };
+    for (const card of document.querySelectorAll("#board .card, #board .round-line, #board .seat-head")) {
+        if (!drawn(card)) found.push("not yet drawn: " + (card.id || card.className));
+    }
+    for (const seat of document.querySelectorAll("#board .tm-seat")) {
+        const heading = seat.querySelector(".row-count").textContent.match(/^(\\d+) of (\\d+) face up$/);
+        const slots = Array.from(seat.querySelectorAll(".slot"));
+        const seen = slots.filter((slot) => slot.dataset.state === "up" && drawn(slot.querySelector(".card")));
+        if (!heading || Number(heading[1]) !== seen.length || Number(heading[2]) !== slots.length) {
+            found.push("seat " + seat.dataset.seat + ": " + seat.querySelector(".row-count").textContent);
+        }
+    }
+    const held = document.getElementById("status").textContent.match(/you hold an? (.+)\\.$/);
+    const hand = document.getElementById("hand-card");
+    const holding = hand && drawn(hand) ? hand.querySelector(".card-name").textContent.toLowerCase() : null;
+    if (held && holding !== held[1].toLowerCase()) {
+        found.push("no " + held[1] + " in the hand");
+    }
+    return found;
+}"""
+
+# Watches the page from now on. Each animation frame in which a move button is enabled, the picture must agree
+# with the table (``window.enabledFrames`` counts them, ``window.disagreed`` keeps what did not). Each move the
+# page sends after that instant below is checked the same way as it leaves (``window.sentMoves``). The instant the page
+# first draws round ``window.pounceRound``, before any frame is painted, the quickest person acts: a click on
+# the first button, or its key when ``window.pounceWith`` is "key" (``window.pounced`` says what they met).
+WATCH = (
+    """() => {
+    const disagreements = """
+    + DISAGREEMENTS
+    + """;
+    const buttons = () => Array.from(document.querySelectorAll("#actions button"));
+    window.enabledFrames = 0;
+    window.disagreed = [];
+    window.sentMoves = [];
+    window.pounced = null;
+    const frame = () => {
+        if (buttons().some((button) => !button.disabled)) {
+            window.enabledFrames += 1;
+            const found = disagreements();
+            if (found.length) window.disagreed.push({ version: document.body.dataset.version, found });
+        }
+        requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+    const original = window.fetch;
+    window.fetch = (url, init) => {
+        if (window.pounced && String(url).startsWith("/api/move")) window.sentMoves.push(disagreements());
+        return original(url, init);
+    };
+    new MutationObserver(() => {
+        const line = document.getElementById("round-line");
+        const first = buttons()[0];
+        const dealt = line && line.textContent.startsWith("Round " + window.pounceRound + " ");
+        if (window.pounced || !first || !dealt) return;
+        window.pounced = {
+            version: Number(document.body.dataset.version),
+            disabled: first.disabled,
+            waiting: document.getElementById("controls").dataset.waiting || "",
+            opacity: Number(getComputedStyle(first).opacity),
+            disagreements: disagreements(),
+        };
+        if (window.pounceWith === "key") {
+            document.dispatchEvent(new KeyboardEvent("keydown", { key: first.dataset.key, bubbles: true }));
+        } else {
+            first.click();
+        }
+    }).observe(document.body, { attributes: true, attributeFilter: ["data-version"] });
+}"""
+)
+
+
+@pytest.mark.parametrize("quickest", ["click", "key"])
+def test_the_instant_a_new_round_is_dealt_a_click_waits_for_the_picture_and_a_key_shows_it_before_it_plays(
+    server: LiveServer, pages: Pages, quickest: str
+) -> None:
+    """After a round change the buttons never act on the old picture, and agree with the new one when enabled.
+
+    While the new round is being dealt a click is refused visibly (the buttons wait, greyed); a key ends the
+    dealing and plays on the new picture; and in every frame in which a button is enabled, the rows, their
+    headings and the hand agree with the table.
+    """
+    names = ["Ann", "Bob"]
+
+    def arrives(table: Table[Any, Any, Any, Any, Any]) -> Any:
+        return table.legal_actions()[0] if table.state.round == 1 else None
+
+    def dealt_and_played_on(table: Table[Any, Any, Any, Any, Any]) -> bool:
+        # Round 2 is dealt, and its first move (the quickest person's) does not end the game.
+        if table.state.round != 2:
+            return False
+        play_first(table, 1)
+        return not table.finished
+
+    seed, moves, _ = find_game(names, TWO_CARD_ROWS, arrives, dealt_and_played_on)
+    probe = rehearsal(names, TWO_CARD_ROWS, seed)
+    play_first(probe, moves + 1)
+    seat = probe.to_move  # the first to move in round 2
+    assert seat is not None
+    room_document = make_room(server, names, TWO_CARD_ROWS, seed)
+    room = held(server, room_document)
+    pages_by_seat = open_seats(server, pages, room_document)
+    play_first_moves(pages_by_seat, room, moves)
+    for page in pages_by_seat:
+        page.evaluate(WATCH)
+        page.evaluate("how => { window.pounceRound = 2; window.pounceWith = how; }", quickest)
+    play_first_moves(pages_by_seat, room, 1)  # the move that wins round 1
+    assert room.table.state.round == 2
+    page = pages_by_seat[seat]
+    page.wait_for_function("window.pounced !== null")
+    pounced = page.evaluate("window.pounced")
+    dealt = pounced["version"]
+    if quickest == "click":
+        assert dealt == room.version  # (a key's move may still be on its way: shows_newer below waits for it)
+    assert pounced["disagreements"], "the quickest person acted before the new round was dealt on the page"
+    if quickest == "click":
+        # Refused, visibly: the buttons wait, greyed, and the table does not move.
+        assert pounced["disabled"] is True
+        assert pounced["waiting"] == "picture"
+        assert pounced["opacity"] < 1
+        first = page.locator("#actions button").first
+        # A real mouse click too, as soon as Playwright can make one, whatever the button's state: refused
+        # while the round is still being dealt, else played (and checked) on the picture as it then is.
+        first.click(force=True)
+        if page.evaluate("window.sentMoves.length") == 0:
+            expect(first).to_be_enabled()  # once the round is dealt
+            assert room.version == dealt
+            assert page.evaluate("window.sentMoves") == []
+            first.click()
+    shows_newer(page, dealt)
+    # The key (or the click once allowed) played on the new picture, and every frame with a button to press
+    # showed the table as it is.
+    assert page.evaluate("window.sentMoves") == [[]]
+    for other in pages_by_seat:
+        shows(other, room)
+    page.wait_for_function("n => window.enabledFrames > n", arg=page.evaluate("window.enabledFrames"))
+    for other in pages_by_seat:
+        assert other.evaluate("window.disagreed") == []
+    assert page.evaluate("window.enabledFrames") > 0
+
+
+# Everything written on the board's cards and in the move box, measured as laid out: each card's mark and
+# words inside the card (not cut at its edges, as "Elephant" once showed as "lephan"), at a readable size, the
+# move box's example moves whole in the box, and no part of the page wider than the screen. Returns what fails,
+# and what the single cards (discard pile's top, hand) and the cards turned down say.
+MEASURE = """() => {
+    const found = [];
+    const within = (part, card) => {
+        const inner = part.getBoundingClientRect();
+        const outer = card.getBoundingClientRect();
+        const left = outer.left + card.clientLeft, top = outer.top + card.clientTop;
+        return inner.left >= left - 0.5 && inner.right <= left + card.clientWidth + 0.5
+            && inner.top >= top - 0.5 && inner.bottom <= top + card.clientHeight + 0.5;
+    };
+    for (const card of document.querySelectorAll("#board .card")) {
+        for (const part of card.querySelectorAll(".card-mark, .card-name, .card-down")) {
+            const style = getComputedStyle(part);
+            if (style.display === "none" || style.clipPath !== "none") continue;  // for screen readers only
+            const words = part.textContent;
+            if (!within(part, card) || part.scrollWidth > part.clientWidth) found.push("cut off: " + words);
+            if (parseFloat(style.fontSize) < 10.5) found.push("too small to read: " + words + " at " + style.fontSize);
+        }
+    }
+    const box = document.getElementById("command-text");
+    const style = getComputedStyle(box);
+    const pen = document.createElement("canvas").getContext("2d");
+    pen.font = style.font;
+    const room = box.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    if (pen.measureText(box.placeholder).width > room) found.push("example moves cut off: " + box.placeholder);
+    if (document.documentElement.scrollWidth > window.innerWidth) found.push("the page is wider than the screen");
+    const said = (node) =>
+        node && node.classList.contains("up") ? [node.className, node.querySelector(".card-name").textContent] : null;
+    return {
+        found: found,
+        top: said(document.getElementById("discard-top")),
+        hand: said(document.getElementById("hand-card")),
+        known: Array.from(document.querySelectorAll("#board .card.known")).map((card) =>
+            [card.querySelector(".card-mark").textContent, card.querySelector(".card-down").textContent,
+             card.querySelector(".card-name").textContent]),
+    };
+}"""
+
+CARD_NAMES = {
+    Card.WILD: "Wild",
+    Card.SKIP: "Skip",
+    Card.ELEPHANT: "Elephant",
+    Card.GIRAFFE: "Giraffe",
+    Card.RACCOON: "Raccoon",
+    Card.DO_NOT_DISTURB: "Do Not Disturb",
+}
+SINGLE_CARDS = set(CARD_NAMES) | {Card.SIX}  # every special card, and a number, alone on a pile or in a hand
+
+
+def single_cards(table: Table[Any, Any, Any, Any, Any]) -> set[Card]:
+    """The cards shown alone now: the discard pile's top and the card in hand."""
+    state = table.state
+    return {card for card in (state.discard[-1] if state.discard else None, state.hand) if card is not None}
+
+
+def turned_down(table: Table[Any, Any, Any, Any, Any]) -> bool:
+    return any(isinstance(slot, FaceDown) for row in table.state.rows for slot in row)
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844)])
+def test_every_card_and_the_move_box_read_whole_on_a_screen_and_a_phone(
+    server: LiveServer, pages: Pages, width: int, height: int
+) -> None:
+    """Every card the page draws reads whole at a readable size, and so do the move box's example moves.
+
+    A seeded game of two people is played until every special card (and a number) has been shown alone on
+    the discard pile or in a hand, and a card has been turned down; the page is measured at every table.
+    """
+    names = ["Ann", "Elizabeth"]
+    seed = moves = -1
+    for candidate in SEEDS:
+        table = rehearsal(names, STANDARD, candidate)
+        shown: set[Card] = set()
+        down = False
+        played = 0
+        while True:
+            shown |= single_cards(table)
+            down = down or turned_down(table)
+            if (shown >= SINGLE_CARDS and down) or table.finished or played == 400:
+                break
+            play_first(table, 1)
+            played += 1
+        if shown >= SINGLE_CARDS and down:
+            seed, moves = candidate, played
+            break
+    assert moves > 0, "no seed shows every card"
+    room_document = make_room(server, names, STANDARD, seed)
+    room = held(server, room_document)
+    tokens = [seat["link"].split("#", 1)[1] for seat in room_document["seats"]]
+    page = pages.open(server.url + room_document["seats"][0]["link"], width=width, height=height)
+    page.emulate_media(reduced_motion="reduce")  # measured as laid out, not in the middle of an animation
+    shown = set()
+    known: list[list[str]] = []
+    for _ in range(moves + 1):
+        shows(page, room)
+        measured = page.evaluate(MEASURE)
+        assert measured["found"] == [], (room.version, measured["found"])
+        view = DOCUMENTS.to_document(room.table.view(0))
+        for where, card in (("top", view["discard"][-1] if view["discard"] else None), ("hand", view["hand"])):
+            if card is not None:
+                shown.add(Card[card.upper()])
+                words = CARD_NAMES.get(Card[card.upper()], Card[card.upper()].code)
+                assert measured[where] is not None
+                assert f"c-{card}" in measured[where][0].split()
+                assert measured[where][1] == words  # the whole name, written on the card
+        downs = [Card[slot["card"].upper()] for row in view["rows"] for slot in row if isinstance(slot, dict)]
+        said = [[card.code, "down", "turned down: " + CARD_NAMES.get(card, card.code)] for card in downs]
+        assert measured["known"] == said  # what it is, and that it is down, in letters big enough to read
+        known += said
+        if room.table.finished:
+            break
+        mover = room.table.to_move
+        assert mover is not None
+        status, _ = call(
+            server,
+            "POST",
+            "/api/move",
+            {"version": room.version, "action": legal_documents(room)[0]},
+            token=tokens[mover],
+        )
+        assert status == 200
+    assert shown >= SINGLE_CARDS
+    assert known  # a card turned down was measured too
+
+
 def test_the_lobby_makes_a_room_with_this_games_custom_rules_and_a_bot(server: LiveServer, pages: Pages) -> None:
     """The lobby's custom rules for this game (the deck, the row size) make the room the server then holds."""
     page = pages.open(server.url + "/")
@@ -453,29 +814,61 @@ def test_the_lobby_makes_a_room_with_this_games_custom_rules_and_a_bot(server: L
     expect(page.locator('.tm-seat[data-seat="1"] .badge')).to_have_text("Random bot")
 
 
-def test_a_game_won_on_the_page_shows_the_winner_every_row_and_the_record(server: LiveServer, pages: Pages) -> None:
-    """The move that wins the game, made on the page: each page says who won and shows the rows; the record replays."""
-    names = ["Ann", "Bob"]
-    seed, moves, _ = find_game(
-        names, ONE_CARD_ROWS, lambda table: table.legal_actions()[0], lambda table: table.finished
-    )
-    room_document = make_room(server, names, ONE_CARD_ROWS, seed)
+def test_a_game_won_on_the_page_places_every_seat_shows_the_final_rows_once_and_the_record(
+    server: LiveServer, pages: Pages
+) -> None:
+    """The move that wins the game, made on the page: each page places every seat, the final rows drawn once.
+
+    The places are the terminal's result table's, with the rounds each seat won; no hand is left on the
+    board; the record replays.
+    """
+    names = ["Ann", "Bob", "Cy"]
+
+    def placed_apart(table: Table[Any, Any, Any, Any, Any]) -> bool:
+        outcome = table.outcome()
+        return outcome is not None and sorted(outcome.ranks) == [1, 2, 3]  # three different places to show
+
+    seed, moves, _ = find_game(names, TWO_CARD_ROWS, lambda table: table.legal_actions()[0], placed_apart, most=200)
+    room_document = make_room(server, names, TWO_CARD_ROWS, seed)
     room = held(server, room_document)
-    pages_by_seat = open_seats(server, pages, room_document)
+    pages_by_seat = open_seats(server, pages, room_document, phone=2)
     play_first_moves(pages_by_seat, room, moves + 1)
     outcome = room.table.outcome()
     assert outcome is not None  # the move made on the page won the game
     (winner,) = outcome.winners
+    state = room.table.state
+    terminal = GAME.result_table(state, names)  # the terminal's result: place, player, rounds won, last row
+    headers = [column.header.text for column in terminal.columns]
+    assert set(headers) == {"place", "player", "rounds won", "last row"}
+    rounds = [e.seat for e in room.table.events if isinstance(e, RoundWon)] + [winner]  # the last, won with the game
+    assert len(rounds) >= 2
     for viewer, page in enumerate(pages_by_seat):
         shows(page, room)
         expect(page.locator("#winners")).to_have_text("You win." if viewer == winner else f"{names[winner]} wins.")
         who = "You" if viewer == winner else names[winner]
-        expect(page.locator("#round-line")).to_have_text(f"Round 1, the last · {who} won the game.")
-        expect(page.locator("#result-detail .tm-seat")).to_have_count(2)
-        expect(page.locator(f'#result-detail .tm-seat[data-seat="{winner}"] .slot')).to_have_attribute(
-            "data-state", "up"
+        expect(page.locator("#round-line")).to_have_text(f"Round {state.round}, the last · {who} won the game.")
+        placings = page.locator("#placings tbody tr").evaluate_all(
+            "rows => rows.map((row) => Array.from(row.children).map((cell) => cell.textContent))"
         )
+        expected = []
+        for line in terminal.rows:
+            cells = dict(zip(headers, (cell.text for cell in line), strict=True))
+            seat = names.index(cells["player"])
+            assert cells["rounds won"] == str(rounds.count(seat))
+            you = " (you)" if seat == viewer else ""
+            expected.append([cells["place"], cells["player"] + you, cells["last row"], cells["rounds won"]])
+        assert placings == expected
+        expect(page.locator(f'#placings tr.winner[data-seat="{winner}"]')).to_have_count(1)
+        # The final rows once, on the board; nobody's hand after the game.
+        expect(page.locator("#board .tm-seat")).to_have_count(3)
+        expect(page.locator("#result-detail .tm-seat")).to_have_count(0)
+        expect(page.locator(f'#board .tm-seat[data-seat="{winner}"] .slot')).to_have_attribute("data-state", "up")
+        expect(page.locator("#hand")).to_have_count(0)
+        expect(page.locator("body")).not_to_contain_text("game is over", ignore_case=True)
         expect(page.locator("#actions button")).to_have_count(0)
+        # Nothing of the result is cut off, at a phone's width as on a screen.
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        assert page.locator("#placings").evaluate("t => t.scrollWidth <= t.parentElement.clientWidth")
     status, record = call(server, "GET", "/api/record", token=room_document["seats"][0]["link"].split("#", 1)[1])
     assert status == 200
     assert DOCUMENTS.from_document(record, "record").final_state() == room.table.state

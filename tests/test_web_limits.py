@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
 import random
 import resource
 import socket
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,22 +24,36 @@ from typing import Any
 import pytest
 
 from cheekymonkey import CHEEKY_MONKEY, Animal, Ruleset, apply, is_chance_node, is_terminal, new_game, sample_chance
+from cheekymonkey.cheeky.documents import to_document
 from cheekymonkey.errors import InvalidValueError
-from cheekymonkey.serialization import to_document
-from cheekymonkey.web import SAFE_INTEGER, Limits, RoomManager
-from tests.web_support import LiveServer, ServeProcess, call, live_server, make_room, move, token_of
+from cheekymonkey.web import SAFE_INTEGER, BotPool, Limits, RoomManager
+from tests.web_support import (
+    LiveServer,
+    ServeProcess,
+    call,
+    live_server,
+    make_room,
+    move,
+    open_stream,
+    redis_server,
+    serve_process,
+    token_of,
+)
 
 BODY = {"preset": "standard", "seats": [{"name": "Ann"}, {"name": "Bob"}]}
 
+PROXY = ["127.0.0.1"]
+"""The test client's address, named as a trusted proxy where a test makes its requests come from others."""
+
 
 def client(address: str) -> dict[str, str]:
-    """Headers that make a request come from ``address``: uvicorn takes X-Forwarded-For from 127.0.0.1."""
+    """Headers that make a request come from ``address``, where the server trusts 127.0.0.1 as its proxy."""
     return {"X-Forwarded-For": address}
 
 
 def test_one_client_cannot_take_every_room_and_others_still_get_theirs() -> None:
     """A client at its limit of open rooms gets 429 with Retry-After; another client still makes rooms."""
-    with live_server(RoomManager(limits=Limits(rooms_per_client=3, max_rooms=10))) as server:
+    with live_server(RoomManager(limits=Limits(rooms_per_client=3, max_rooms=10)), trusted_proxies=PROXY) as server:
         for _ in range(3):
             assert call(server, "POST", "/api/rooms", BODY, headers=client("10.0.0.1"))[0] == 201
         status, answer = call_with_headers(server, "POST", "/api/rooms", BODY, client("10.0.0.1"))
@@ -59,7 +76,7 @@ def test_a_client_makes_at_most_so_many_rooms_a_minute() -> None:
 
 def test_the_server_wide_room_limit_answers_503_with_retry_after() -> None:
     """Rooms in all are capped too, whoever asks: 503 and Retry-After."""
-    with live_server(RoomManager(limits=Limits(max_rooms=2))) as server:
+    with live_server(RoomManager(limits=Limits(max_rooms=2)), trusted_proxies=PROXY) as server:
         for address in ("10.0.0.1", "10.0.0.2"):
             assert call(server, "POST", "/api/rooms", BODY, headers=client(address))[0] == 201
         status, answer = call_with_headers(server, "POST", "/api/rooms", BODY, client("10.0.0.3"))
@@ -78,12 +95,6 @@ def call_with_headers(
     answer = {"body": json.loads(response.read()), "retry-after": response.getheader("retry-after")}
     connection.close()
     return response.status, answer
-
-
-def open_stream(server: LiveServer, token: str) -> tuple[http.client.HTTPConnection, http.client.HTTPResponse]:
-    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
-    connection.request("GET", "/api/events", headers={"Authorization": f"Bearer {token}"})
-    return connection, connection.getresponse()
 
 
 def test_streams_are_limited_per_seat_and_in_all() -> None:
@@ -224,23 +235,23 @@ def test_each_bot_keeps_at_most_its_bound_in_its_caches_between_moves() -> None:
 
 
 def test_the_servers_bots_play_within_the_servers_memory_bound() -> None:
-    """Rooms of expectimax and search bots: after every bot move, each bot's caches hold at most the bound."""
-    manager = RoomManager(limits=Limits(bot_memory=40), allow_seeds=True)
+    """Rooms of expectimax and search bots, thinking in a worker process: every decision ends within the bound."""
+    manager = RoomManager(limits=Limits(bot_memory=40), allow_seeds=True, bots=BotPool(1))
     with live_server(manager) as server:
         room = make_room(server, "Ann", "Ex", "Mo", bots={1: "expectimax", 2: "mcts"}, seed=6)
-        held = manager.rooms[room["room"]]
         token = token_of(room, 0)
         for _ in range(4):  # four of Ann's turns, each followed by both bots' turns
             deadline = time.monotonic() + 60
             while (table := call(server, "GET", "/api/table", token=token)[1])["waiting"] != "person":
                 assert time.monotonic() < deadline, "the bots never finished their turns"
                 time.sleep(0.05)
-            for seat in held.seats[1:]:
-                assert seat.player is not None
-                assert seat.player.cache_entries <= 40  # type: ignore[attr-defined]
             if table["waiting"] != "person":
                 break
             assert call(server, "POST", "/api/move", move(table["version"], "stop"), token=token)[0] == 200
+        pool = manager.bots
+        assert pool.decisions >= 8  # both bots' turns, four times
+        assert 0 < pool.largest_cache <= 40  # the caches were used, and kept within the bound
+        assert os.getpid() not in pool.answered_by  # the decisions were made in the worker process
 
 
 def custom(count: int, value: int = 1) -> dict[str, Any]:
@@ -312,3 +323,133 @@ def test_more_connections_than_open_files_leave_no_flood_of_tracebacks_and_the_s
     text = log.read_text()
     assert "Traceback" not in text
     assert len(text) < 10_000, text[-2000:]
+
+
+# -- who a client is: X-Forwarded-For only from the proxies named ---------------------------------------
+
+
+def test_x_forwarded_for_names_the_client_only_when_its_sender_is_a_trusted_proxy() -> None:
+    """By default no address is trusted, 127.0.0.1 included: a header cannot get a client past its limits."""
+    args = ["--store", ":memory:", "--rooms-per-client", "2"]
+    with serve_process(args) as plain:
+        made = [call(plain, "POST", "/api/rooms", BODY, headers=client(f"10.2.0.{i}"))[0] for i in range(3)]
+        assert made == [201, 201, 429]
+    with serve_process([*args, "--forwarded-allow-ips", "127.0.0.1"]) as proxied:
+        made = [call(proxied, "POST", "/api/rooms", BODY, headers=client(f"10.2.0.{i}"))[0] for i in range(3)]
+        assert made == [201, 201, 201]
+
+
+def test_the_help_says_that_no_proxy_is_trusted_by_default() -> None:
+    """``cheekymonkey serve --help`` says whose X-Forwarded-For is read, and that by default nobody's is."""
+    done = subprocess.run(
+        [sys.executable, "-m", "cheekymonkey", "serve", "--help"], capture_output=True, text=True, check=True
+    )
+    text = " ".join(done.stdout.split())
+    assert "X-Forwarded-For" in text
+    assert "default: none, not even 127.0.0.1" in text
+
+
+def test_one_client_holds_at_most_so_many_event_streams() -> None:
+    """A client's streams past its own cap get 429, whatever seats they are on; another client still gets one."""
+    limits = Limits(streams_per_client=3, streams_per_seat=4, max_streams=50)
+    manager = RoomManager(limits=limits, allow_seeds=True)
+    with live_server(manager, trusted_proxies=PROXY) as server:
+        rooms = [make_room(server, "Ann", "Bob", headers=client(f"10.3.0.{i}")) for i in range(2)]
+        seats = [token_of(room, seat) for room in rooms for seat in (0, 1)]
+        opened = [open_stream(server, token, client("10.3.1.1")) for token in seats[:3]]
+        try:
+            assert [response.status for _, response in opened] == [200, 200, 200]
+            connection, refused = open_stream(server, seats[3], client("10.3.1.1"))
+            assert refused.status == 429
+            assert "3 event streams open" in json.loads(refused.read())["error"]
+            connection.close()
+            opened.append(open_stream(server, seats[3], client("10.3.1.2")))
+            assert opened[-1][1].status == 200
+        finally:
+            for connection, _ in opened:
+                connection.close()
+
+
+# -- the limits hold across processes that share the rooms through Redis -----------------------------------
+
+
+@pytest.fixture(scope="module")
+def shared_pair(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ServeProcess, ServeProcess]]:
+    """Two ``cheekymonkey serve`` processes over one real redis-server, trusting 127.0.0.1's X-Forwarded-For."""
+    with redis_server(tmp_path_factory.mktemp("redis")) as url:
+        args = ["--store", url, "--allow-seeds", "--bot-delay", "0", "--forwarded-allow-ips", "127.0.0.1",
+                "--rooms-per-minute", "3", "--rooms-per-client", "5", "--streams-per-seat", "2",
+                "--streams-per-client", "3"]  # fmt: skip
+        with serve_process(args) as first, serve_process(args) as second:
+            yield first, second
+
+
+def test_a_client_makes_no_more_rooms_a_minute_through_two_processes_than_through_one(
+    shared_pair: tuple[ServeProcess, ServeProcess],
+) -> None:
+    """Rooms made in turn on both processes count together: the fourth in the minute is refused by either."""
+    first, second = shared_pair
+    made = [call(server, "POST", "/api/rooms", BODY, headers=client("10.4.0.1"))[0] for server in (first, second) * 2]
+    assert made == [201, 201, 201, 429]
+    assert call(first, "POST", "/api/rooms", BODY, headers=client("10.4.0.1"))[0] == 429
+    assert call(second, "POST", "/api/rooms", BODY, headers=client("10.4.0.2"))[0] == 201
+
+
+def test_a_seats_and_a_clients_streams_count_together_on_both_processes(
+    shared_pair: tuple[ServeProcess, ServeProcess],
+) -> None:
+    """Streams opened on two processes count against one seat's cap and one client's cap."""
+    first, second = shared_pair
+    room = make_room(first, "Ann", "Bob", headers=client("10.5.0.1"))
+    other = make_room(second, "Cy", "Di", headers=client("10.5.0.2"))
+    ann, bob, cy = token_of(room, 0), token_of(room, 1), token_of(other, 0)
+    opened = [open_stream(first, ann, client("10.5.1.1")), open_stream(second, ann, client("10.5.1.2"))]
+    try:
+        assert [response.status for _, response in opened] == [200, 200]
+        for server in (first, second):  # the seat's third stream, from a third client, on either process
+            connection, refused = open_stream(server, ann, client("10.5.1.3"))
+            assert refused.status == 429
+            assert "this seat already has 2 event streams open" in json.loads(refused.read())["error"]
+            connection.close()
+        opened.append(open_stream(second, bob, client("10.5.1.1")))
+        opened.append(open_stream(first, cy, client("10.5.1.1")))
+        assert [response.status for _, response in opened[2:]] == [200, 200]
+        connection, refused = open_stream(second, token_of(other, 1), client("10.5.1.1"))  # its fourth, in all
+        assert refused.status == 429
+        assert "you have 3 event streams open" in json.loads(refused.read())["error"]
+        connection.close()
+    finally:
+        for connection, _ in opened:
+            connection.close()
+    deadline = time.monotonic() + 20  # the slots come back when the streams close
+    while True:
+        connection, again = open_stream(second, ann, client("10.5.1.3"))
+        connection.close()
+        if again.status == 200:
+            break
+        assert time.monotonic() < deadline, again.status
+        time.sleep(0.1)
+
+
+# -- finished games leave memory; their records stay in the store ------------------------------------------
+
+
+def test_finished_games_pile_up_in_the_store_not_in_memory() -> None:
+    """Twelve games played to their end: the manager holds at most ``finished_held`` of them; the rest come back."""
+    manager = RoomManager(limits=Limits(max_moves=2, finished_held=3, rooms_per_minute=50), allow_seeds=True)
+    with live_server(manager) as server:
+        games = []
+        for seed in range(12):
+            room = make_room(server, "Ann", "Bob", seed=seed)
+            status, table = call(server, "POST", "/api/move", move(1, "draw"), token=token_of(room, 0))
+            assert (status, table["waiting"]) == (200, "truncated")
+            games.append(room)
+            assert len(manager.rooms) <= 3
+        assert len(manager.rooms) == 3
+        first = games[0]
+        assert first["room"] not in manager.rooms  # released: read again from the store when asked
+        status, record = call(server, "GET", "/api/record", token=token_of(first, 1))
+        assert status == 200
+        assert len(record["actions"]) == 2
+        assert call(server, "GET", "/api/table", token=token_of(first, 0))[1]["waiting"] == "truncated"
+        assert len(manager.rooms) == 3

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import http.client
 import json
-import shutil
+import logging
+import os
 import sqlite3
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,11 +25,19 @@ from typing import Any
 import pytest
 
 from cheekymonkey import CHEEKY_MONKEY
-from cheekymonkey.serialization import load_record
+from cheekymonkey.cheeky.documents import load_record
 from cheekymonkey.table import Table
-from cheekymonkey.web import Limits, RedisStore, RoomManager, SqliteStore, StoredRoom, StoreError, token_hash
+from cheekymonkey.web import (
+    Limits,
+    RedisStore,
+    RoomManager,
+    SeatSpec,
+    SqliteStore,
+    StoredRoom,
+    StoreError,
+    token_hash,
+)
 from tests.web_support import (
-    REDIS_MISSING,
     ServeProcess,
     call,
     free_port,
@@ -34,6 +45,7 @@ from tests.web_support import (
     make_room,
     move,
     read_event,
+    redis_server,
     serve_process,
     token_of,
 )
@@ -222,40 +234,8 @@ def test_a_finished_games_record_can_be_downloaded_until_its_room_ends() -> None
 @pytest.fixture(scope="module")
 def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A real redis-server on a free port of 127.0.0.1, with its own folder, for this module's tests."""
-    executable = shutil.which("redis-server")
-    if executable is None:
-        pytest.fail(REDIS_MISSING)
-    folder = tmp_path_factory.mktemp("redis")
-    port = free_port()
-    process = subprocess.Popen(
-        [executable, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(folder), "--save", "", "--appendonly",
-         "no", "--protected-mode", "yes"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                with http_socket(port) as sock:
-                    sock.sendall(b"PING\r\n")
-                    if sock.recv(64).startswith(b"+PONG"):
-                        break
-            except OSError:
-                pass
-            assert process.poll() is None, "redis-server exited"
-            assert time.monotonic() < deadline, "redis-server did not start"
-            time.sleep(0.05)
-        yield f"redis://127.0.0.1:{port}/0"
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
-
-
-def http_socket(port: int) -> Any:
-    import socket
-
-    return socket.create_connection(("127.0.0.1", port), timeout=2)
+    with redis_server(tmp_path_factory.mktemp("redis")) as url:
+        yield url
 
 
 def test_a_redis_store_appends_only_at_the_version_named_and_forgets_a_room_whole(redis_url: str) -> None:
@@ -287,7 +267,7 @@ def test_a_redis_store_appends_only_at_the_version_named_and_forgets_a_room_whol
 @pytest.fixture(scope="module")
 def two_servers(redis_url: str) -> Iterator[tuple[ServeProcess, ServeProcess]]:
     """Two ``cheekymonkey serve`` processes sharing one Redis."""
-    args = ["--store", redis_url, "--allow-seeds", "--bot-delay", "0"]
+    args = ["--store", redis_url, "--allow-seeds", "--bot-delay", "0", "--forwarded-allow-ips", "127.0.0.1"]
     with serve_process(args) as first, serve_process(args) as second:
         yield first, second
 
@@ -361,3 +341,159 @@ def test_bots_play_once_when_two_processes_serve_their_room(two_servers: tuple[S
         if e["event"]["type"] in ("stopped", "busted", "herd_secured") and e["event"]["seat"] == 1
     ]
     assert len(mo_turns) == 1
+
+
+# -- a damaged store: one room's rows, or the whole file ---------------------------------------------------
+
+
+def fill(path: Path) -> list[tuple[str, dict[int, str]]]:
+    """Two rooms of two people in an SQLite file, each a move in; their ids and seat tokens."""
+
+    async def make() -> list[tuple[str, dict[int, str]]]:
+        manager = RoomManager(store=SqliteStore(str(path)), allow_seeds=True)
+        made = []
+        for seed in (3, 4):
+            room, tokens = await manager.create(
+                CHEEKY_MONKEY, CHEEKY_MONKEY.ruleset(), [SeatSpec("Ann"), SeatSpec("Bob")], seed=seed
+            )
+            await room.play(0, room.version, text="d")
+            made.append((room.id, tokens))
+        await manager.stop()
+        return made
+
+    return asyncio.run(make())
+
+
+def rows(path: Path) -> list[tuple[Any, ...]]:
+    """Every row of the three tables, in a fixed order."""
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        found: list[tuple[Any, ...]] = []
+        for table in ("rooms", "actions", "tokens"):
+            found += db.execute(f"SELECT * FROM {table} ORDER BY 1, 2").fetchall()
+        return found
+
+
+DAMAGES = {
+    "an actions row that is not JSON": "UPDATE actions SET action = '{not json' WHERE room = ? AND number = 1",
+    "an action that does not replay": (
+        'UPDATE actions SET action = \'{"format": "cheekymonkey/1", "kind": "action", "type": "claim", '
+        '"seat": 1}\' WHERE room = ? AND number = 1'
+    ),
+    "a record that is not JSON": "UPDATE rooms SET record = 'garbage' WHERE id = ?",
+}
+
+
+@pytest.mark.parametrize("damage", sorted(DAMAGES))
+def test_a_room_whose_rows_cannot_be_read_is_closed_alone_and_its_seats_are_told_it_is_damaged(
+    tmp_path: Path, damage: str
+) -> None:
+    """One damaged room: one log line names it and why; the server serves the others; its seats get 410."""
+    path = tmp_path / "rooms.sqlite3"
+    (bad, bad_tokens), (good, good_tokens) = fill(path)
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        db.execute(DAMAGES[damage], (bad,))
+        db.commit()
+    before = rows(path)
+    log = tmp_path / "server.log"
+    with serve_process(["--store", str(path), "--bot-delay", "0"], stderr=log) as server:
+        mover = call(server, "GET", "/api/table", token=good_tokens[1])[1]["to_move"]
+        status, table = call(server, "GET", "/api/table", token=good_tokens[mover])
+        assert status == 200
+        played = {"version": table["version"], "action": table["legal"][0]["action"]}
+        assert call(server, "POST", "/api/move", played, token=good_tokens[mover])[0] == 200  # the others play on
+        for token in bad_tokens.values():
+            for method, path_, body in (("GET", "/api/table", None), ("POST", "/api/move", move(2, "stop"))):
+                status, answer = call(server, method, path_, body, token=token)
+                assert status == 410, answer
+                assert "damaged" in answer["error"]
+        assert [r for r in rows(path) if bad in r] == [r for r in before if bad in r]  # the refusals changed nothing
+    text = log.read_text()
+    assert "Traceback" not in text
+    naming = [line for line in text.splitlines() if bad in line]
+    assert len(naming) == 1, text
+    assert "damaged" in naming[0]
+    assert good not in text
+
+
+def flip_bytes(path: Path) -> None:
+    """Overwrite part of the file's second page (the rooms' B-tree) with other bytes."""
+    data = bytearray(path.read_bytes())
+    for offset in range(4096 + 8, 4096 + 200):
+        data[offset] ^= 0x5A
+    path.write_bytes(bytes(data))
+
+
+def serve_once(args: list[str], **options: Any) -> subprocess.CompletedProcess[str]:
+    """``cheekymonkey serve`` on a free port with ``args``, expected to stop by itself."""
+    command = [sys.executable, "-m", "cheekymonkey", "serve", "--port", str(free_port()), *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=60, check=False, **options)
+
+
+@pytest.mark.parametrize("damage", ["flipped bytes", "not a database"])
+def test_a_damaged_database_file_is_refused_at_start_in_one_line(tmp_path: Path, damage: str) -> None:
+    """A database whose pages are damaged, or a file that is not one: one line, a non-zero exit, no traceback."""
+    path = tmp_path / "rooms.sqlite3"
+    fill(path)
+    if damage == "flipped bytes":
+        flip_bytes(path)
+    else:
+        path.write_bytes(b"these are not the rooms you are looking for\n" * 200)
+    done = serve_once(["--store", str(path)])
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+    assert done.stderr.strip().splitlines() == [done.stderr.strip()]
+    assert done.stderr.startswith(f"cheekymonkey serve: cannot use {path} as the room store")
+    assert "Serving" not in done.stdout
+
+
+def read_only(path: Path, on: bool) -> None:
+    """Make ``path`` (a file or a folder) read-only for this process, or writable again.
+
+    Root writes a file whatever its mode, so as root the path is made immutable (``chattr +i``) instead.
+    """
+    if os.geteuid() != 0:
+        path.chmod((0o555 if path.is_dir() else 0o444) if on else 0o755)
+        return
+    done = subprocess.run(["chattr", "+i" if on else "-i", str(path)], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, f"chattr cannot make {path} read-only for root here: {done.stderr}"
+
+
+@pytest.mark.parametrize("what", ["file", "folder"])
+def test_a_read_only_database_is_refused_at_start_in_one_line(tmp_path: Path, what: str) -> None:
+    """A database file, or its folder, the server may not write: one line and a non-zero exit, before serving."""
+    path = tmp_path / "rooms.sqlite3"
+    fill(path)
+    locked = path if what == "file" else tmp_path
+    read_only(locked, True)
+    try:
+        done = serve_once(["--store", str(path)])
+    finally:
+        read_only(locked, False)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert done.stderr.startswith(f"cheekymonkey serve: cannot use {path} as the room store")
+    assert "Serving" not in done.stdout
+
+
+def test_every_room_the_sweep_ends_is_logged_once_with_why(caplog: pytest.LogCaptureFixture) -> None:
+    """A finished game past its time and a game nobody moves in: one log line each, naming the room and why."""
+    clock = Clock()
+    manager = RoomManager(limits=Limits(idle_minutes=60, finished_minutes=15, max_moves=2), clock=clock,
+                          allow_seeds=True)  # fmt: skip
+    with caplog.at_level(logging.INFO, logger="cheekymonkey.web"), live_server(manager, sweep_seconds=0.05) as server:
+        idle = make_room(server, "Ann", "Bob")
+        done = make_room(server, "Cy", "Di")
+        status, table = call(server, "POST", "/api/move", move(1, "draw"), token=token_of(done, 0))
+        assert (status, table["waiting"]) == (200, "truncated")
+        clock.now += 16 * 60
+        assert gone(server, token_of(done, 1))
+        clock.now += 60 * 60
+        assert gone(server, token_of(idle, 1))
+    lines = [r.getMessage() for r in caplog.records if r.name == "cheekymonkey.web" and "ended" in r.getMessage()]
+    assert len([line for line in lines if done["room"] in line]) == 1, lines
+    assert len([line for line in lines if idle["room"] in line]) == 1, lines
+    (finished,) = (line for line in lines if done["room"] in line)
+    (quiet,) = (line for line in lines if idle["room"] in line)
+    assert "finished" in finished
+    assert "no move" in quiet

@@ -27,10 +27,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import uvicorn
-
 from cheekymonkey.web import Limits, RoomManager, create_app
-from cheekymonkey.web.server import uvicorn_config
+from cheekymonkey.web.server import Server, uvicorn_config
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -73,6 +71,7 @@ class LiveServer:
         header_timeout: float = 10.0,
         idle_timeout: int = 20,
         max_connections: int | None = None,
+        trusted_proxies: Sequence[str] = (),
         **app_options: Any,
     ) -> None:
         self.manager = manager
@@ -86,10 +85,20 @@ class LiveServer:
             header_timeout=header_timeout,
             idle_timeout=idle_timeout,
             max_connections=max_connections,
+            trusted_proxies=trusted_proxies,
         )
         config.timeout_graceful_shutdown = 1  # open event streams never end by themselves
-        self._server = uvicorn.Server(config)
+        self._server = Server(config)
         self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [self._socket]}, daemon=True)
+
+    @property
+    def listening(self) -> socket.socket:
+        """The socket the server listens on."""
+        return self._socket
+
+    def connections(self) -> list[Any]:
+        """The server's open connections (uvicorn's protocol objects, each with its ``transport``)."""
+        return list(self._server.server_state.connections)
 
     def start(self) -> None:
         """Start serving; return once the server accepts requests."""
@@ -336,6 +345,53 @@ def open_pages(browser: Browser) -> Iterator[Pages]:
     finally:
         opened.close()
     assert opened.errors == [], "the page reported script errors"
+
+
+@contextmanager
+def redis_server(folder: Path) -> Iterator[str]:
+    """A real redis-server on a free port of 127.0.0.1, keeping its files in ``folder``; yields its URL.
+
+    Raises:
+        RuntimeError: If redis-server is not installed (the message says how to install it).
+    """
+    executable = shutil.which("redis-server")
+    if executable is None:
+        raise RuntimeError(REDIS_MISSING)
+    port = free_port()
+    process = subprocess.Popen(
+        [executable, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(folder), "--save", "", "--appendonly",
+         "no", "--protected-mode", "yes"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=2) as sock:
+                    sock.sendall(b"PING\r\n")
+                    if sock.recv(64).startswith(b"+PONG"):
+                        break
+            except OSError:
+                pass
+            if process.poll() is not None:
+                raise RuntimeError("redis-server exited")
+            if time.monotonic() > deadline:
+                raise RuntimeError("redis-server did not start")
+            time.sleep(0.05)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def open_stream(
+    server: LiveServer | ServeProcess, token: str, headers: dict[str, str] | None = None
+) -> tuple[http.client.HTTPConnection, http.client.HTTPResponse]:
+    """A seat's event stream, opened (the caller closes the connection)."""
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=20)
+    connection.request("GET", "/api/events", headers={"Authorization": f"Bearer {token}", **(headers or {})})
+    return connection, connection.getresponse()
 
 
 def browser_rooms() -> RoomManager:

@@ -20,6 +20,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("replay", "step through a saved game record, narrated"),
     ("verify", "prove a rule set's scoring rules with z3 and print the report"),
     ("serve", "serve the web front end: play in a browser (needs the web extra)"),
+    ("league", "rank every bot of a game by head-to-head games: ratings with intervals"),
 )
 
 _DEFAULT_HELP = """\

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import shutil
 import sys
+import textwrap
 from collections.abc import Sequence
 from typing import Any
 
@@ -17,9 +18,9 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
-from cheekymonkey.game import TextTable
 from cheekymonkey.games import AnyGame
 from cheekymonkey.table import Step
+from cheekymonkey.text_table import TextTable
 
 __all__ = ["WIDTH", "Narrator", "draw", "make_console", "stdin_is_terminal"]
 
@@ -40,9 +41,10 @@ def make_console() -> Console:
 
 
 def draw(table: TextTable, width: int) -> Group:
-    """A game's :class:`~cheekymonkey.game.TextTable` drawn with rich, at most ``width`` columns wide, in colour.
+    """A game's :class:`~cheekymonkey.text_table.TextTable` drawn with rich, at most ``width`` columns wide, in colour.
 
-    The notes follow the table as lines of their own, wrapped to ``width`` (not to the table's width).
+    The notes follow the table as lines of their own, wrapped between words to ``width`` (not to the table's
+    width), the same at a terminal and in a pipe.
     """
     fitted = table.fit(width)
     drawn = Table(
@@ -61,7 +63,9 @@ def draw(table: TextTable, width: int) -> Group:
         )
     for row in fitted.rows:
         drawn.add_row(*(Text(cell.text, style=cell.colour or "") for cell in row))
-    return Group(drawn, *(Text(note) for note in fitted.notes))
+    # Wrapped here, not by the console: a pipe or a log gets the lines an 80-column terminal shows.
+    lines = [line for note in fitted.notes for line in textwrap.wrap(note, width) or [""]]
+    return Group(drawn, *(Text(line) for line in lines))
 
 
 class Narrator:

@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from cheekymonkey.errors import CheekyMonkeyError
-from cheekymonkey.game import check_names
 from cheekymonkey.games import DEFAULT_GAME, GAME_NAMES, AnyGame, game_named
+from cheekymonkey.names import check_names
 
 __all__ = [
     "DEFAULT_DELAY",
@@ -48,6 +48,7 @@ __all__ = [
     "output_path",
     "pause",
     "players_from",
+    "plural",
     "positive_int",
     "ruleset_from",
     "seat_names",
@@ -298,6 +299,15 @@ def ruleset_from(game: AnyGame, args: argparse.Namespace) -> Any:
     return game.ruleset(name)
 
 
+def plural(count: int, noun: str) -> str:
+    """A count with its noun in the right number: ``"1 player"``, ``"3 players"``.
+
+    >>> plural(1, "player"), plural(2, "game")
+    ('1 player', '2 games')
+    """
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
 def players_from(game: AnyGame, ruleset: Any, given: int | None) -> int:
     """The seat count: ``given``, or the default (:data:`DEFAULT_PLAYERS`, or the nearest the rule set allows).
 
@@ -308,7 +318,7 @@ def players_from(game: AnyGame, ruleset: Any, given: int | None) -> int:
     if given is None:
         return min(max(DEFAULT_PLAYERS, low), high)
     if not low <= given <= high:
-        raise OptionError(f"{given} players: {game.title} ({_rules_name(ruleset)}) takes {low} to {high}")
+        raise OptionError(f"{plural(given, 'player')}: {game.title} ({_rules_name(ruleset)}) takes {low} to {high}")
     return given
 
 
@@ -346,11 +356,13 @@ def seat_names(args: argparse.Namespace, defaults: Sequence[str]) -> list[str]:
 
     Raises:
         OptionError: If ``--names`` gives more names than there are seats, or names that
-            :func:`~cheekymonkey.game.check_names` refuses ("you", look-alikes).
+            :func:`~cheekymonkey.names.check_names` refuses ("you", look-alikes).
     """
     given: tuple[str, ...] = args.names or ()
     if len(given) > len(defaults):
-        raise OptionError(f"{len(given)} names for {len(defaults)} seats: give at most one name per seat")
+        raise OptionError(
+            f"{plural(len(given), 'name')} for {plural(len(defaults), 'seat')}: give at most one name per seat"
+        )
     names = [*given, *defaults[len(given) :]]
     try:
         check_names(names)

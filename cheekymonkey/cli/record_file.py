@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from cheekymonkey.cli.options import OptionError, check_output_file
-from cheekymonkey.game import Documents
+from cheekymonkey.documents import Documents
 
 __all__ = ["RecordFile", "RecordFileError", "default_record_path"]
 

@@ -1,26 +1,54 @@
-"""``cheekymonkey replay FILE``: step through a saved game record, narrated turn by turn.
+"""``cheekymonkey replay FILE``: step through a saved game record, narrated turn by turn, or jump to a round or turn.
 
 The record is checked as it is loaded (a record that does not replay is refused, naming the step), then its
 actions are played again at a :class:`~cheekymonkey.Table` seated as the record says, and each step's events
-are narrated. At a terminal it steps: after each turn it shows the table and waits for Enter (``q`` then
-Enter stops early); ``--no-step`` prints the whole game at once, and ``--step`` waits even when the answers
-come from a pipe (at the end of standard input it plays the rest without waiting). In a pipe it prints the
-whole game. Exit status: 0 after a replay, 2 if the file cannot be read or is not a valid record.
+are narrated. At a terminal it steps: after each turn it shows the table and waits for Enter; there ``r N``
+jumps to round N, ``t N`` to turn N, ``e`` to the end, and ``q`` stops. ``--to round:N`` (or ``turn:N``,
+``end``) starts there, the turns before it played without a word. ``--no-step`` prints the whole game at once,
+and ``--step`` waits even when the answers come from a pipe (at the end of standard input it plays the rest
+without waiting). In a pipe it prints the whole game. A record that ends before the game does says whether its
+player quit there, or the record was cut short. Exit status: 0 after a replay, 2 if the file cannot be read or
+is not a valid record, or ``--to`` names a round or turn the record does not reach.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from cheekymonkey.cli.options import OptionError, game_from, names_type, seat_names
 from cheekymonkey.errors import CheekyMonkeyError
-from cheekymonkey.games import GAME_NAMES, game_of_document
+from cheekymonkey.games import GAME_NAMES, AnyGame, game_of_document
 from cheekymonkey.table import Seat, Table
 
-__all__ = ["add_arguments", "run"]
+__all__ = ["STEP_PROMPT", "add_arguments", "run"]
+
+_WHERE: Final = re.compile(r"(round|turn|r|t)\s*[: ]?\s*(\d+)|(end|e)")
+"""Where to jump: ``round:4``, ``turn:120`` (also ``round 4``, ``r 4``, ``t120``), or ``end``."""
+
+STEP_PROMPT: Final = "Enter: next turn; r N: round N; t N: turn N; e: the end; q: stop: "
+"""The step prompt."""
+
+
+def _where(text: str) -> tuple[str, int]:
+    """``("round", 4)``, ``("turn", 120)`` or ``("end", 0)`` for what ``--to`` or the step prompt names.
+
+    Raises:
+        argparse.ArgumentTypeError: If the text names no round, turn or end.
+    """
+    match = _WHERE.fullmatch(text.strip().lower())
+    if match is None:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a place in the game: give round:N, turn:N or end")
+    if match.group(3):
+        return "end", 0
+    kind = {"r": "round", "t": "turn"}.get(match.group(1), match.group(1))
+    number = int(match.group(2))
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: rounds and turns are counted from 1")
+    return kind, number
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -36,11 +64,54 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="wait for Enter after each turn (default: at a terminal; --no-step prints the whole game at once)",
     )
     parser.add_argument(
+        "--to",
+        metavar="WHERE",
+        type=_where,
+        default=None,
+        help="begin at the start of a round or turn, or at the end: round:N, turn:N or end (the turns before it "
+        "are played without a word; at the step prompt, r N, t N and e jump too)",
+    )
+    parser.add_argument(
         "--names",
         type=names_type,
         default=None,
         help="seat names, comma-separated, in seat order (default: the names in the record, else Seat 0, Seat 1, ...)",
     )
+
+
+class _Places:
+    """Where each turn and round of a record begins: the number of its actions played before it."""
+
+    def __init__(self, game: AnyGame, start: Any, actions: tuple[Any, ...]) -> None:
+        self.total = len(actions)
+        self.turns: list[int] = []
+        self.rounds: dict[int, int] = {}
+        state = start
+        for played in range(len(actions) + 1):
+            if game.begins_turn(state):
+                self.turns.append(played)
+                self.rounds.setdefault(game.round_of(state), played)
+            if played < len(actions):
+                state = game.apply(state, actions[played])
+
+    def find(self, where: tuple[str, int]) -> int:
+        """The number of actions played before ``where`` begins.
+
+        Raises:
+            OptionError: If the record does not reach it.
+        """
+        kind, number = where
+        if kind == "end":
+            return self.total
+        if kind == "turn":
+            if number > len(self.turns):
+                raise OptionError(f"there is no turn {number}: the record has turns 1 to {len(self.turns)}")
+            return self.turns[number - 1]
+        if number not in self.rounds:
+            last = max(self.rounds, default=1)
+            rounds = "only round 1" if last == 1 else f"rounds 1 to {last}"
+            raise OptionError(f"there is no round {number}: the record has {rounds}")
+        return self.rounds[number]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -56,52 +127,97 @@ def run(args: argparse.Namespace) -> int:
         game = game_from(args) if args.game is not None else game_of_document(text)
         record = game.documents().loads(text, "record")
     except CheekyMonkeyError as error:
-        raise OptionError(f"{args.file}: {error}") from None
+        # A record file copied or saved in part: the loader's text is the file.
+        message = str(error).replace("the text is cut short", "the file is cut short")
+        raise OptionError(f"{args.file}: {message}") from None
     names = seat_names(args, list(record.names) or [f"Seat {seat}" for seat in range(record.players)])
     kinds = record.bots or ("human",) * record.players
+    # The seats as the record has them, without bots: a replay plays the record's actions, and nobody else.
+    seats = [Seat(name, kind) for name, kind in zip(names, kinds, strict=True)]
+    table: Table[Any, Any, Any, Any, Any] = Table(
+        game, seats, ruleset=record.ruleset, first_player=record.first_player, seed=record.seed
+    )
+    actions = tuple(record.actions)
+    places = _Places(game, table.state, actions)
+    target = None if args.to is None else places.find(args.to)  # a place the record lacks: exit 2, nothing shown
     console = make_console()
     seed = "none" if record.seed is None else record.seed
     rules = getattr(record.ruleset, "name", "custom")
-    actions = len(record.actions)
     console.print(
         f"Replaying a {record.players}-player game of {game.title}, {rules} rules, seed {seed}: "
-        f"{actions} action{'' if actions == 1 else 's'}."
+        f"{len(actions)} action{'' if len(actions) == 1 else 's'}."
     )
     if record.bots:
         # Who played: the names and what sat in each seat, as the record keeps them.
         console.print("Players: " + ", ".join(f"{n} ({kind})" for n, kind in zip(names, kinds, strict=True)) + ".")
     else:
         console.print("Players: " + ", ".join(names) + ".")
-    # The seats as the record has them, without bots: a replay plays the record's actions, and nobody else.
-    seats = [Seat(name, kind) for name, kind in zip(names, kinds, strict=True)]
-    table: Table[Any, Any, Any, Any, Any] = Table(
-        game, seats, ruleset=record.ruleset, first_player=record.first_player, seed=record.seed
-    )
     narrator = Narrator(console, game, names)
     waiting = args.step if args.step is not None else stdin_is_terminal() and sys.stdout.isatty()
-    if game.begins_turn(table.state):
-        console.print(f"-- Turn 1: {_whose(names, game.turn_of(table.state))} --")
-    for action in record.actions:
-        step = table.play(action)
-        narrator.step(step)
+    rounds = len(places.rounds) > 1
+    played = 0  # the actions played at the table (Table.actions copies them all)
+
+    def heading() -> None:
+        if table.finished or not game.begins_turn(table.state) or played == len(actions):
+            return
+        where = f"Round {game.round_of(table.state)}, turn {table.turns}" if rounds else f"Turn {table.turns}"
+        console.print(f"-- {where}: {_whose(names, game.turn_of(table.state))} --")
+
+    def jump(to: int) -> None:
+        # Silently: the actions between are played, or taken back, without a word.
+        nonlocal played
+        if to < played:
+            table.undo(played - to)
+        for action in actions[played:to]:
+            table.play(action)
+        skipped, played = abs(to - played), to
+        place = "the end" if played == len(actions) else f"turn {table.turns}"
+        if rounds and played < len(actions):
+            place = f"round {game.round_of(table.state)}, {place}"
+        console.print(f"Jumped to {place} ({skipped} action{'' if skipped == 1 else 's'} played without a word).")
+
+    if target is not None:
+        jump(target)
+        if waiting and target < len(actions):
+            narrator.board(table.state)
+    heading()
+    while played < len(actions):
+        narrator.step(table.play(actions[played]))
+        played += 1
         if table.finished or not game.begins_turn(table.state):
             continue
-        if waiting:
-            narrator.board(table.state)
-            console.print("Enter for the next turn, q to stop: ", end="")
+        shown = False
+        while waiting and played < len(actions):
+            if not shown:
+                narrator.board(table.state)
+                shown = True
+            console.print(STEP_PROMPT, end="")
             answer = sys.stdin.readline()
             if not answer:
                 waiting = False  # no more input: play the rest straight through
                 console.print()
-            elif answer.strip().lower() in ("q", "quit"):
+                break
+            command = answer.strip().lower()
+            if not command:
+                break
+            if command in ("q", "quit"):
                 console.print("Stopped.")
                 return 0
-        console.print(f"-- Turn {table.turns}: {_whose(names, game.turn_of(table.state))} --")
+            try:
+                jump(places.find(_where(command)))
+            except (argparse.ArgumentTypeError, OptionError) as error:
+                console.print(f"{command!r}: {error}.")
+                continue
+            shown = False
+        heading()
     narrator.flush()
     if table.over:
         narrator.result(table.state)
+    elif record.quit_by is not None:
+        console.print(f"{names[record.quit_by]} quit the game here; the record ends with it.")
+        narrator.board(table.state)
     else:
-        console.print("The record ends before the game does.")
+        console.print("The record ends before the game does: it was cut short (nobody quit).")
         narrator.board(table.state)
     return 0
 

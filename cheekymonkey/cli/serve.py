@@ -37,6 +37,11 @@ def _span(kind: type[int] | type[float], low: float, high: float, what: str) -> 
     return number_type(kind, low, high, what=what)
 
 
+def _default_workers() -> int:
+    # The event loop keeps a core; the bots get the others (at least one process).
+    return max(1, min(8, (os.cpu_count() or 2) - 1))
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add this command's options."""
     where = parser.add_argument_group("where to serve")
@@ -53,9 +58,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     where.add_argument(
         "--forwarded-allow-ips",
-        default="127.0.0.1",
+        default="",
         metavar="IPS",
-        help="addresses of a reverse proxy whose X-Forwarded-For names the client (default 127.0.0.1)",
+        help="the reverse proxies (comma-separated addresses or networks) whose X-Forwarded-For header names the "
+        "client, for the per-client limits; a proxy on this machine is 127.0.0.1 (default: none, not even "
+        "127.0.0.1: the header is ignored)",
     )
     where.add_argument(
         "--store",
@@ -75,6 +82,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     groups = {name: parser.add_argument_group(name) for name in ("rooms", "connections")}
     for group, flag, kind, default, text in _LIMITS:
         groups[group].add_argument(flag, type=kind, default=default, help=f"{text} (default %(default)s)")
+    groups["bots"] = parser.add_argument_group("bots")
+    groups["bots"].add_argument(
+        "--bot-workers",
+        type=_span(int, 0, 64, "a number of processes"),
+        default=_default_workers(),
+        help="processes the bots think in, away from the requests (0: a thread of the server; "
+        "default %(default)s: one fewer than the cores, at least one)",
+    )
+    groups["bots"].add_argument(
+        "--bot-queue",
+        type=_count("a number of decisions", 10**6),
+        default=64,
+        help="bots' decisions that may wait for a worker; more wait their turn (default %(default)s)",
+    )
     groups["rooms"].add_argument(
         "--allow-seeds",
         action="store_true",
@@ -93,6 +114,13 @@ _LIMITS: Final = [
     ("rooms", "--rooms-per-minute", _count("a number of rooms"), 10, "rooms one client may make in a minute"),
     ("rooms", "--idle-minutes", _span(float, 0.01, 10**6, _MINUTES), 60.0, "a game nobody moves in ends after"),
     ("rooms", "--finished-minutes", _span(float, 0.01, 10**6, _MINUTES), 15.0, "a finished game's room ends after"),
+    (
+        "rooms",
+        "--finished-held",
+        _count("a number of games"),
+        32,
+        "finished games kept in memory; the others are read from the store when asked for",
+    ),
     ("rooms", "--max-moves", _count("a number of moves"), 2000, "actions per game, then it stops"),
     (
         "rooms",
@@ -107,6 +135,13 @@ _LIMITS: Final = [
     ("connections", "--streams-per-seat", _count("a number of streams"), 4, "event streams open on one seat"),
     (
         "connections",
+        "--streams-per-client",
+        _count("a number of streams"),
+        16,
+        "event streams one client (one address) may have open, on any seats",
+    ),
+    (
+        "connections",
         "--header-timeout",
         _span(float, 0.1, 3600, _SECONDS),
         10.0,
@@ -119,7 +154,7 @@ _LIMITS: Final = [
 
 def _listen(host: str, port: int) -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))
     # Listening before the address is printed: a browser that connects at once is queued, not refused.
@@ -131,10 +166,9 @@ def _listen(host: str, port: int) -> socket.socket:
 def run(args: argparse.Namespace) -> int:
     """Serve the web front end until interrupted; return the exit status."""
     try:
-        import uvicorn
-
         from cheekymonkey.web import Limits, RoomManager, StoreError, create_app, open_store
-        from cheekymonkey.web.server import uvicorn_config
+        from cheekymonkey.web.bots import BotPool
+        from cheekymonkey.web.server import Server, uvicorn_config
     except ImportError as error:
         print(f"cheekymonkey serve: {error}; install it with: pip install 'cheekymonkey[web]'", file=sys.stderr)
         return 2
@@ -144,11 +178,13 @@ def run(args: argparse.Namespace) -> int:
         rooms_per_minute=args.rooms_per_minute,
         max_streams=args.max_streams,
         streams_per_seat=args.streams_per_seat,
+        streams_per_client=args.streams_per_client,
         max_moves=args.max_moves,
         bot_memory=args.bot_memory,
         max_number=args.max_number,
         idle_minutes=args.idle_minutes,
         finished_minutes=args.finished_minutes,
+        finished_held=args.finished_held,
     )
     try:
         sock = _listen(args.host, args.port)
@@ -165,7 +201,12 @@ def run(args: argparse.Namespace) -> int:
         return 2
     games = None if args.game is None else tuple(dict.fromkeys(args.game))  # each game once, in the order given
     manager = RoomManager(
-        store=store, limits=limits, bot_delay=args.bot_delay, allow_seeds=args.allow_seeds, games=games
+        store=store,
+        limits=limits,
+        bot_delay=args.bot_delay,
+        allow_seeds=args.allow_seeds,
+        games=games,
+        bots=BotPool(args.bot_workers, queue=args.bot_queue),
     )
     hosts = ["127.0.0.1", "localhost", "::1", *args.allowed_host]
     if args.host not in ("0.0.0.0", "::", ""):
@@ -177,14 +218,16 @@ def run(args: argparse.Namespace) -> int:
         port=args.port,
         header_timeout=args.header_timeout,
         idle_timeout=args.idle_timeout,
-        forwarded_allow_ips=args.forwarded_allow_ips,
+        trusted_proxies=args.forwarded_allow_ips.split(","),
     )
     logging.basicConfig(format="%(asctime)s %(name)s: %(message)s", level=logging.WARNING, stream=sys.stderr)
+    logging.getLogger("cheekymonkey.web").setLevel(logging.INFO)  # the rooms the sweep ends, too
     port = sock.getsockname()[1]
     shown = f"[{args.host}]" if ":" in args.host else args.host
     print(f"Serving on http://{shown}:{port}/ (Ctrl-C stops the server); rooms are kept {store.description}")
     if args.host in ("0.0.0.0", "::"):
         print("Plain HTTP on every address: put a reverse proxy with TLS in front (see the web front end how-to)")
     sys.stdout.flush()
-    uvicorn.Server(config).run(sockets=[sock])
-    return 0
+    server = Server(config)
+    server.run(sockets=[sock])
+    return 0 if server.started else 1

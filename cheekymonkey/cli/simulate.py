@@ -13,6 +13,7 @@ import argparse
 import concurrent.futures as cf
 import json
 import sys
+import textwrap
 import time
 from contextlib import ExitStack
 from typing import Any, TextIO
@@ -27,6 +28,7 @@ from cheekymonkey.cli.options import (
     game_from,
     output_path,
     players_from,
+    plural,
     positive_int,
     ruleset_from,
     seed_type,
@@ -171,10 +173,12 @@ def run(args: argparse.Namespace) -> int:
     # One seat per bot by default (at least the fewest the rules seat); more than the rules seat is refused.
     low, high = game.seat_range(ruleset)
     if len(names) > high:
-        raise OptionError(f"{len(names)} bots: {game.title} seats {low} to {high}")
+        raise OptionError(f"{plural(len(names), 'bot')}: {game.title} seats {low} to {high}")
     players = players_from(game, ruleset, args.players or max(len(names), low))
     if len(names) > players:
-        raise OptionError(f"{len(names)} bots: {players} seats take at most {players} bots")
+        raise OptionError(
+            f"{plural(len(names), 'bot')}: {plural(players, 'seat')} take at most {plural(players, 'bot')}"
+        )
     if args.scheduler is not None and args.workers is not None:
         raise OptionError("--workers is for local runs and --ray; a Dask cluster has its own")
     if args.plot is not None:
@@ -183,9 +187,11 @@ def run(args: argparse.Namespace) -> int:
     kinds = bots_for_seats(names, players)
     rules = args.variant or game.preset_names()[0]
     limit = "" if args.max_turns is None else f", at most {args.max_turns} turns each"
-    console.print(
-        f"{args.games} games of {', '.join(kinds)} ({game.title}, {rules} rules{limit}), seeds {args.seed} and up."
-    )
+    seeds = f"seed {args.seed}" if args.games == 1 else f"seeds {args.seed} and up"
+    console.print(f"{plural(args.games, 'game')} of {', '.join(kinds)} ({game.title}, {rules} rules{limit}), {seeds}.")
+    width = min(console.width, 80)
+    for text in textwrap.wrap(_seats_line(players, len(set(kinds)) > 1, args.games), width):
+        console.print(text)
     line = _ProgressLine(sys.stderr)
     started = time.monotonic()
     try:
@@ -219,8 +225,10 @@ def run(args: argparse.Namespace) -> int:
     line.close()
     elapsed = time.monotonic() - started
     played = summary.games + summary.truncated
-    print(f"{played} games in {elapsed:.1f} s ({played / elapsed:.1f} games/s)", file=sys.stderr)
+    print(f"{plural(played, 'game')} in {elapsed:.1f} s ({played / elapsed:.1f} games/s)", file=sys.stderr)
     _print_table(console, summary)
+    for text in textwrap.wrap(game.results_note, width):
+        console.print(text)
     if args.json is not None:
         args.json.write_text(json.dumps(summary.to_dict()) + "\n", encoding="utf-8")
     if args.plot is not None:
@@ -232,10 +240,20 @@ def run(args: argparse.Namespace) -> int:
     return 130 if summary.partial else 0
 
 
+def _seats_line(players: int, mixed: bool, games: int) -> str:
+    """How the seats were played: how many, and that the bots move round the table from game to game."""
+    seats = f"Each game seats {plural(players, 'bot')}, one per seat"
+    if not mixed:
+        return f"{seats}, all of one kind."
+    if games < players:
+        return f"{seats}; game i moves every bot i seats round the table (too few games for each to sit everywhere)."
+    return f"{seats}; game i moves every bot i seats round the table, so each plays every seat as often as the others."
+
+
 def _print_table(console: Any, summary: Summary) -> None:
     from rich.table import Table
 
-    title = f"{summary.games} games"
+    title = plural(summary.games, "game")
     if summary.truncated:
         title += f" with a result, and {summary.truncated} truncated"
     if summary.partial:

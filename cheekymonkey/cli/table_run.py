@@ -111,6 +111,8 @@ class TableRun:
         self.file = file
         self.command = command
         self.save_failed = False
+        self.quit_by: int | None = None
+        """The seat whose player quit the game, once one has: the record saved says so."""
 
     def header(self, args: argparse.Namespace) -> str:
         """The game's title and rules, as the first line of output names them: ``"Cheeky Monkey, standard rules"``."""
@@ -122,7 +124,7 @@ class TableRun:
         if self.file is None:
             return
         try:
-            self.file.save(self.table.record())
+            self.file.save(self.table.record(quit_by=self.quit_by))
         except RecordFileError as error:
             if not self.save_failed:
                 print(f"cheekymonkey {self.command}: {error}", file=sys.stderr)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from cheekymonkey.cli.options import add_table_options
+from cheekymonkey.cli.options import add_table_options, plural
 from cheekymonkey.cli.table_run import seat_table
 
 __all__ = ["add_arguments", "run"]
@@ -28,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
     table = session.table
     given = "" if args.seed is not None else ", chosen at random"
     session.console.print(
-        f"{session.header(args)}, {table.players} players, seed {table.seed}{given}: "
+        f"{session.header(args)}, {plural(table.players, 'player')}, seed {table.seed}{given}: "
         + ", ".join(f"{name} ({kind})" for name, kind in zip(table.names, table.kinds, strict=True))
         + "."
     )

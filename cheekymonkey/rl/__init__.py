@@ -1,63 +1,41 @@
-"""Reinforcement learning: action indices, observation vectors and returns, and adapters for game frameworks.
+"""Reinforcement learning: adapters that put any game of the library into game frameworks.
 
-This package itself is pure Python (no numpy): :class:`ActionCodec` numbers the actions and gives masks
-of the legal ones as tuples of bools, :func:`observe` encodes what a seat knows as a tuple of integers,
-and :func:`returns` says what each seat gets at the end, all seen from one seat (the player who acts, or
-the viewer, is seat 0). :mod:`cheekymonkey.rl.episodes` says what the adapters share: which game, the one
-truncation rule, the reward options. The adapters and the learned bot are modules of their own, each
-needing the ``rl`` extra (``pip install 'cheekymonkey[rl]'``):
+The adapters are written against the :class:`~cheekymonkey.game.Game` protocol and each game's encodings
+(:class:`~cheekymonkey.encoding.Encoding`: action indices, masks and observations, seen from one seat), so
+every game of the registry plays in every one. :mod:`cheekymonkey.rl.episodes` says what they share: which
+game, the one truncation rule, the reward options. Each needs the ``rl`` extra (``pip install
+'cheekymonkey[rl]'``):
 
 - :mod:`cheekymonkey.rl.openspiel_game`: the library's games registered with OpenSpiel (``pyspiel``);
 - :mod:`cheekymonkey.rl.pettingzoo_env`: a PettingZoo AEC environment, every seat an agent;
-- :mod:`cheekymonkey.rl.gymnasium_env`: a Gymnasium environment, one seat against the library's bots;
-- :mod:`cheekymonkey.rl.learned`: the ``learned`` bot, a small network played with numpy.
+- :mod:`cheekymonkey.rl.gymnasium_env`: a Gymnasium environment, one seat against the game's bots.
+
+A game's encodings are its own: Cheeky Monkey's in :mod:`cheekymonkey.cheeky.encoding` (with its returns,
+:mod:`cheekymonkey.cheeky.rewards`, and its learned bot, :mod:`cheekymonkey.cheeky.bots.learned`), Too Many
+Monkeys' in :mod:`cheekymonkey.toomany.encoding`. Cheeky Monkey's were first importable from here
+(``from cheekymonkey.rl import ActionCodec``): they still are, with a :class:`DeprecationWarning` naming
+their new home.
 
 >>> import random
->>> from cheekymonkey import new_game, apply, is_terminal, is_chance_node, sample_chance
->>> codec, rng = ActionCodec(2), random.Random(7)
->>> state = new_game(2)
->>> while not is_terminal(state):
-...     if is_chance_node(state):
-...         state = apply(state, sample_chance(state, rng))
+>>> from cheekymonkey.games import game_named
+>>> game, rng = game_named("cheeky-monkey"), random.Random(7)
+>>> state = game.new_game(2)
+>>> encoding = game.encoding(2)
+>>> while not game.is_terminal(state):
+...     if game.is_chance_node(state):
+...         state = game.apply(state, game.sample_chance(state, rng))
 ...     else:
-...         mask = codec.action_mask(state)
-...         legal = [i for i, ok in enumerate(mask) if ok and i != DRAW_INDEX] or [DRAW_INDEX]
-...         state = apply(state, codec.decode_at(state, rng.choice(legal)))
->>> sum(returns(state))
+...         state = game.apply(state, encoding.decode(rng.choice(encoding.legal_indices(state)), state))
+>>> sum(game.outcome(state).returns)
 1.0
 """
 
-from cheekymonkey.rl.encoding import DRAW_INDEX, HERD_INDEX, NUM_OUTCOMES, STOP_INDEX, ActionCodec
-from cheekymonkey.rl.observations import (
-    DEFAULT_OBSERVATION,
-    OBSERVATION_KINDS,
-    ObservationField,
-    ObservationKind,
-    ObservationLayout,
-    full_observation,
-    observation_layout,
-    observation_text,
-    observe,
-    table_observation,
-)
-from cheekymonkey.rl.rewards import returns, returns_of
+from cheekymonkey import _moved
+from cheekymonkey.encoding import ObservationField
 
-__all__ = [
-    "DEFAULT_OBSERVATION",
-    "DRAW_INDEX",
-    "HERD_INDEX",
-    "NUM_OUTCOMES",
-    "OBSERVATION_KINDS",
-    "STOP_INDEX",
-    "ActionCodec",
-    "ObservationField",
-    "ObservationKind",
-    "ObservationLayout",
-    "full_observation",
-    "observation_layout",
-    "observation_text",
-    "observe",
-    "returns",
-    "returns_of",
-    "table_observation",
-]
+__all__ = ["ObservationField"]
+
+
+def __getattr__(name: str) -> object:
+    # Cheeky Monkey's encodings and returns, where they were first: now in its own package.
+    return _moved.moved_attribute(__name__, name)

@@ -33,11 +33,35 @@ Monkeys* (6 seats, the standard rules; 2 seats take fewer than 500), and the def
 that. It only stops a game that would never end; to cut such games off sooner, pass ``max_turns`` or a
 smaller ``max_steps``.
 
+**A game that ends before the first decision.** The game dealt is the game played: an adapter never skips
+it or deals another, so a seed always plays the game a :class:`~cheekymonkey.table.Table` seeded the same way
+plays. A tiny limit (``max_steps=1`` cuts every game off in its first draw) or a tiny rule set can end a game
+before the agent has a decision (the learner's in Gymnasium, where bots play the other seats; anybody's in
+PettingZoo). Such an episode has **no decision**, and is reported in two beats:
+
+1. ``reset`` reports a start, as every reset does (PettingZoo's own checks require it, and Gymnasium's
+   ``reset`` has no flags to say otherwise): terminated and truncated False, no reward, the observation of
+   the game's last state, an **all-0 action mask**, and ``info["no_decision"] = True`` (:data:`NO_DECISION`;
+   False in every other episode).
+2. The next ``step`` plays nothing, whatever action it is given (any index in range; PettingZoo also takes
+   None), and reports the end as any end is reported: terminated with the outcome's returns if the rules
+   ended the game, truncated with no outcome reward if a limit cut it off; its info says ``no_decision``
+   too. Then ``reset`` as after any end.
+
+OpenSpiel has no reset (chance is a player there), so its state is simply terminal after the chance outcome
+that ends the game, truncated or not. The batched engines keep the same two beats: the step that deals such
+a game reports a start with an all-False mask, and the step after reports its end.
+
+**Scaled observations.** Observations are whole numbers from 0 to each entry's declared bound
+(:attr:`~cheekymonkey.encoding.Encoding.observation_bounds`). With ``scaled=True`` every adapter gives each entry
+divided by its bound instead, as float32 in [0, 1] (:func:`scaled_observation`; a bound of 0 counts as 1),
+the same numbers in every adapter, bit for bit.
+
 **Rewards.** By default a seat's reward is 0 until the game ends by its rules, then its return
 (:attr:`~cheekymonkey.Outcome.returns`): 1 for a sole win, ``1/k`` for a win shared by ``k``, 0 for a
 loss. With ``margin=c`` (Gymnasium and PettingZoo), each step also pays ``c`` times the change in the
 seat's *lead* since its last reward (the first reward: since the game began), the lead being its points
-minus the most points of any other seat (:meth:`~cheekymonkey.game.Encoding.points`: in *Cheeky Monkey*
+minus the most points of any other seat (:meth:`~cheekymonkey.encoding.Encoding.points`: in *Cheeky Monkey*
 the score of the stacks as they stand, R16-R17; in *Too Many Monkeys*, which counts no points, minus the
 cards a seat still has to turn up to win the game, see :mod:`cheekymonkey.toomany.encoding`). It is a
 potential-based shaping term, so it leaves the best policy unchanged (Ng, Harada and Russell, ICML 1999),
@@ -46,6 +70,8 @@ begins). ``margin=0.01`` is a small push toward points that leaves winning the m
 
 >>> lead((30.0, 41.0, 12.0), 0), lead((30.0, 41.0, 12.0), 1)
 (-11.0, 11.0)
+>>> scaled((0, 3, 52), (1, 4, 52))
+(0.0, 0.75, 1.0)
 """
 
 from __future__ import annotations
@@ -54,23 +80,32 @@ import warnings
 from collections.abc import Sequence
 from typing import Any, Final
 
+from cheekymonkey.encoding import Encoding
 from cheekymonkey.errors import InvalidValueError
 from cheekymonkey.game import Game
 from cheekymonkey.games import AnyGame, game_named
 
 __all__ = [
     "DEFAULT_MAX_STEPS",
+    "NO_DECISION",
     "PREFERRED_OPPONENT",
     "check_limits",
     "check_margin",
+    "check_scaled",
     "default_opponent",
     "game_of",
     "lead",
+    "observation_divisors",
     "ruleset_of",
+    "scaled",
+    "scaled_observation",
 ]
 
 DEFAULT_MAX_STEPS: Final = 10_000
 """The step limit of every adapter unless told otherwise (actions, chance outcomes included)."""
+
+NO_DECISION: Final = "no_decision"
+"""The info key that says an episode has no decision: its game ended before the agent's first one."""
 
 
 def game_of(game: str | AnyGame) -> AnyGame:
@@ -156,3 +191,44 @@ def check_margin(margin: object) -> float:
 def lead(points: Sequence[float], seat: int) -> float:
     """``seat``'s points minus the most points of any other seat: its lead (negative when behind)."""
     return points[seat] - max(p for other, p in enumerate(points) if other != seat)
+
+
+def check_scaled(value: object) -> bool:
+    """The ``scaled`` option, checked: True or False.
+
+    Raises:
+        InvalidValueError: If ``value`` is not a bool.
+    """
+    if not isinstance(value, bool):
+        raise InvalidValueError(f"scaled must be True or False, got {value!r}")
+    return value
+
+
+def observation_divisors(encoding: Encoding[Any, Any]) -> tuple[int, ...]:
+    """What each entry of ``encoding``'s observations is divided by when scaled: its bound (0 counts as 1)."""
+    return tuple(bound or 1 for bound in encoding.observation_bounds)
+
+
+def scaled(values: Sequence[int], bounds: Sequence[int]) -> tuple[float, ...]:
+    """Each of ``values`` divided by its bound (0 counting as 1): an observation scaled into [0, 1].
+
+    The quotients are Python floats; as float32 they are exactly numpy's float32 division of the same numbers
+    (a quotient rounded once to double precision and then to single is the quotient rounded to single).
+    """
+    return tuple(value / (bound or 1) for value, bound in zip(values, bounds, strict=True))
+
+
+def scaled_observation(encoding: Encoding[Any, Any], state: Any, seat: int | None) -> tuple[float, ...]:
+    """What ``seat`` observes of ``state``, each entry divided by its bound: numbers in [0, 1].
+
+    It is :meth:`~cheekymonkey.encoding.Encoding.observe` scaled, the observation the adapters give with
+    ``scaled=True``.
+
+    >>> from cheekymonkey.games import game_named
+    >>> game = game_named("too-many-monkeys")
+    >>> encoding = game.encoding(2)
+    >>> observation = scaled_observation(encoding, game.new_game(2), 0)
+    >>> len(observation) == encoding.observation_size, min(observation) >= 0.0, max(observation) <= 1.0
+    (True, True, True)
+    """
+    return scaled(encoding.observe(state, seat), encoding.observation_bounds)

@@ -11,8 +11,9 @@ the package's entry points, so ``gymnasium.make("cheekymonkey/Solo-v0")`` needs 
   seat (the viewer is seat 0 of its observation, and the action indices count seats from it), so a
   policy plays every seat alike.
 - **Observations** are the game's observation vector of the chosen kind (:meth:`~cheekymonkey.Game.encoding`;
-  for *Cheeky Monkey* :mod:`~cheekymonkey.rl.observations`, for *Too Many Monkeys*
-  :mod:`~cheekymonkey.toomany.encoding`, full by default) as float32. The legal actions come as
+  for *Cheeky Monkey* :mod:`~cheekymonkey.cheeky.encoding`, for *Too Many Monkeys*
+  :mod:`~cheekymonkey.toomany.encoding`, full by default) as float32: whole numbers, or with ``scaled=True``
+  each entry divided by its bound, in [0, 1]. The legal actions come as
   ``info["action_mask"]`` (int8, one entry per action index) and from :meth:`~SoloEnv.action_masks`, the
   method masked learners such as sb3-contrib's ``MaskablePPO`` call. Once an episode has ended the mask is all
   0: nothing is legal until ``reset``. Under Gymnasium's autoreset (vector environments) the step that ends an
@@ -31,8 +32,10 @@ the package's entry points, so ``gymnasium.make("cheekymonkey/Solo-v0")`` needs 
 - **Rendering**: ``render_mode="ansi"`` makes :meth:`~SoloEnv.render` return the game's text board;
   ``"human"`` prints it after every reset and step.
 
-A small rule set may end before the learner's first decision (an opponent can empty a tiny bag); then
-``reset`` deals again, up to 1,000 times.
+- **A game that ends before the learner's first decision** (a tiny limit, or a small rule set whose bag an
+  opponent can empty) is still the game played, never skipped or dealt again: ``reset`` returns its last
+  observation with an all-0 mask and ``info["no_decision"] = True``, and the next ``step``, whatever action it
+  is given, plays nothing and returns the end (see :mod:`~cheekymonkey.rl.episodes`).
 
 >>> env = SoloEnv(players=2, seat=1, opponents=["heuristic"])
 >>> observation, info = env.reset(seed=3)
@@ -55,20 +58,24 @@ except ImportError as error:
         "cheekymonkey.rl.gymnasium_env needs Gymnasium and numpy: pip install 'cheekymonkey[rl]'"
     ) from error
 
-from cheekymonkey.errors import IllegalActionError, InvalidGameError, InvalidValueError
-from cheekymonkey.game import GameBot, as_index
+from cheekymonkey.encoding import as_index
+from cheekymonkey.errors import IllegalActionError, InvalidValueError
+from cheekymonkey.game import GameBot
 from cheekymonkey.games import DEFAULT_GAME, AnyGame
-from cheekymonkey.rl._arrays import to_array
+from cheekymonkey.rl._arrays import Observations
 from cheekymonkey.rl.episodes import (
     DEFAULT_MAX_STEPS,
+    NO_DECISION,
     PREFERRED_OPPONENT,
     check_limits,
     check_margin,
+    check_scaled,
     default_opponent,
     game_of,
     lead,
     ruleset_of,
 )
+from cheekymonkey.simulation.policies import Policy, as_bot
 from cheekymonkey.table import Seat, Table, Waiting
 
 __all__ = ["DEFAULT_OPPONENT", "ENV_ID", "CheekyMonkeySoloEnv", "SoloEnv", "register"]
@@ -80,7 +87,6 @@ DEFAULT_OPPONENT: Final = PREFERRED_OPPONENT
 """The bot in every other seat unless ``opponents`` says otherwise, if the game has a bot of that name (a game
 without one is played against its first bot: :func:`~cheekymonkey.rl.episodes.default_opponent`)."""
 
-_MAX_DEALS: Final = 1000
 _LEARNER: Final = "learner"
 
 Observation = npt.NDArray[np.float32]
@@ -93,8 +99,10 @@ class SoloEnv(gymnasium.Env[Observation, np.int64]):
         players: The number of seats.
         seat: The learner's seat, or None (the default) for a seat drawn at random each episode.
         opponents: The bots in the other seats, the first sitting just after the learner and so on round
-            the table: bot objects, or the game's names for them. If omitted, the game's ``"heuristic"`` bot
-            in each (:func:`~cheekymonkey.rl.episodes.default_opponent`).
+            the table: bot objects, the game's names for them, or policies (callables from an observation
+            and a mask to an action index, :class:`~cheekymonkey.simulation.PolicyBot`: a frozen copy of
+            the learner, say). If omitted, the game's ``"heuristic"`` bot in each
+            (:func:`~cheekymonkey.rl.episodes.default_opponent`).
         ruleset: The rules (the game's rule set, or a preset's name); the standard game if omitted.
         observation: The observation kind (the game's default if omitted; ``"full"`` or ``"table"`` for
             *Cheeky Monkey*).
@@ -106,6 +114,7 @@ class SoloEnv(gymnasium.Env[Observation, np.int64]):
         margin: The coefficient of the point-margin shaping term (0: rewards are the game's returns only).
         game: The game played: a name (``"cheeky-monkey"``) or a :class:`~cheekymonkey.game.Game`.
         max_decisions: Deprecated: the old limit, now read as ``max_turns``.
+        scaled: Observe each entry divided by its bound, in [0, 1], instead of whole numbers.
 
     Raises:
         InvalidValueError: If an argument is out of range or of the wrong kind.
@@ -117,7 +126,7 @@ class SoloEnv(gymnasium.Env[Observation, np.int64]):
         self,
         players: int = 2,
         seat: int | None = None,
-        opponents: Sequence[GameBot[Any, Any] | str] | None = None,
+        opponents: Sequence[GameBot[Any, Any] | str | Policy] | None = None,
         ruleset: Any = None,
         observation: str | None = None,
         render_mode: str | None = None,
@@ -128,6 +137,7 @@ class SoloEnv(gymnasium.Env[Observation, np.int64]):
         margin: float = 0.0,
         game: str | AnyGame = DEFAULT_GAME,
         max_decisions: int | None = None,
+        scaled: bool = False,
     ) -> None:
         self.game: AnyGame = game_of(game)
         """The game played."""
@@ -138,6 +148,9 @@ class SoloEnv(gymnasium.Env[Observation, np.int64]):
         """The rules."""
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players):
             raise InvalidValueError(f"seat {seat!r} is not one of the {players} seats, nor None")
+        self.scaled = check_scaled(scaled)
+        """Whether observations are scaled into [0, 1] by their bounds."""
+        self._observation_kind = observation
         if opponents is None:
             opponents = [default_opponent(self.game)] * (players - 1)
         if isinstance(opponents, str) or not isinstance(opponents, Sequence) or len(opponents) != players - 1:
@@ -159,10 +172,10 @@ class SoloEnv(gymnasium.Env[Observation, np.int64]):
         """The learner's seat in the episode now."""
         self.illegal_action = illegal_action
         self.illegal_reward = float(illegal_reward)
-        self._bound = max(self.encoding.observation_bounds)
+        self._observations = Observations(self.encoding, self.scaled)
         self.observation_space = gymnasium.spaces.Box(
             low=0.0,
-            high=np.array(self.encoding.observation_bounds, np.float32),
+            high=self._observations.high,
             shape=(self.encoding.observation_size,),
             dtype=np.float32,
         )
@@ -171,13 +184,21 @@ class SoloEnv(gymnasium.Env[Observation, np.int64]):
         """The table of the episode now."""
         self._lead = 0.0
         self._done = True
+        self._no_decision = False
 
-    def _seat_of(self, bot: GameBot[Any, Any] | str, index: int) -> Seat:
+    def _seat_of(self, bot: GameBot[Any, Any] | str | Policy, index: int) -> Seat:
         if isinstance(bot, str):
             return Seat.bot(self.game, bot, f"opponent {index + 1}")
-        if not callable(getattr(bot, "choose", None)) or isinstance(bot, type):
-            raise InvalidValueError(f"opponent {bot!r} is not a bot: it needs a choose(state, rng) method")
-        return Seat.of(bot, f"opponent {index + 1}")
+        try:
+            # A policy observes as the learner does: a frozen copy of the learner plays as it learnt.
+            player = as_bot(bot, self.game, observation=self._observation_kind, scaled=self.scaled)
+            assert not isinstance(player, str)  # a name was read above
+        except InvalidValueError:
+            raise InvalidValueError(
+                f"opponent {bot!r} is not a bot: it needs a choose(state, rng) method, or to be a policy "
+                "(a callable from an observation and a mask to an action index)"
+            ) from None
+        return Seat.of(player, f"opponent {index + 1}")
 
     def _new_table(self, seed: int) -> Table[Any, Any, Any, Any, Any]:
         n = self.players
@@ -200,7 +221,7 @@ class SoloEnv(gymnasium.Env[Observation, np.int64]):
         return self.table.state
 
     def _observation(self) -> Observation:
-        return to_array(self.encoding.observe(self.table.state, self.seat), self._bound, np.float32)
+        return self._observations(self.table.state, self.seat)
 
     def _lead_in(self, state: Any) -> float:
         if not self.margin:
@@ -208,13 +229,16 @@ class SoloEnv(gymnasium.Env[Observation, np.int64]):
         return lead(self.encoding.points(state), self.seat)
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
-        """Which action indices are legal for the learner now, as bools (all False once the episode is over)."""
-        if self._done:
+        """Which action indices are legal for the learner now, as bools.
+
+        All False once the episode is over, and in an episode with no decision.
+        """
+        if self._done or self._no_decision:
             return np.zeros(self.encoding.num_actions, np.bool_)
         return np.array(self.encoding.action_mask(self.table.state), np.bool_)
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": self.action_masks().astype(np.int8), "seat": self.seat}
+        return {"action_mask": self.action_masks().astype(np.int8), "seat": self.seat, NO_DECISION: self._no_decision}
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -224,19 +248,16 @@ class SoloEnv(gymnasium.Env[Observation, np.int64]):
         With ``seed``, the game is the one a :class:`~cheekymonkey.table.Table` seeded with ``seed`` plays
         (the same draws, and the same bots' choices), and ``seed`` also seeds the environment's
         ``np_random``, from which later episodes draw their seeds and the learner's seat.
+
+        If the game ends before the learner's first decision, the episode has none: the observation is the
+        game's last, the mask all 0 and ``info["no_decision"]`` True, and the next :meth:`step` returns the end.
         """
         super().reset(seed=seed)
-        table_seed = seed
-        for _ in range(_MAX_DEALS):
-            self.seat = int(self.np_random.integers(self.players)) if self.fixed_seat is None else self.fixed_seat
-            self.table = self._new_table(int(self.np_random.integers(2**63)) if table_seed is None else table_seed)
-            table_seed = None
-            self.table.advance()
-            if self.table.waiting is Waiting.PERSON:
-                break
-        else:
-            raise InvalidGameError(f"{_MAX_DEALS} games in a row ended before the learner had a decision")
+        self.seat = int(self.np_random.integers(self.players)) if self.fixed_seat is None else self.fixed_seat
+        self.table = self._new_table(int(self.np_random.integers(2**63)) if seed is None else seed)
+        self.table.advance()
         self._done = False
+        self._no_decision = self.table.waiting is not Waiting.PERSON  # over or cut off already
         # From the game's first state: the first reward also counts what the others did before the learner.
         self._lead = self._lead_in(self.table.history[0])
         self._show()
@@ -244,6 +265,9 @@ class SoloEnv(gymnasium.Env[Observation, np.int64]):
 
     def step(self, action: Any) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
         """Play the learner's action index, then the draws and the bots up to the learner's next decision.
+
+        In an episode with no decision (the game ended before the learner's first one), it plays nothing,
+        whatever index it is given, and returns the game's end.
 
         Raises:
             IllegalActionError: Under ``illegal_action="raise"``, for an illegal action; nothing changes.
@@ -256,16 +280,17 @@ class SoloEnv(gymnasium.Env[Observation, np.int64]):
         if not 0 <= index < self.encoding.num_actions:
             raise InvalidValueError(f"action index {index} is out of range 0 to {self.encoding.num_actions - 1}")
         table = self.table
-        try:
-            table.play_as(self.seat, self.encoding.decode(index, table.state))  # the learner's decisions only
-        except IllegalActionError:
-            if self.illegal_action == "raise":
-                raise
-            self._done = True
-            info = self._info()
-            info["illegal"] = True
-            return self._observation(), self.illegal_reward, True, False, info
-        table.advance()
+        if not self._no_decision:
+            try:
+                table.play_as(self.seat, self.encoding.decode(index, table.state))  # the learner's decisions only
+            except IllegalActionError:
+                if self.illegal_action == "raise":
+                    raise
+                self._done = True
+                info = self._info()
+                info["illegal"] = True
+                return self._observation(), self.illegal_reward, True, False, info
+            table.advance()
         outcome = table.outcome()
         terminated = outcome is not None
         truncated = table.truncated

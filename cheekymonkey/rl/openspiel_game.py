@@ -25,6 +25,8 @@ the actions, chance outcomes, observations and their texts are the game's own en
 - ``observation``: the observation kind of the state's tensors and strings (the game's default, ``"full"``
   in both games; or ``"table"``); :func:`~open_spiel.python.observation.make_observation` can also
   ask for either with ``params={"observation": ...}``;
+- ``scaled`` (False by default): tensors with each entry divided by its bound, in [0, 1], instead of whole
+  numbers (the strings are the same either way); an observer can also ask with ``params={"scaled": True}``;
 - ``max_turns`` (0, the default, for no limit) and ``max_steps`` (:data:`~cheekymonkey.rl.episodes.DEFAULT_MAX_STEPS`
   by default; it must be set, and it is the game's ``max_game_length``): the truncation rule every adapter
   shares.
@@ -34,12 +36,13 @@ the actions, chance outcomes, observations and their texts are the game's own en
 otherwise: they add up to 1). A game cut off at a limit is *truncated*: it has no result, and every seat's
 return is 0 (:attr:`SpielState.truncated` tells the two apart). The returns of the two kinds of end add up
 to different totals, so the game is declared general-sum, with utilities from 0 to 1; see
-:mod:`~cheekymonkey.rl.episodes`.
+:mod:`~cheekymonkey.rl.episodes`. Chance is a player here, so a game cut off (or ended) before anybody's
+first decision is simply terminal after the chance outcome that ends it.
 
 **Observations** are from the observing seat (the viewer is seat 0, and action indices count seats from
 the player who acts), as float32 tensors. The game is declared one of perfect information, so the
 observation and the information state are the same, of the ``observation`` kind; their strings show
-exactly what the tensor shows (:meth:`~cheekymonkey.game.Encoding.observation_text`), so they are keys
+exactly what the tensor shows (:meth:`~cheekymonkey.encoding.Encoding.observation_text`), so they are keys
 that do not grow with the length of a game.
 
 **Serialization** is OpenSpiel's own for Python games (the history plus the pickled state).
@@ -59,11 +62,11 @@ except ImportError as error:
         "cheekymonkey.rl.openspiel_game needs OpenSpiel and numpy: pip install 'cheekymonkey[rl]'"
     ) from error
 
+from cheekymonkey.encoding import Encoding
 from cheekymonkey.errors import CheekyMonkeyError, InvalidValueError
-from cheekymonkey.game import Encoding
 from cheekymonkey.games import DEFAULT_GAME, GAME_NAMES, AnyGame, game_named
-from cheekymonkey.rl._arrays import fill
-from cheekymonkey.rl.episodes import DEFAULT_MAX_STEPS
+from cheekymonkey.rl._arrays import Observations
+from cheekymonkey.rl.episodes import DEFAULT_MAX_STEPS, check_scaled
 from cheekymonkey.table import past_limits
 
 __all__ = [
@@ -127,22 +130,35 @@ def _count(params: Mapping[str, Any], name: str, default: int, low: int) -> int:
 class _Shared:
     """What every state of one game shares: the game, its encoding, the limits. Copied and pickled as one."""
 
-    __slots__ = ("encoding", "game", "kind", "max_steps", "max_turns", "players", "ruleset")
+    __slots__ = ("encoding", "game", "kind", "max_steps", "max_turns", "players", "ruleset", "scaled")
 
-    def __init__(self, game: str, players: int, ruleset: Any, kind: str, max_turns: int | None, max_steps: int) -> None:
+    def __init__(
+        self,
+        game: str,
+        players: int,
+        ruleset: Any,
+        kind: str,
+        max_turns: int | None,
+        max_steps: int,
+        scaled: bool = False,
+    ) -> None:
         self.game: AnyGame = game_named(game)
         self.players = players
         self.ruleset = ruleset
         self.kind = kind
         self.max_turns = max_turns
         self.max_steps = max_steps
+        self.scaled = scaled
         self.encoding: Encoding[Any, Any] = self.game.encoding(players, ruleset, kind)
 
     def __deepcopy__(self, memo: dict[int, object]) -> _Shared:
         return self  # immutable in practice: a clone shares it
 
     def __reduce__(self) -> tuple[object, ...]:
-        return (_Shared, (self.game.name, self.players, self.ruleset, self.kind, self.max_turns, self.max_steps))
+        return (
+            _Shared,
+            (self.game.name, self.players, self.ruleset, self.kind, self.max_turns, self.max_steps, self.scaled),
+        )
 
 
 class _Held:
@@ -183,6 +199,7 @@ def _game_type(game: AnyGame) -> Any:
             "observation": game.observation_kinds()[0],
             "max_turns": 0,
             "max_steps": DEFAULT_MAX_STEPS,
+            "scaled": False,
         },
     )
 
@@ -194,8 +211,8 @@ class SpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships without ty
     (:class:`CheekyMonkeyGame` for *Cheeky Monkey*).
 
     Args:
-        params: ``players``, ``rules``, ``observation``, ``max_turns`` and ``max_steps``, as described in
-            the module's docs.
+        params: ``players``, ``rules``, ``observation``, ``scaled``, ``max_turns`` and ``max_steps``, as
+            described in the module's docs.
 
     Raises:
         InvalidValueError: If a parameter is out of range or names no preset.
@@ -212,7 +229,7 @@ class SpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships without ty
         if unknown:
             raise InvalidValueError(
                 f"no parameter {', '.join(sorted(unknown))}; the parameters are players, "
-                "rules, observation, max_turns and max_steps"
+                "rules, observation, scaled, max_turns and max_steps"
             )
         players = _count(params, "players", 2, 1)
         ruleset = _ruleset(game, params.get("rules", game.preset_names()[0]))
@@ -221,6 +238,7 @@ class SpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships without ty
             raise InvalidValueError(f"observation must be one of {', '.join(game.observation_kinds())}, got {kind!r}")
         max_turns = _count(params, "max_turns", 0, 0) or None
         max_steps = _count(params, "max_steps", DEFAULT_MAX_STEPS, 1)
+        scaled = check_scaled(params.get("scaled", False))
         low, high = game.seat_range(ruleset)
         if not low <= players <= high:
             raise InvalidValueError(f"players must be from {low} to {high} under these rules, got {players}")
@@ -228,7 +246,7 @@ class SpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships without ty
             raise InvalidValueError(
                 f"OpenSpiel's registration of {game.title} seats at most {game_type.max_num_players}"
             )
-        shared = _Shared(game.name, players, ruleset, kind, max_turns, max_steps)
+        shared = _Shared(game.name, players, ruleset, kind, max_turns, max_steps, scaled)
         info = pyspiel.GameInfo(
             num_distinct_actions=shared.encoding.num_actions,
             max_chance_outcomes=shared.encoding.num_outcomes,
@@ -245,6 +263,8 @@ class SpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships without ty
             "max_turns": max_turns or 0,
             "max_steps": max_steps,
         }
+        if scaled:  # named only when set, so the game strings of unscaled games are what they were
+            canonical["scaled"] = True
         super().__init__(game_type, info, canonical)
         self._shared = shared
 
@@ -268,7 +288,9 @@ class SpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships without ty
         return SpielState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Mapping[str, Any] | None = None) -> SpielObserver:
-        """An observer of the game's ``observation`` kind, or of the kind ``params={"observation": ...}`` names.
+        """An observer of the game's ``observation`` kind and scaling, or of those ``params`` names.
+
+        ``params={"observation": "table", "scaled": True}`` asks for both.
 
         The game is one of perfect information, so ``iig_obs_type`` changes nothing.
 
@@ -278,13 +300,20 @@ class SpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships without ty
         shared = self._shared
         params = dict(params or {})
         kind = params.get("observation", shared.kind)
-        if set(params) - {"observation"} or kind not in shared.game.observation_kinds():
+        scaled = params.get("scaled", shared.scaled)
+        if (
+            set(params) - {"observation", "scaled"}
+            or kind not in shared.game.observation_kinds()
+            or not isinstance(scaled, bool)
+        ):
             kinds = " or ".join(shared.game.observation_kinds())
-            raise InvalidValueError(f"observer parameters may only set observation to {kinds}, got {params!r}")
+            raise InvalidValueError(
+                f"observer parameters may only set observation to {kinds} and scaled to True or False, got {params!r}"
+            )
         encoding = (
             shared.encoding if kind == shared.kind else shared.game.encoding(shared.players, shared.ruleset, kind)
         )
-        return SpielObserver(encoding)
+        return SpielObserver(encoding, scaled=scaled)
 
 
 class SpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships without types
@@ -372,11 +401,14 @@ class SpielObserver:
 
     Args:
         encoding: The game's encoding of the observation kind wanted.
+        scaled: Fill the tensor with each entry divided by its bound, in [0, 1].
     """
 
-    def __init__(self, encoding: Encoding[Any, Any]) -> None:
+    def __init__(self, encoding: Encoding[Any, Any], *, scaled: bool = False) -> None:
         self.encoding = encoding
-        self._bound = max(encoding.observation_bounds)
+        self.scaled = scaled
+        """Whether the tensor is scaled by the bounds."""
+        self._observations = Observations(encoding, scaled)
         self.tensor = np.zeros(encoding.observation_size, np.float32)
         """The observation, as a flat float32 vector."""
         self.dict = {
@@ -387,7 +419,7 @@ class SpielObserver:
 
     def set_from(self, state: SpielState, player: int) -> None:
         """Fill :attr:`tensor` with ``state`` as seat ``player`` observes it."""
-        fill(self.tensor, self.encoding.observe(state.game_state, player), self._bound)
+        self._observations.fill(self.tensor, state.game_state, player)
 
     def string_from(self, state: SpielState, player: int) -> str:
         """What the tensor shows, as text (the same text for the same tensor)."""
@@ -401,6 +433,8 @@ def load(
     max_steps: int = DEFAULT_MAX_STEPS,
     observation: str | None = None,
     game: str = DEFAULT_GAME,
+    *,
+    scaled: bool = False,
 ) -> Any:
     """``pyspiel.load_game`` of ``game`` with these parameters (the returned object is a ``pyspiel.Game``).
 
@@ -415,6 +449,8 @@ def load(
     params: dict[str, Any] = {"players": players, "rules": rules, "max_turns": max_turns or 0, "max_steps": max_steps}
     if observation is not None:
         params["observation"] = observation
+    if check_scaled(scaled):
+        params["scaled"] = True
     return pyspiel.load_game(spiel_name(game), params)
 
 

@@ -7,10 +7,10 @@ environment wrapped in PettingZoo's ``OrderEnforcingWrapper`` (the usual way to 
 ``step`` before ``reset``); :func:`raw_env` gives it bare.
 
 - **Observations** are dicts of ``observation`` (the game's observation vector of the chosen kind, from the
-  agent's own seat: it is seat 0 of its observation; for *Cheeky Monkey* :mod:`~cheekymonkey.rl.observations`,
-  for *Too Many Monkeys* :mod:`~cheekymonkey.toomany.encoding`, full by default, as float32) and
-  ``action_mask`` (int8, one entry per action index, all 0 for an agent whose turn it is not). One policy can
-  play every agent.
+  agent's own seat: it is seat 0 of its observation; for *Cheeky Monkey* :mod:`~cheekymonkey.cheeky.encoding`,
+  for *Too Many Monkeys* :mod:`~cheekymonkey.toomany.encoding`, full by default, as float32: whole numbers, or
+  with ``scaled=True`` each entry divided by its bound, in [0, 1]) and ``action_mask`` (int8, one entry per
+  action index, all 0 for an agent whose turn it is not). One policy can play every agent.
 - **Actions** are action indices, counted from the agent who acts. One that is not legal raises
   :class:`~cheekymonkey.IllegalActionError` (an index out of range, :class:`~cheekymonkey.InvalidValueError`),
   and the environment is unchanged.
@@ -19,6 +19,11 @@ environment wrapped in PettingZoo's ``OrderEnforcingWrapper`` (the usual way to 
   :mod:`~cheekymonkey.rl.episodes`).
 - **Truncation** by the table's limits, ``max_turns`` and ``max_steps``: every agent is truncated, with no
   outcome reward (see :mod:`~cheekymonkey.rl.episodes`).
+- **A game that ends before anybody's first decision** (a tiny limit) is still the game played: ``reset``
+  reports an ordinary start (PettingZoo's own checks require no agent to be finished after ``reset``) with
+  an all-0 mask for every agent and ``infos[agent]["no_decision"] = True``; the next ``step``, whatever
+  action (or None) the selected agent gives, plays nothing and finishes every agent as the game ended
+  (see :mod:`~cheekymonkey.rl.episodes`).
 - **Rendering**: ``render_mode="ansi"`` makes :meth:`~GameEnv.render` return the game's text board;
   ``"human"`` prints it after every step.
 
@@ -48,11 +53,20 @@ except ImportError as error:
         "cheekymonkey.rl.pettingzoo_env needs PettingZoo, Gymnasium and numpy: pip install 'cheekymonkey[rl]'"
     ) from error
 
+from cheekymonkey.encoding import as_index
 from cheekymonkey.errors import InvalidValueError
-from cheekymonkey.game import as_index
 from cheekymonkey.games import DEFAULT_GAME, AnyGame
-from cheekymonkey.rl._arrays import to_array
-from cheekymonkey.rl.episodes import DEFAULT_MAX_STEPS, check_limits, check_margin, game_of, lead, ruleset_of
+from cheekymonkey.rl._arrays import Observations
+from cheekymonkey.rl.episodes import (
+    DEFAULT_MAX_STEPS,
+    NO_DECISION,
+    check_limits,
+    check_margin,
+    check_scaled,
+    game_of,
+    lead,
+    ruleset_of,
+)
 from cheekymonkey.table import Seat, Table
 
 __all__ = ["DEFAULT_MAX_DECISIONS", "CheekyMonkeyEnv", "GameEnv", "env", "raw_env"]
@@ -75,6 +89,7 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships without types
         margin: The coefficient of the point-margin shaping term (0: rewards are the game's returns only).
         game: The game played: a name (``"cheeky-monkey"``) or a :class:`~cheekymonkey.game.Game`.
         max_decisions: Deprecated: the old limit, now read as ``max_turns``.
+        scaled: Observe each entry divided by its bound, in [0, 1], instead of whole numbers.
 
     Raises:
         InvalidValueError: If an argument is out of range.
@@ -93,6 +108,7 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships without types
         margin: float = 0.0,
         game: str | AnyGame = DEFAULT_GAME,
         max_decisions: int | None = None,
+        scaled: bool = False,
     ) -> None:
         super().__init__()
         self.game: AnyGame = game_of(game)
@@ -109,12 +125,14 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships without types
         """The coefficient of the point-margin shaping term."""
         self.metadata = {**type(self).metadata, "name": f"{self.game.name.replace('-', '_')}_v0"}
         self.render_mode = render_mode
-        self._bound = max(self.encoding.observation_bounds)
+        self.scaled = check_scaled(scaled)
+        """Whether observations are scaled into [0, 1] by their bounds."""
+        self._observations = Observations(self.encoding, self.scaled)
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         box = gymnasium.spaces.Box(
             low=0.0,
-            high=np.array(self.encoding.observation_bounds, np.float32),
+            high=self._observations.high,
             shape=(self.encoding.observation_size,),
             dtype=np.float32,
         )
@@ -129,6 +147,7 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships without types
         self.table: Table[Any, Any, Any, Any, Any] = self._new_table()
         """The table of the game now."""
         self._leads = [0.0] * players
+        self._no_decision = False
         self.agents: list[str] = []
 
     def _new_table(self, seed: int | None = None) -> Table[Any, Any, Any, Any, Any]:
@@ -167,6 +186,9 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships without types
         With ``seed``, the game is the one a :class:`~cheekymonkey.table.Table` seeded with ``seed`` plays (the
         same draws), and later games without a seed draw theirs from a stream ``seed`` starts; without one
         the environment's stream goes on.
+
+        If the game ends before anybody's first decision, every agent's mask is all 0 and its info says
+        ``no_decision``; the next :meth:`step` finishes the agents as the game ended.
         """
         if seed is not None:
             self._seeds = random.Random(seed)
@@ -178,7 +200,8 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships without types
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._no_decision = self.table.finished  # over or cut off before anybody decided
+        self.infos: dict[str, dict[str, Any]] = {agent: {NO_DECISION: self._no_decision} for agent in self.agents}
         mover = self.table.to_move
         self.agent_selection = self.possible_agents[0 if mover is None else mover]
         self._skip_agent_selection = None
@@ -187,7 +210,7 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships without types
         """What ``agent`` observes now, and its action mask (all 0 unless it is to act)."""
         seat = self._seats[agent]
         state = self.table.state
-        observation = to_array(self.encoding.observe(state, seat), self._bound, np.float32)
+        observation = self._observations(state, seat)
         if self.table.to_move == seat:
             mask = np.array(self.encoding.action_mask(state), np.int8)
         else:
@@ -197,6 +220,9 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships without types
     def step(self, action: Any) -> None:
         """Play the acting agent's action index; a finished agent must step with None.
 
+        In a game that ended before anybody's first decision, the first step plays nothing, whatever its
+        action (an index in range, or None), and finishes every agent as the game ended.
+
         Raises:
             IllegalActionError: If the action is not legal now; nothing changes.
             InvalidValueError: If the action is not an index in range.
@@ -205,16 +231,18 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships without types
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if action is None:
+        if action is None and not self._no_decision:
             raise InvalidValueError(f"{agent} is still playing: None is the action of a finished agent only")
-        index = as_index(action)
-        if not 0 <= index < self.encoding.num_actions:
-            raise InvalidValueError(f"action index {index} is out of range 0 to {self.encoding.num_actions - 1}")
+        if action is not None:
+            index = as_index(action)
+            if not 0 <= index < self.encoding.num_actions:
+                raise InvalidValueError(f"action index {index} is out of range 0 to {self.encoding.num_actions - 1}")
         table = self.table
-        # The table plays nothing if the action is illegal or not the agent's own decision (never a chance
-        # outcome): IllegalActionError, and nothing has changed.
-        table.play_as(self.possible_agents.index(agent), self.encoding.decode(index, table.state))
-        table.advance()
+        if not self._no_decision:
+            # The table plays nothing if the action is illegal or not the agent's own decision (never a chance
+            # outcome): IllegalActionError, and nothing has changed.
+            table.play_as(self.possible_agents.index(agent), self.encoding.decode(index, table.state))
+            table.advance()
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         outcome = table.outcome()

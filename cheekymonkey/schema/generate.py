@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import ast
 import enum
-import importlib
 import inspect
 import itertools
 import json
@@ -25,7 +24,8 @@ from typing import Any, Final, get_args, get_origin
 
 import attrs
 
-from cheekymonkey.schema import SCHEMA_GAMES, schema_filename
+from cheekymonkey.games import DEFAULT_GAME, game_named
+from cheekymonkey.schema import schema_filename, schema_folder
 from cheekymonkey.serialization.spec import MAX_INTEGER, DocumentFormat, Spelling
 
 __all__ = ["document_format", "generate_schema", "generate_schemas", "schema_text", "write_schemas"]
@@ -33,21 +33,18 @@ __all__ = ["document_format", "generate_schema", "generate_schemas", "schema_tex
 DIALECT: Final = "https://json-schema.org/draft/2020-12/schema"
 """The JSON Schema dialect the files use."""
 
-_FORMATS: Final = {
-    "cheeky-monkey": "cheekymonkey.serialization.format",
-    "too-many-monkeys": "cheekymonkey.toomany.documents",
-}
 
-
-def document_format(game: str = "cheeky-monkey") -> DocumentFormat:
-    """The description of ``game``'s documents (its module's ``DOCUMENT_FORMAT``).
+def document_format(game: str = DEFAULT_GAME) -> DocumentFormat:
+    """The description of ``game``'s documents: the format its documents' codec is built from.
 
     Raises:
-        ValueError: If there is no game of that name.
+        ValueError: If there is no game of that name, or its documents are not described by a
+            :class:`~cheekymonkey.serialization.spec.DocumentFormat` (they have no schemas to generate).
     """
-    if game not in _FORMATS:
-        raise ValueError(f"no schemas for the game {game!r}; the games are {', '.join(SCHEMA_GAMES)}")
-    fmt: DocumentFormat = importlib.import_module(_FORMATS[game]).DOCUMENT_FORMAT
+    documents = game_named(game).documents()
+    fmt = getattr(documents, "spec", None)
+    if not isinstance(fmt, DocumentFormat):
+        raise ValueError(f"the documents of {game!r} are not described by a DocumentFormat: no schemas to generate")
     return fmt
 
 
@@ -200,7 +197,7 @@ def _as_document(schema: dict[str, Any], kind: str, fmt: DocumentFormat) -> dict
     return {**schema, "properties": properties, "required": sorted([*schema["required"], "format", "kind"])}
 
 
-def generate_schema(kind: str, game: str = "cheeky-monkey") -> dict[str, Any]:
+def generate_schema(kind: str, game: str = DEFAULT_GAME) -> dict[str, Any]:
     """The JSON Schema of ``game``'s ``kind`` documents, built from the types.
 
     Raises:
@@ -223,7 +220,7 @@ def generate_schema(kind: str, game: str = "cheeky-monkey") -> dict[str, Any]:
     }
 
 
-def generate_schemas(game: str = "cheeky-monkey") -> dict[str, dict[str, Any]]:
+def generate_schemas(game: str = DEFAULT_GAME) -> dict[str, dict[str, Any]]:
     """The JSON Schema of every document kind of ``game``, by kind."""
     return {kind: generate_schema(kind, game) for kind in document_format(game).kinds}
 
@@ -233,16 +230,24 @@ def schema_text(schema: dict[str, Any]) -> str:
     return json.dumps(schema, indent=2, sort_keys=True) + "\n"
 
 
-def write_schemas(directory: Path | None = None, game: str = "cheeky-monkey") -> list[Path]:
-    """Write every kind's schema file of ``game`` into ``directory`` (by default, where the package keeps them).
+def write_schemas(directory: Path | None = None, game: str = DEFAULT_GAME) -> list[Path]:
+    """Write every kind's schema file of ``game`` into ``directory`` (by default, the game's schema folder).
 
     Returns:
         The paths written.
+
+    Raises:
+        ValueError: If no ``directory`` is given and the game ships no schemas, or its folder is not one on
+            disk (an installed package zipped, say).
     """
-    package = Path(__file__).parent
+    if directory is None:
+        folder = schema_folder(game_named(game))
+        if not isinstance(folder, Path):
+            raise ValueError(f"the game {game!r} has no schema folder on disk to write into: give a directory")
+        directory = folder
     written = []
     for kind, schema in generate_schemas(game).items():
-        path = package / schema_filename(kind, game) if directory is None else directory / f"{kind}.schema.json"
+        path = directory / schema_filename(kind, game)
         path.parent.mkdir(exist_ok=True)
         path.write_text(schema_text(schema), encoding="utf-8")
         written.append(path)

@@ -100,7 +100,26 @@ def parse(text: str | bytes, kind: str | None, limits: Limits) -> object:
             text, object_pairs_hook=_reject_duplicates, parse_constant=_reject_constant, parse_int=_parse_int
         )
     except json.JSONDecodeError as error:
-        reason = f"not valid JSON (truncated or corrupt?): {error.msg} at line {error.lineno} column {error.colno}"
-        raise DocumentError(kind, [("$", reason)]) from None
+        raise DocumentError(kind, [("$", _json_problem(text, error))]) from None
     except (BadValue, RecursionError, ValueError) as error:
         raise DocumentError(kind, [("$", f"not valid JSON: {error}")]) from None
+
+
+_WORDS: Final = ("null", "true", "false")
+
+
+def _json_problem(text: str, error: json.JSONDecodeError) -> str:
+    """What is wrong with text that is not JSON, for a person.
+
+    A text cut short (a file copied or saved in part) is told apart from one that is corrupt.
+    """
+    where = f"line {error.lineno} column {error.colno}"
+    # Some of json's messages end with "at" ("Unterminated string starting at"): the place completes them.
+    problem = f"{error.msg[:1].lower()}{error.msg[1:]}{'' if error.msg.endswith(' at') else ' at'} {where}"
+    if not text.strip():
+        return "not valid JSON: the text is empty"
+    rest = text[error.pos :].rstrip()
+    # The text ends where a value was due, inside a string, or inside a word of JSON (``nu`` of ``null``).
+    if not rest or error.msg.startswith("Unterminated string") or any(word.startswith(rest) for word in _WORDS):
+        return f"not valid JSON: the text is cut short, stopping before the JSON ends ({problem})"
+    return f"not valid JSON (corrupt?): {problem}"

@@ -5,7 +5,7 @@ built from it and the game's own checks of a value's invariants. Loading goes th
 the size of the text, its nesting, the JSON itself (duplicate keys, huge numbers), the
 header (:func:`check_header`), the length of a record, each field's type and unknown fields (the
 converter), and then the game's checks. Any problem raises :class:`~cheekymonkey.serialization.DocumentError`
-naming it and its JSON path. A codec is also a :class:`cheekymonkey.game.Documents`, what a game binding
+naming it and its JSON path. A codec is also a :class:`cheekymonkey.documents.Documents`, what a game binding
 offers the layers above it.
 """
 
@@ -102,7 +102,7 @@ def open_document(
 
 
 def check_replay(record: Any) -> None:
-    """Check that a game record (a :class:`~cheekymonkey.game.RecordLike` with ``start`` and ``states``) replays.
+    """Check that a game record (a :class:`~cheekymonkey.record.RecordLike` with ``start`` and ``states``) replays.
 
     Raises:
         DocumentError: If the record cannot start (at ``$``), or at the first step that does not replay
@@ -126,7 +126,7 @@ _STRUCTURING_ERRORS: Final = (cattrs.BaseValidationError, BadValue, CheekyMonkey
 class DocumentCodec:
     """One game's documents: a value to its document and JSON text, and back, checked as the format says.
 
-    It is the game's :class:`~cheekymonkey.game.Documents`. Build one with :meth:`of`.
+    It is the game's :class:`~cheekymonkey.documents.Documents`. Build one with :meth:`of`.
     """
 
     spec: DocumentFormat

@@ -17,7 +17,7 @@ class Limits:
     and keep a hostile document from costing much time or memory: pass larger limits to load more.
 
     >>> from cheekymonkey import new_game
-    >>> from cheekymonkey.serialization import dump_state, load_state
+    >>> from cheekymonkey.cheeky.documents import dump_state, load_state
     >>> load_state(dump_state(new_game(2)), limits=Limits(max_bytes=100))
     Traceback (most recent call last):
         ...

@@ -4,7 +4,7 @@ Every game's JSON documents are made the same way from one :class:`DocumentForma
 turns values into plain data and back (``make_converter``), the header check, the limits and the document
 functions (:class:`~cheekymonkey.serialization.codec.DocumentCodec`), and the JSON Schemas
 (:mod:`cheekymonkey.schema.generate`). Nothing here names a game: Cheeky Monkey's description is
-:data:`cheekymonkey.serialization.format.DOCUMENT_FORMAT`, Too Many Monkeys' is
+:data:`cheekymonkey.cheeky.documents.DOCUMENT_FORMAT`, Too Many Monkeys' is
 :data:`cheekymonkey.toomany.documents.DOCUMENT_FORMAT`.
 
 >>> import enum

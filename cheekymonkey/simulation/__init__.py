@@ -8,7 +8,7 @@ seat has an edge).
 Any :class:`~cheekymonkey.game.Game` can be simulated (``game=``, a game or its name; Cheeky Monkey by
 default); each game is played on a :class:`~cheekymonkey.Table`, which counts the turns by the game's own
 rule. A game cut off by the run's limits (``max_actions``, ``max_turns``) is *truncated*: counted apart, never
-as a result. What is counted comes from each game's :class:`~cheekymonkey.game.Outcome`: the winners, every
+as a result. What is counted comes from each game's :class:`~cheekymonkey.outcome.Outcome`: the winners, every
 seat's place, and the final scores of a game that counts points (:attr:`Summary.scored`).
 
 The games are cut into blocks of consecutive games. Each block is one task: it plays its games and sends
@@ -18,7 +18,9 @@ depend on their order, so the summary is the same, bit for bit, whatever runs th
 order, in blocks of whatever size.
 
 One module each: ``run`` (:func:`simulate`), ``blocks`` (:class:`Block`, :func:`play_block`), ``summary``
-and ``stats`` (what comes back), ``backends`` (the pools, :class:`RayExecutor`), ``errors`` and ``plot``.
+and ``stats`` (what comes back), ``backends`` (the pools, :class:`RayExecutor`), ``errors`` and ``plot``;
+``policies`` (:class:`PolicyBot`: a policy, a callable from an observation and a mask to an action index,
+played wherever a bot is) and ``leagues`` (:func:`league`: every pair of bots head to head, rated).
 
 What runs the blocks:
 
@@ -41,7 +43,9 @@ True
 from cheekymonkey.simulation.backends import RayExecutor
 from cheekymonkey.simulation.blocks import WIN_UNITS, Block, BlockResult, play_block
 from cheekymonkey.simulation.errors import GameFailedError, SimulationError
+from cheekymonkey.simulation.leagues import League, Pairing, Standing, bradley_terry, league
 from cheekymonkey.simulation.plot import plot_summary
+from cheekymonkey.simulation.policies import Policy, PolicyBot, as_bot
 from cheekymonkey.simulation.run import simulate
 from cheekymonkey.simulation.stats import Histogram, wilson_interval
 from cheekymonkey.simulation.summary import BotSummary, SimulationProgress, Summary
@@ -53,10 +57,18 @@ __all__ = [
     "BotSummary",
     "GameFailedError",
     "Histogram",
+    "League",
+    "Pairing",
+    "Policy",
+    "PolicyBot",
     "RayExecutor",
     "SimulationError",
     "SimulationProgress",
+    "Standing",
     "Summary",
+    "as_bot",
+    "bradley_terry",
+    "league",
     "play_block",
     "plot_summary",
     "simulate",

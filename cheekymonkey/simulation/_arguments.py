@@ -7,35 +7,36 @@ from typing import Any
 
 from cheekymonkey.errors import InvalidGameError, InvalidValueError
 from cheekymonkey.game import Game, GameBot
+from cheekymonkey.simulation.policies import Policy, PolicyBot, as_bot
 
 __all__ = ["check_bots", "labels", "whole"]
 
 
 def labels(bots: Sequence[str | GameBot[Any, Any]]) -> tuple[str, ...]:
-    """Each line's label: the bot's name or repr, numbered by its place where the same one plays twice."""
-    names = [bot if isinstance(bot, str) else repr(bot) for bot in bots]
+    """Each line's label: the bot's name (a policy's) or repr, numbered by its place where the same one plays twice."""
+    names = [bot if isinstance(bot, str) else bot.name if isinstance(bot, PolicyBot) else repr(bot) for bot in bots]
     return tuple(f"{name} {i}" if names.count(name) > 1 else name for i, name in enumerate(names))
 
 
-def check_bots(bots: Sequence[str | GameBot[Any, Any]], game: Game[Any, Any, Any, Any, Any]) -> tuple[Any, ...]:
-    """The bots as a tuple, each one of ``game``'s bot names or an object with a ``choose`` method.
+def check_bots(
+    bots: Sequence[str | GameBot[Any, Any] | Policy], game: Game[Any, Any, Any, Any, Any]
+) -> tuple[str | GameBot[Any, Any], ...]:
+    """The bots as a tuple, each one of ``game``'s bot names or a bot; a policy becomes a :class:`PolicyBot`.
 
     Raises:
-        InvalidValueError: If ``bots`` is not a sequence, or an entry is neither a name ``game`` knows nor a bot.
+        InvalidValueError: If ``bots`` is not a sequence, or an entry is neither a name ``game`` knows, a bot,
+            nor a policy.
         InvalidGameError: If no bot is given.
     """
     if isinstance(bots, str) or not isinstance(bots, Sequence):
-        raise InvalidValueError(f"bots must be a sequence of bot names or bots, got {bots!r}")
-    entries = tuple(bots)
+        raise InvalidValueError(f"bots must be a sequence of bot names, bots or policies, got {bots!r}")
+    entries = tuple(as_bot(entry, game) for entry in bots)
     if not entries:
         raise InvalidGameError("no bots given: name at least one")
     known = game.bot_names()
     for entry in entries:
-        if isinstance(entry, str):
-            if entry not in known:
-                raise InvalidValueError(f"no bot named {entry!r}; the bots are {', '.join(known)}")
-        elif not isinstance(entry, GameBot):
-            raise InvalidValueError(f"{entry!r} is neither a bot name nor a bot (it has no choose method)")
+        if isinstance(entry, str) and entry not in known:
+            raise InvalidValueError(f"no bot named {entry!r}; the bots are {', '.join(known)}")
     return entries
 
 

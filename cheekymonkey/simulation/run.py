@@ -14,6 +14,7 @@ from cheekymonkey.simulation._arguments import check_bots, labels, whole
 from cheekymonkey.simulation._tally import Tally
 from cheekymonkey.simulation.backends import as_executor, run_blocks
 from cheekymonkey.simulation.blocks import Block, BlockResult, play_block
+from cheekymonkey.simulation.policies import Policy
 from cheekymonkey.simulation.summary import SimulationProgress, Summary
 
 __all__ = ["simulate"]
@@ -25,7 +26,7 @@ def _default_block_size(games: int) -> int:
 
 
 def simulate(
-    bots: Sequence[str | GameBot[Any, Any]],
+    bots: Sequence[str | GameBot[Any, Any] | Policy],
     games: int,
     *,
     seed: int = 0,
@@ -47,8 +48,11 @@ def simulate(
     :attr:`Summary.truncated <cheekymonkey.simulation.Summary.truncated>` and not as a result.
 
     Args:
-        bots: Bot names (``"heuristic"``: a fresh bot each game) or bots, repeated round the table to fill
-            ``players`` seats. Bots sent to other processes must pickle, and their choices must depend
+        bots: Bot names (``"heuristic"``: a fresh bot each game), bots, or policies (callables from an
+            observation and an action mask to an action index, played by a
+            :class:`~cheekymonkey.simulation.PolicyBot` that gives them the game's default observation as
+            numpy arrays; wrap one yourself for other options), repeated round the table to fill ``players``
+            seats. Bots and policies sent to other processes must pickle, and their choices must depend
             only on the state and the random stream they are given.
         games: How many games to play.
         seed: Game ``i`` uses seed ``seed + i``, with the bots moved ``i`` seats round the table.

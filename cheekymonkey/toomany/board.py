@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
-from cheekymonkey.game import Cell, Column, TextTable
+from cheekymonkey.text_table import Cell, Column, TextTable
 from cheekymonkey.toomany.cards import CARDS, Card, FaceDown, Slot
 from cheekymonkey.toomany.state import GameState, Phase, raccoon_choices
 

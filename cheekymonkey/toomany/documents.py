@@ -40,7 +40,7 @@ from typing import Any, Final, Literal, TypeAlias, cast, get_args, overload
 
 import attrs
 
-from cheekymonkey.game import Outcome
+from cheekymonkey.outcome import Outcome
 from cheekymonkey.serialization.codec import DocumentCodec, check_replay
 from cheekymonkey.serialization.errors import DocumentError
 from cheekymonkey.serialization.limits import LIMITS, Limits
@@ -162,7 +162,9 @@ DOCUMENT_TYPES: Final[dict[Kind, tuple[type, ...]]] = {
 }
 """The classes whose values each kind of document holds."""
 
-_SEAT_FIELDS: Final = frozenset({"seat", "target", "first_seat", "round_first", "viewer", "to_move", "first_player"})
+_SEAT_FIELDS: Final = frozenset(
+    {"seat", "target", "first_seat", "round_first", "viewer", "to_move", "first_player", "quit_by"}
+)
 _COUNTED_FROM_ONE: Final = {"position": 1, "row_size": 1, "round": 1, "players": 2, "min_players": 2, "max_players": 2}
 _AT_MOST: Final = {"position": MAX_NUMBER, "row_size": MAX_NUMBER, "players": MAX_PLAYERS}
 
@@ -321,7 +323,7 @@ def check_value(kind: str, value: Any) -> None:
 
 
 CODEC: Final = DocumentCodec.of(DOCUMENT_FORMAT, check_value)
-"""Too Many Monkeys' documents: the :class:`~cheekymonkey.game.Documents` of
+"""Too Many Monkeys' documents: the :class:`~cheekymonkey.documents.Documents` of
 :data:`~cheekymonkey.toomany.TOO_MANY_MONKEYS`."""
 
 

@@ -1,6 +1,6 @@
 """*Too Many Monkeys* for learning: action indices, chance outcome indices, masks and observation vectors.
 
-This is the game's :class:`~cheekymonkey.game.Encoding`, which
+This is the game's :class:`~cheekymonkey.encoding.Encoding`, which
 :meth:`TOO_MANY_MONKEYS.encoding <cheekymonkey.toomany.TooManyMonkeys.encoding>` returns and every RL adapter
 (:mod:`cheekymonkey.rl`) plays through. It is pure Python: masks are tuples of bools, observations tuples of
 whole numbers. **Everything is seen from one seat**, as in *Cheeky Monkey*'s encodings: an action that names
@@ -127,8 +127,8 @@ import functools
 from collections.abc import Sequence
 from typing import Final, SupportsIndex
 
+from cheekymonkey.encoding import ObservationField, as_index, lay_out
 from cheekymonkey.errors import InvalidValueError
-from cheekymonkey.game import ObservationField, as_index, lay_out
 from cheekymonkey.toomany.actions import (
     DECLINE,
     DRAW,

@@ -75,6 +75,7 @@ __all__ = [
     "chance_outcomes",
     "chance_pool",
     "current_player",
+    "illegal_reason",
     "is_chance_node",
     "is_terminal",
     "legal_actions",
@@ -413,21 +414,38 @@ def _won(
 
 
 def _wrong_phase(state: GameState, action: object) -> IllegalActionError:
-    return _illegal(state, action, _PHASE_HINTS[state.phase])
+    # The refusal path only: what the phase asks for, in the player's words, after the card the action needs
+    # when the player does not hold it ("you hold no Skip").
+    rule, words = _PHASE_HINTS[state.phase]
+    missing = _NOT_HELD.get(action.__class__) if state.phase in _CHOICES else None
+    if missing is not None:
+        return _illegal(state, action, f"{rule}: {missing}; {words}")
+    return _illegal(state, action, f"{rule}: {words}")
 
 
 _PHASE_HINTS: Final = {
-    Phase.START: "TM6: the turn begins: draw from the pile (Draw) or take the discard top (TakeDiscard)",
-    Phase.DRAW: "TM6, TM18: the turn began with a draw from the pile: the next action is chance's Reveal",
-    Phase.CHOSEN_DRAW: "TM6: a card was drawn from the pile: the next action is chance's Reveal",
-    Phase.TURN_UP: "TM7, TM19: the card picked up from the row is being revealed: the next action is chance's Reveal",
-    Phase.WILD: "TM11: put the wild in hand on a face-down position of your row (PlaceWild)",
-    Phase.BONUS: "TM12: take the wild bonus (TakeBonus) or decline it (Decline)",
-    Phase.RACCOON: "TM14: pick a number for the raccoon to take (RaccoonTake), or none (Decline)",
-    Phase.DISTURB: "TM15: turn down an opponent's face-up card (TurnDown), or none (Decline)",
-    Phase.SKIP: "TM16: give the Skip to an opponent (GiveSkip), or to nobody (Decline)",
-    Phase.OVER: "TM23: the game is over",
+    Phase.START: ("TM6", "your turn begins with a draw from the pile or the discard top"),
+    Phase.DRAW: ("TM6, TM18", "the turn began with a draw from the pile, and the card drawn is revealed next"),
+    Phase.CHOSEN_DRAW: ("TM6", "a card was drawn from the pile, and it is revealed next"),
+    Phase.TURN_UP: ("TM7, TM19", "the card picked up from the row is revealed next"),
+    Phase.WILD: ("TM11", "the wild in your hand must be placed first, on a face-down position of your row"),
+    Phase.BONUS: ("TM12", "first take the wild bonus or decline it"),
+    Phase.RACCOON: ("TM14", "first choose the number the raccoon takes from the discard pile, or none"),
+    Phase.DISTURB: ("TM15", "first choose the opponent's card the Do Not Disturb turns down, or none"),
+    Phase.SKIP: ("TM16", "first choose the opponent who gets the Skip, or nobody"),
+    Phase.OVER: ("TM23", "the game is over"),
 }
+"""What each phase asks for, as (the rules, the words): the reason an action of another phase is refused."""
+
+_CHOICES: Final = frozenset({Phase.START, Phase.WILD, Phase.BONUS, Phase.RACCOON, Phase.DISTURB, Phase.SKIP})
+_NOT_HELD: Final = {
+    PlaceWild: "you hold no wild to place",
+    TakeBonus: "no wild bonus is offered",
+    RaccoonTake: "no raccoon is being played",
+    TurnDown: "you hold no Do Not Disturb",
+    GiveSkip: "you hold no Skip",
+}
+"""Why an action that plays a card cannot be played outside its phase: the card is not in hand."""
 
 
 def _apply_reveal(s: GameState, action: Reveal, log: Log) -> GameState:
@@ -447,7 +465,7 @@ def _apply_reveal(s: GameState, action: Reveal, log: Log) -> GameState:
             log.append(Uncovered(s.seat, card))
         return _play(s, s.rows, card, s.discard, s.pile_size, s.pile, tuple(counts), s.skips, log)
     if phase is not _DRAW and phase is not _CHOSEN_DRAW:
-        raise _illegal(s, action, f"TM19: no card is being revealed now ({_PHASE_HINTS[phase]})")
+        raise _illegal(s, action, f"TM19: no card is being revealed now; {_PHASE_HINTS[phase][1]}")
     pile = s.pile
     unseen = s.unseen
     if pile is None:
@@ -557,7 +575,7 @@ def _apply_decline(s: GameState, action: Decline, log: Log) -> GameState:
         if log is not None:
             log.append(Discarded(s.seat, card, Reason.DECLINED))
         return _end_turn(s, s.rows, discard + (card,), s.pile_size, s.pile, s.unseen, s.skips, log)  # noqa: RUF005
-    raise _illegal(s, action, f"TM18: nothing is offered to decline now ({_PHASE_HINTS[phase]})")
+    raise _illegal(s, action, f"TM18: nothing is offered to decline now; {_PHASE_HINTS[phase][1]}")
 
 
 def _apply_raccoon_take(s: GameState, action: RaccoonTake, log: Log) -> GameState:
@@ -735,6 +753,28 @@ def _apply_all_checked(state: object, actions: Iterable[object]) -> GameState:
     for action in actions:
         state = _apply(state, action, None)
     return state  # type: ignore[return-value]
+
+
+def illegal_reason(state: GameState, action: Action) -> str | None:
+    """Why the rules refuse ``action`` in ``state``, or None if they allow it.
+
+    The reason is the one :func:`apply` gives in its :class:`~cheekymonkey.IllegalActionError`, naming the
+    clause first (TME8), in the player's words: a front end that refuses a move says it (the notation's
+    :class:`~cheekymonkey.ActionTextError` does). It is worked out only when asked, by trying the action, so
+    :func:`apply` and :func:`legal_actions` pay nothing for it.
+
+    >>> from cheekymonkey.toomany import Card, Draw, GiveSkip, Reveal, apply_all, new_game
+    >>> state = apply_all(new_game(3), [Reveal(Card.SKIP), GiveSkip(2), Reveal(Card.SKIP)])
+    >>> illegal_reason(state, GiveSkip(2)), illegal_reason(state, GiveSkip(0))
+    ('TM17: seat 2 already has a Skip waiting', None)
+    >>> illegal_reason(apply_all(new_game(2), [Reveal(Card.WILD)]), Draw())
+    'TM11: the wild in your hand must be placed first, on a face-down position of your row'
+    """
+    try:
+        _apply(state, action, None)
+    except IllegalActionError as error:
+        return error.reason
+    return None
 
 
 # -- what may be done ---------------------------------------------------------------------------------------

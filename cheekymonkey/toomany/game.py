@@ -17,14 +17,21 @@ command line, the web rooms, the RL adapters, the simulation) hold. Its JSON doc
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections.abc import Sequence
 from fractions import Fraction
+from importlib import resources
+from importlib.resources.abc import Traversable
 from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
-from cheekymonkey.game import Documents, Encoding, Game, GameBot, Outcome, TextTable
+from cheekymonkey.documents import Documents
+from cheekymonkey.encoding import Encoding
+from cheekymonkey.game import Game, GameBot
+from cheekymonkey.outcome import Outcome
+from cheekymonkey.text_table import TextTable
 from cheekymonkey.toomany.actions import Action, Reveal
 from cheekymonkey.toomany.board import board_table, board_text
 from cheekymonkey.toomany.bots import BOTS, bot_named
@@ -40,13 +47,24 @@ from cheekymonkey.toomany.engine import (
     sample_chance,
 )
 from cheekymonkey.toomany.events import Event
-from cheekymonkey.toomany.narration import action_words, describe_event, result_table, result_text
+from cheekymonkey.toomany.narration import (
+    RESULTS_NOTE,
+    SUMMARY,
+    action_words,
+    choice_notes,
+    describe_event,
+    result_table,
+    result_text,
+)
 from cheekymonkey.toomany.notation import action_text, parse_actions
 from cheekymonkey.toomany.records import GameRecord
 from cheekymonkey.toomany.results import outcome
 from cheekymonkey.toomany.rules import Ruleset
 from cheekymonkey.toomany.state import GameState, Phase, new_game
 from cheekymonkey.toomany.views import TableView, view
+
+if TYPE_CHECKING:
+    from cheekymonkey.verify import Proofs
 
 __all__ = ["TOO_MANY_MONKEYS", "TooManyMonkeys"]
 
@@ -60,7 +78,7 @@ With a wild in hand:
 With a number whose position holds your wild:
   b, bonus       put the number there and take the wild back; n to decline
 After a raccoon:
-  r K            take the number K from the discard pile (just K works too); n for none
+  r K            take K from the discard pile (just K works too); n for none
 After a Do Not Disturb:
   x S P          turn down the card at seat S's position P; n for none
 After a Skip:
@@ -81,6 +99,16 @@ class TooManyMonkeys:
     def title(self) -> str:
         """``"Too Many Monkeys"``."""
         return "Too Many Monkeys"
+
+    @property
+    def summary(self) -> str:
+        """:data:`cheekymonkey.toomany.narration.SUMMARY`: turn your row up; the first to finish a row of one wins."""
+        return SUMMARY
+
+    @property
+    def results_note(self) -> str:
+        """:data:`cheekymonkey.toomany.narration.RESULTS_NOTE`: the game is mostly luck, as the choice study shows."""
+        return RESULTS_NOTE
 
     def ruleset(self, name: str | None = None) -> Ruleset:
         """:meth:`Ruleset.preset <cheekymonkey.toomany.Ruleset.preset>`, the standard game for None."""
@@ -202,6 +230,10 @@ class TooManyMonkeys:
         """``state.seat``: the seat whose turn it is, at a chance node too; None once the game is over."""
         return None if state.phase is Phase.OVER else state.seat
 
+    def round_of(self, state: GameState) -> int:
+        """``state.round``: each round won deals a new one (TM22)."""
+        return state.round
+
     def mid_move(self, state: GameState) -> bool:
         """Never: every decision of Too Many Monkeys is a move of its own."""
         return False
@@ -221,6 +253,10 @@ class TooManyMonkeys:
     def action_words(self, action: Action, state: GameState, names: Sequence[str]) -> str:
         """:func:`cheekymonkey.toomany.action_words`: ``"put the wild at position 4"``."""
         return action_words(action, state, names)
+
+    def choice_notes(self, state: GameState, names: Sequence[str]) -> tuple[str, ...]:
+        """:func:`cheekymonkey.toomany.narration.choice_notes`: seats a Skip or a Do Not Disturb cannot reach."""
+        return choice_notes(state, names)
 
     def parse_actions(self, text: str, state: GameState) -> tuple[Action, ...]:
         """:func:`~cheekymonkey.toomany.parse_actions`."""
@@ -248,9 +284,10 @@ class TooManyMonkeys:
         seed: int | None = None,
         names: Sequence[str] = (),
         bots: Sequence[str] = (),
+        quit_by: int | None = None,
     ) -> GameRecord:
         """A :class:`~cheekymonkey.toomany.GameRecord`."""
-        return GameRecord(ruleset, players, first_player, tuple(actions), seed, tuple(names), tuple(bots))
+        return GameRecord(ruleset, players, first_player, tuple(actions), seed, tuple(names), tuple(bots), quit_by)
 
     def documents(self) -> Documents:
         """:data:`cheekymonkey.toomany.documents.CODEC`: the game's JSON documents, format ``too-many-monkeys/1``.
@@ -275,6 +312,27 @@ class TooManyMonkeys:
             InvalidValueError: If the seat count, rule set or observation kind does not fit.
         """
         return encoding(players, ruleset, observation)
+
+    # -- what the game ships beside its engine, found through the registry ----------------------------
+
+    def schemas(self) -> Traversable:
+        """The folder of the game's JSON Schema files, one ``<kind>.schema.json`` per document kind."""
+        return resources.files(__package__) / "schemas"
+
+    def page_script(self) -> Traversable:
+        """The web page's drawing of the table (``too-many-monkeys.js``), which the web server serves."""
+        return resources.files(__package__) / "static" / "too-many-monkeys.js"
+
+    def proofs(self) -> Proofs:
+        """The z3 proofs of the deck and the turn (:mod:`cheekymonkey.toomany.verify`), for ``cheekymonkey verify``.
+
+        Raises:
+            ImportError: If z3 (the ``verify`` extra) is not installed.
+        """
+        # Imported by name: the proofs import z3, which a type check of the game (and the compiled build) must
+        # not have to read.
+        command_line: Proofs = importlib.import_module("cheekymonkey.toomany.verify").command_line
+        return command_line
 
     def __repr__(self) -> str:
         return "TOO_MANY_MONKEYS"

@@ -9,9 +9,10 @@ A ``viewer`` seat reads as "You", and the verbs agree: "You draw a 3." rather th
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 
-from cheekymonkey.game import Cell, Column, TextTable
+from cheekymonkey.text_table import Cell, Column, TextTable
 from cheekymonkey.toomany.actions import (
     Action,
     Decline,
@@ -48,14 +49,33 @@ from cheekymonkey.toomany.results import outcome
 from cheekymonkey.toomany.state import GameState, Phase
 
 __all__ = [
+    "RESULTS_NOTE",
+    "SUMMARY",
     "action_words",
     "card_words",
+    "choice_notes",
     "describe_event",
     "result_table",
     "result_text",
 ]
 
 _YOU = "You"
+
+SUMMARY = (
+    "Each player has a row of face-down cards, position 1 at the left. A number goes face up at its own "
+    "position, and the card lying there comes into your hand, to be played in turn. Turn your whole row face up "
+    "to win the round: the next round deals you a row one card shorter. The first to turn up a row of one card "
+    "wins the game."
+)
+"""What the game is about and how it is won, for a new player (TM3, TM7, TM21-TM23)."""
+
+RESULTS_NOTE = (
+    "Too Many Monkeys is mostly luck: the turns are long chains of cards nobody chose, and few choices change "
+    "a game. Even the search bot wins only 50.24% of 500,000 games against the heuristic bot head to head; the "
+    "choice study on the bot page (The Too Many Monkeys bot ladder) finds that only the Do Not Disturb's target "
+    "tells them apart."
+)
+"""What a reader of the bots' win rates should know (the figures of docs/explanation/bots-too-many-monkeys.md)."""
 
 
 def card_words(card: Card) -> str:
@@ -140,13 +160,21 @@ def describe_event(event: Event, names: Sequence[str], viewer: int | None = None
             return f"{discards} the {event.card.label}, {declined}."
         return f"{discards} the {event.card.label}: {_REASONS[event.reason]}."
     if isinstance(event, Reshuffled):
-        return f"The discard pile is shuffled into a new draw pile of {event.cards} cards."
+        cards = f"{event.cards} card{'' if event.cards == 1 else 's'}"
+        return f"The discard pile is shuffled into a new draw pile of {cards}."
     if isinstance(event, RoundWon):
-        return f"{_says(who[event.seat], 'wins')} round {event.round}!"
+        row = _their(who[event.seat])
+        return f"{_says(who[event.seat], 'wins')} round {event.round}, so {row} row is one card shorter from now on!"
     if isinstance(event, RoundStarted):
-        return f"Round {event.round} is dealt; {_object(who[event.first_seat])} to begin."
+        if viewer is None:
+            sizes = ", ".join(str(size) for size in event.row_sizes)
+            return f"Round {event.round} is dealt, rows of {sizes} cards; {_object(who[event.first_seat])} to begin."
+        size = event.row_sizes[viewer]
+        yours = f"your row has {size} card{'' if size == 1 else 's'}"
+        return f"Round {event.round} is dealt: {yours}; {_object(who[event.first_seat])} to begin."
     if isinstance(event, GameWon):
-        return f"{_says(who[event.seat], 'wins')} the game!"
+        wins = "win" if who[event.seat] == _YOU else "wins"
+        return f"{_says(who[event.seat], 'completes')} a row of one card and {wins} the game!"
     raise TypeError(f"not an event: {event!r}")  # pragma: no cover
 
 
@@ -194,33 +222,103 @@ def action_words(action: Action, state: GameState, names: Sequence[str]) -> str:
     return declined.get(state.phase, "decline")
 
 
+def choice_notes(state: GameState, names: Sequence[str]) -> tuple[str, ...]:
+    """Why seats are left out of the choice in ``state``, one sentence each, with the rule; often none.
+
+    A Skip cannot go to a seat with one waiting (TM17), and a Do Not Disturb has nothing to turn down in a row
+    with no card face up (TM15).
+
+    >>> from cheekymonkey.toomany import Card, GiveSkip, Reveal, apply_all, new_game
+    >>> state = apply_all(new_game(3), [Reveal(Card.SKIP), GiveSkip(2), Reveal(Card.SKIP)])
+    >>> choice_notes(state, ["Ann", "Bob", "Cy"])
+    ('No Skip for Cy: one is waiting for them already, and a seat holds one at a time (TM17).',)
+    """
+    others = [seat for seat in range(len(state.rows)) if seat != state.seat]
+    if state.phase is Phase.SKIP:
+        waiting = [names[seat] for seat in others if state.skips[seat]]
+        if len(waiting) == 1:
+            return (
+                f"No Skip for {waiting[0]}: one is waiting for them already, and a seat holds one at a time (TM17).",
+            )
+        if waiting:
+            return (
+                f"No Skip for {_and(waiting)}: one is waiting for each already, and a seat holds one at a time (TM17).",
+            )
+    if state.phase is Phase.DISTURB:
+        bare = [names[seat] for seat in others if not any(isinstance(slot, Card) for slot in state.rows[seat])]
+        if len(bare) == 1:
+            return (f"Nothing of {bare[0]}'s to turn down: no card of their row is face up (TM15).",)
+        if bare:
+            return (f"Nothing to turn down in the rows of {_and(bare)}: none has a card face up (TM15).",)
+    return ()
+
+
+def _and(names: Sequence[str]) -> str:
+    return f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def _rounds_won(state: GameState, seat: int, winner: int) -> int:
+    # A round won takes a card from the winner's next row (TM22); the game's winner won the last round too.
+    return state.ruleset.row_size - len(state.rows[seat]) + (seat == winner)
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
 def result_text(state: GameState, names: Sequence[str]) -> str:
-    """The result of a finished game in plain text, at most 80 columns wide: the winner, then the others' rows.
+    """The result of a finished game in plain text, at most 80 columns wide: the winner, then the others' rounds.
+
+    Each of the others is placed by the cards of their last row, fewer first (TME1), with the rounds they won
+    (each took a card from their row, TM22).
 
     Raises:
         GameNotOverError: If the game is not over.
     """
     result = outcome(state)
     winner = result.winners[0]
-    lines = [f"Winner: {names[winner]}, who turned the last card face up in round {state.round}."]
+    won = _plural(_rounds_won(state, winner, winner), "round")
+    lines = [f"Winner: {names[winner]} ({won} won; the last, round {state.round}, with a row of one card)."]
     order = sorted(range(len(names)), key=lambda seat: (result.ranks[seat], seat))
     for seat in order:
         if seat != winner:
-            size = len(state.rows[seat])
-            lines.append(f"{result.ranks[seat]}. {names[seat]}: {size} card{'' if size == 1 else 's'} to go")
-    return "\n".join(lines)
+            rounds = _plural(_rounds_won(state, seat, winner), "round")
+            last = _plural(len(state.rows[seat]), "card")
+            lines.append(f"{result.ranks[seat]}. {names[seat]}: {rounds} won; {last} in the last row")
+    return "\n".join(part for line in lines for part in textwrap.wrap(line, 80, subsequent_indent="   "))
 
 
 def result_table(state: GameState, names: Sequence[str]) -> TextTable:
-    """The result of a finished game as cells: each seat's place and the cards its row still had to turn.
+    """The result of a finished game as cells: each seat's place, the rounds it won, and the size of its last row.
+
+    A note under the table says what the columns mean: each round won takes a card from the winner's row
+    (TM22), and the others are placed by the cards of their last row, fewer first (TME1).
 
     Raises:
         GameNotOverError: If the game is not over.
     """
     result = outcome(state)
+    winner = result.winners[0]
     order = sorted(range(len(names)), key=lambda seat: (result.ranks[seat], seat))
-    columns = (Column(Cell("place"), right=True), Column(Cell("player")), Column(Cell("row"), right=True))
-    rows = tuple((Cell(str(result.ranks[seat])), Cell(names[seat]), Cell(str(len(state.rows[seat])))) for seat in order)
-    winner = names[result.winners[0]]
-    note = f"Winner: {winner}, who turned the last card face up in round {state.round}."
-    return TextTable(columns, rows, title="Result", notes=(note,))
+    columns = (
+        Column(Cell("place"), right=True),
+        Column(Cell("player")),
+        Column(Cell("rounds won"), "won", right=True),
+        Column(Cell("last row"), "row", right=True),
+    )
+    rows = tuple(
+        (
+            Cell(str(result.ranks[seat])),
+            Cell(names[seat]),
+            Cell(str(_rounds_won(state, seat, winner))),
+            Cell(str(len(state.rows[seat]))),
+        )
+        for seat in order
+    )
+    first = state.ruleset.row_size
+    notes = (
+        f"Winner: {names[winner]}, the first to turn up a row of one card, in round {state.round}.",
+        f"Last row: the cards in the player's row in the last round. Rows begin with {_plural(first, 'card')}, and "
+        "each round won takes one away; the others are placed by their last row, the shorter first.",
+    )
+    return TextTable(columns, rows, title="Result", notes=notes)

@@ -15,21 +15,32 @@ front end needs no parser of its own. The notation (case and spaces do not matte
 - at a chance node, the card revealed: ``1`` to ``6``, ``w`` (wild), ``s`` (Skip), ``e`` (elephant), ``g``
   (giraffe), ``r`` (raccoon), ``d`` (Do Not Disturb), or its name (``reveal giraffe``).
 
-The phase says which action a letter names: at a chance node ``s`` is the Skip card, when giving a Skip
-it is the seat. :func:`parse_actions` reads several actions separated by ``,`` or ``;``.
+A letter names the same kind of action in every phase where a player decides; at a chance node it names a
+card (``s`` is the Skip card there). A number alone is read in the phase's own way. :func:`parse_actions`
+reads several actions separated by ``,`` or ``;``.
 
->>> from cheekymonkey.toomany import Card, Reveal, apply_all, new_game
+>>> from cheekymonkey.toomany import Card, GiveSkip, Reveal, apply_all, new_game
 >>> state = apply_all(new_game(2), [Reveal(Card.WILD)])
 >>> parse_action("w 4", state), action_text(PlaceWild(4), state, long=True)
 (PlaceWild(4), 'wild 4')
->>> parse_action("w 9", state)
+
+A text that names an action the rules do not allow now is refused with the engine's own reason
+(:func:`~cheekymonkey.toomany.illegal_reason`), its rule in brackets, then what may be chosen instead:
+
+>>> parse_action("d", state)
 Traceback (most recent call last):
 ...
-cheekymonkey.errors.ActionTextError: 'w 9': there is no face-down position 9; the wild can go on 1, 2, 3, ...
+cheekymonkey.errors.ActionTextError: 'd': the wild in your hand must be placed first, ... of your row (TM11) ...
+>>> skipping = apply_all(new_game(3), [Reveal(Card.SKIP), GiveSkip(2), Reveal(Card.SKIP)])
+>>> parse_action("s 2", skipping)
+Traceback (most recent call last):
+...
+cheekymonkey.errors.ActionTextError: 's 2': seat 2 already has a Skip waiting (TM17); the Skip can go to seat 0 ...
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 from cheekymonkey.errors import ActionTextError, IllegalActionError, InvalidValueError
@@ -49,8 +60,8 @@ from cheekymonkey.toomany.actions import (
     TurnDown,
 )
 from cheekymonkey.toomany.board import or_list
-from cheekymonkey.toomany.cards import Card
-from cheekymonkey.toomany.engine import apply, is_chance_node, legal_actions
+from cheekymonkey.toomany.cards import MAX_NUMBER, Card
+from cheekymonkey.toomany.engine import apply, illegal_reason, is_chance_node, legal_actions
 from cheekymonkey.toomany.state import GameState, Phase
 
 __all__ = ["ActionTextError", "action_text", "parse_action", "parse_actions"]
@@ -65,12 +76,6 @@ _SIMPLE: Final[dict[str, Action]] = {
     "bonus": TAKE_BONUS,
     "yes": TAKE_BONUS,
     "y": TAKE_BONUS,
-}
-_PREFIXES: Final[dict[Phase, frozenset[str]]] = {
-    Phase.WILD: frozenset({"w", "wild", "place"}),
-    Phase.RACCOON: frozenset({"r", "raccoon", "take"}),
-    Phase.DISTURB: frozenset({"x", "down", "turn"}),
-    Phase.SKIP: frozenset({"s", "skip", "give"}),
 }
 
 
@@ -121,6 +126,20 @@ def _fail(text: str, reason: str, state: GameState) -> ActionTextError:
     return ActionTextError(text, reason, _valid(state))
 
 
+def _refuse(text: str, state: GameState, action: Action, instead: str = "") -> ActionTextError:
+    # The refusal path: the engine says why it refuses the action the text names (illegal_reason), so the
+    # player reads the rule's own reason, never a generic one.
+    reason = illegal_reason(state, action)
+    assert reason is not None, f"{action!r} is refused only when the rules refuse it"
+    return ActionTextError.refused(text, action, reason, _valid(state), instead)
+
+
+def _checked(text: str, state: GameState, legal: tuple[Action, ...], action: Action) -> Action:
+    if action in legal:
+        return action
+    raise _refuse(text, state, action)
+
+
 def _numbers(text: str, words: list[str], state: GameState, what: str) -> list[int]:
     numbers = []
     for word in words:
@@ -133,6 +152,11 @@ def _numbers(text: str, words: list[str], state: GameState, what: str) -> list[i
 def parse_action(text: str, state: GameState) -> Action:
     """Read one action typed in ``state``, in the notation of this module's description.
 
+    A letter names its action whatever the phase (``s 1`` always gives a Skip), so text that names an action
+    the rules do not allow now is refused with the engine's own reason (:func:`illegal_reason`): ``s 1``
+    while seat 1 has a Skip waiting says so (TM17), ``d`` with a wild in hand says the wild must be placed
+    first (TM11). A number alone is read in the phase's own way (a position while placing a wild).
+
     Args:
         text: What the player typed (case and surrounding spaces do not matter).
         state: The state they typed it in; its phase decides how the text is read.
@@ -141,8 +165,9 @@ def parse_action(text: str, state: GameState) -> Action:
         The one action the text names, legal in ``state``.
 
     Raises:
-        ActionTextError: If the text names no action, an action the rules do not allow now (saying why), or
-            more than one; its ``valid`` lists the texts that would have been valid.
+        ActionTextError: If the text names no action, an action the rules do not allow now (saying why, and
+            carrying the action as its ``action``), or more than one; its ``valid`` lists the texts that would
+            have been valid.
 
     >>> from cheekymonkey.toomany import new_game
     >>> parse_action("giraffe", new_game(2))
@@ -164,31 +189,61 @@ def parse_action(text: str, state: GameState) -> Action:
             card = Card.parse(" ".join(words))
         except InvalidValueError:
             raise _fail(text, "name the card revealed", state) from None
-        reveal = Reveal(card)
-        if reveal not in legal:
-            raise _fail(text, f"no {card.label} can be revealed now: none is left where this card comes from", state)
-        return reveal
-    head = words[0]
-    if head in _DECLINE_WORDS and len(words) == 1:
-        if DECLINE not in legal:
-            raise _fail(text, "nothing is offered to decline now", state)
-        return DECLINE
+        return _checked(text, state, legal, Reveal(card))
+    head, rest = words[0], words[1:]
+    if head in _DECLINE_WORDS and not rest:
+        return _checked(text, state, legal, DECLINE)
     simple = _SIMPLE.get(head)
-    if simple is not None and len(words) == 1:
-        if simple not in legal:
-            raise _fail(text, f"{head!r} is not allowed now", state)
-        return simple
-    prefixes = _PREFIXES.get(phase)
-    if prefixes is None:
-        raise _fail(text, "that is not an action allowed now", state)
-    rest = words[1:] if head in prefixes else words
-    if phase is Phase.WILD:
-        return _choose(text, state, legal, PlaceWild, rest, "position", "the wild can go on")
-    if phase is Phase.RACCOON:
-        return _choose(text, state, legal, RaccoonTake, rest, "number", "the raccoon can take")
-    if phase is Phase.SKIP:
-        return _choose(text, state, legal, GiveSkip, rest, "seat", "the Skip can go to seat")
-    return _turn_down(text, state, legal, rest)
+    if simple is not None and not rest:
+        return _checked(text, state, legal, simple)
+    kind = _PREFIXES.get(head)
+    if head == "take" and phase is Phase.RACCOON:
+        kind = RaccoonTake  # "take 3": the raccoon's pick; "take" alone takes the discard top
+    if kind is None:
+        kind = _NUMBERS_ALONE.get(phase) if all(word.isdigit() for word in words) else None
+        if kind is None:
+            raise _fail(text, "that is not a move", state)
+        rest = words
+    if issubclass(kind, TurnDown):
+        return _turn_down(text, state, legal, rest)
+    return _choose(text, state, legal, kind, rest)
+
+
+_PREFIXES: Final[dict[str, type[PlaceWild | RaccoonTake | TurnDown | GiveSkip]]] = {
+    **dict.fromkeys(("w", "wild", "place"), PlaceWild),
+    **dict.fromkeys(("r", "raccoon"), RaccoonTake),
+    **dict.fromkeys(("x", "down", "turn"), TurnDown),
+    **dict.fromkeys(("s", "skip", "give"), GiveSkip),
+}
+"""The words that name a kind of action, whatever the phase (an action of another phase is refused, saying why)."""
+
+_NUMBERS_ALONE: Final[dict[Phase, type[PlaceWild | RaccoonTake | TurnDown | GiveSkip]]] = {
+    Phase.WILD: PlaceWild,
+    Phase.RACCOON: RaccoonTake,
+    Phase.DISTURB: TurnDown,
+    Phase.SKIP: GiveSkip,
+}
+"""What numbers alone name in each phase that reads them: ``4`` while placing a wild is ``w 4``."""
+
+_WHAT: Final = {PlaceWild: "position", RaccoonTake: "number", GiveSkip: "seat"}
+
+
+def _offer(kind: type[PlaceWild | RaccoonTake | GiveSkip], options: Sequence[Action]) -> str:
+    shown = or_list([str(_field(option)) for option in options])
+    if kind is PlaceWild:
+        return f"the wild can go on {shown}"
+    if kind is RaccoonTake:
+        return f"the raccoon can take {shown}"
+    return f"the Skip can go to seat {shown}"
+
+
+def _build(kind: type[PlaceWild | RaccoonTake | GiveSkip], number: int) -> Action:
+    """The action of ``kind`` for ``number``; raises InvalidValueError (saying why) when there is none."""
+    if kind is RaccoonTake:
+        if not 1 <= number <= MAX_NUMBER:
+            raise InvalidValueError(f"there is no number {number}: the numbers are 1 to {MAX_NUMBER} (TM1)")
+        return RaccoonTake(Card(number))
+    return kind(number)
 
 
 def _choose(
@@ -197,23 +252,29 @@ def _choose(
     legal: tuple[Action, ...],
     kind: type[PlaceWild | RaccoonTake | GiveSkip],
     rest: list[str],
-    what: str,
-    offer: str,
 ) -> Action:
     options = [action for action in legal if isinstance(action, kind)]
-    shown = [str(_field(option)) for option in options]
+    what = _WHAT[kind]
+    if not options and not rest:
+        # Not this phase's kind of action: the engine's reason is the same for any position, number or seat.
+        reason = illegal_reason(state, _build(kind, 1))
+        assert reason is not None
+        raise ActionTextError.refused(text, None, reason, _valid(state))
     if not rest:
         if len(options) == 1:
             return options[0]
-        raise _fail(text, f"say which {what}: {offer} {or_list(shown)}", state)
+        raise _fail(text, f"say which {what}: {_offer(kind, options)}", state)
     if len(rest) != 1:
-        raise _fail(text, f"give one {what}: {offer} {or_list(shown)}", state)
+        offer = f": {_offer(kind, options)}" if options else ""
+        raise _fail(text, f"give one {what}{offer}", state)
     (number,) = _numbers(text, rest, state, what)
-    for option in options:
-        if _field(option) == number:
-            return option
-    where = "face-down position" if kind is PlaceWild else what
-    raise _fail(text, f"there is no {where} {number}; {offer} {or_list(shown)}", state)
+    try:
+        action = _build(kind, number)
+    except InvalidValueError as error:
+        raise _fail(text, f"{error}; {_offer(kind, options)}" if options else str(error), state) from None
+    if action in legal:
+        return action
+    raise _refuse(text, state, action, _offer(kind, options) if options else "")
 
 
 def _field(action: Action) -> int:
@@ -228,15 +289,31 @@ def _field(action: Action) -> int:
 def _turn_down(text: str, state: GameState, legal: tuple[Action, ...], rest: list[str]) -> Action:
     options = [action for action in legal if isinstance(action, TurnDown)]
     shown = or_list([f"{option.seat} {option.position}" for option in options])
+    offer = f"the cards you can turn down: {shown}" if options else ""
     if len(rest) > 2:
-        raise _fail(text, f"give a seat and a position: one of {shown}", state)
+        raise _fail(text, f"give a seat and a position: {offer}" if offer else "give a seat and a position", state)
     numbers = _numbers(text, rest, state, "seat or position")
+    if len(numbers) == 2:
+        try:
+            action = TurnDown(*numbers)
+        except InvalidValueError as error:
+            raise _fail(text, f"{error}; {offer}" if offer else str(error), state) from None
+        if action in legal:
+            return action
+        raise _refuse(text, state, action, offer)
     matches = [option for option in options if [option.seat, option.position][: len(numbers)] == numbers]
     if len(matches) == 1:
         return matches[0]
-    if not matches:
-        raise _fail(text, f"no face-up card of an opponent is there; the cards you can turn down: {shown}", state)
-    raise _fail(text, f"say which card: {shown}", state)
+    if matches:
+        raise _fail(text, f"say which card: {or_list([f'{m.seat} {m.position}' for m in matches])}", state)
+    # No card there: the engine's reason for the seat named (yourself, a seat the game has not, no Do Not
+    # Disturb in hand), or a seat that shows no face-up card.
+    seat = numbers[0] if numbers else (state.seat + 1) % len(state.rows)
+    reason = illegal_reason(state, TurnDown(seat, 1))
+    if options and seat != state.seat and seat < len(state.rows):
+        reason = f"TM15: seat {seat} shows no face-up card to turn down"
+    assert reason is not None
+    raise ActionTextError.refused(text, None, reason, _valid(state), offer)
 
 
 def parse_actions(text: str, state: GameState) -> tuple[Action, ...]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import attrs
 
 from cheekymonkey.errors import InvalidGameError
-from cheekymonkey.game import check_record_seats, replay_states
+from cheekymonkey.record import check_record_seats, replay_states
 from cheekymonkey.toomany.actions import Action
 from cheekymonkey.toomany.engine import apply
 from cheekymonkey.toomany.rules import Ruleset
@@ -24,7 +24,7 @@ __all__ = ["GameRecord"]
 class GameRecord:
     """A whole game as data: replaying its actions from its start reproduces every state.
 
-    It has the fields of :class:`cheekymonkey.game.RecordLike`, so a :class:`~cheekymonkey.table.Table`
+    It has the fields of :class:`cheekymonkey.record.RecordLike`, so a :class:`~cheekymonkey.table.Table`
     replays it like any game's record.
     """
 
@@ -43,12 +43,19 @@ class GameRecord:
     bots: tuple[str, ...] = ()
     """What played each seat, in seat order (a bot's kind, or ``"human"``), or empty."""
 
+    quit_by: int | None = None
+    """The seat whose player quit the game where the record ends, or None; for information only.
+
+    A record that ends before the game does was given up there if this is a seat, and was cut short (a program
+    killed, a record saved while the game went on) if it is None.
+    """
+
     def __attrs_post_init__(self) -> None:
         if not isinstance(self.ruleset, Ruleset):
             raise InvalidGameError(f"ruleset must be a Ruleset, got {self.ruleset!r}")
         if not isinstance(self.actions, tuple):
             raise InvalidGameError(f"actions must be a tuple of actions, got {self.actions!r}")
-        check_record_seats(self.names, self.bots, self.players)
+        check_record_seats(self.names, self.bots, self.players, self.quit_by)
 
     def start(self) -> GameState:
         """The state before the first action.

@@ -8,7 +8,7 @@ True
 from __future__ import annotations
 
 from cheekymonkey.errors import GameNotOverError
-from cheekymonkey.game import Outcome
+from cheekymonkey.outcome import Outcome
 from cheekymonkey.toomany.state import GameState, Phase
 
 __all__ = ["outcome", "winner"]

@@ -16,7 +16,7 @@ from __future__ import annotations
 import attrs
 
 from cheekymonkey.errors import InvalidStateError, InvalidValueError
-from cheekymonkey.game import Outcome
+from cheekymonkey.outcome import Outcome
 from cheekymonkey.toomany.actions import Action
 from cheekymonkey.toomany.cards import Card, FaceDown, Slot
 from cheekymonkey.toomany.engine import current_player, legal_actions

@@ -3,7 +3,9 @@
 It needs the ``web`` extra (``pip install 'cheekymonkey[web]'``: Starlette and uvicorn); a Redis store needs
 the ``redis`` extra too. The rooms live in :mod:`cheekymonkey.web.rooms` (each a thin layer over a
 :class:`~cheekymonkey.table.Table`), which needs no web framework, and are kept in a store of
-:mod:`cheekymonkey.web.store`. :mod:`cheekymonkey.web.app` serves them with Starlette: a JSON API whose
+:mod:`cheekymonkey.web.store`; the limits and their counters are in :mod:`cheekymonkey.web.limits`, the
+bots think in the worker processes of :mod:`cheekymonkey.web.bots`, and what a room refuses is one of the
+errors of :mod:`cheekymonkey.web.errors`. :mod:`cheekymonkey.web.app` serves them with Starlette: a JSON API whose
 bodies are the game's own documents, server-sent events for news, and a page of plain HTML, CSS and
 JavaScript shipped in the package. The how-to :doc:`/howto/web-front-end` shows it.
 
@@ -27,21 +29,24 @@ view 0 ['Ann', 'Bob']
 from __future__ import annotations
 
 from cheekymonkey.web.app import DEFAULT_HOSTS, DEFAULT_MAX_BODY, MAX_DEPTH, STATIC_DIR, create_app
-from cheekymonkey.web.rooms import (
-    MAX_NAME_LENGTH,
-    SAFE_INTEGER,
+from cheekymonkey.web.bots import BotPool
+from cheekymonkey.web.errors import (
     GameNotFinishedError,
     LimitError,
-    Limits,
     NotYourTurnError,
-    Room,
     RoomClosedError,
+    RoomDamagedError,
     RoomError,
-    RoomManager,
     RoomsFullError,
     SeatNotFoundError,
-    SeatSpec,
     StaleMoveError,
+)
+from cheekymonkey.web.limits import SAFE_INTEGER, Limits
+from cheekymonkey.web.rooms import (
+    MAX_NAME_LENGTH,
+    Room,
+    RoomManager,
+    SeatSpec,
     check_names,
     name_skeleton,
 )
@@ -54,6 +59,7 @@ from cheekymonkey.web.store import (
     Store,
     StoredRoom,
     StoreError,
+    UnreadableRoomError,
     open_store,
     token_hash,
 )
@@ -65,6 +71,7 @@ __all__ = [
     "MAX_NAME_LENGTH",
     "SAFE_INTEGER",
     "STATIC_DIR",
+    "BotPool",
     "GameNotFinishedError",
     "LimitError",
     "Limits",
@@ -74,6 +81,7 @@ __all__ = [
     "RedisStore",
     "Room",
     "RoomClosedError",
+    "RoomDamagedError",
     "RoomError",
     "RoomManager",
     "RoomSummary",
@@ -85,6 +93,7 @@ __all__ = [
     "Store",
     "StoreError",
     "StoredRoom",
+    "UnreadableRoomError",
     "check_names",
     "create_app",
     "name_skeleton",

@@ -2,7 +2,8 @@
 
 Routes (every answer under ``/api`` is JSON; an error is ``{"error": reason}`` with a 4xx status):
 
-- ``GET /``: the lobby page (make a room); ``GET /play``: the table page; ``GET /static/...``: their files.
+- ``GET /``: the lobby page (make a room); ``GET /play``: the table page; ``GET /static/...``: their files,
+  and ``GET /static/games/<name>.js``: a served game's drawing of its table, from the game's own package.
 - ``GET /api/options``: the games served, each with its presets (as ``ruleset`` documents), its bots and
   its seat counts; the limits; whether seeds are accepted.
 - ``POST /api/rooms``: make a room. The body: ``{"game": name}`` (optional: the first game served),
@@ -36,11 +37,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import json
 import logging
 import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, MutableMapping
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any, Final
 
@@ -56,6 +59,7 @@ except ImportError as error:  # pragma: no cover - exercised only without the ex
     ) from error
 
 from cheekymonkey.errors import CheekyMonkeyError, IllegalActionError
+from cheekymonkey.games import AnyGame
 from cheekymonkey.web.rooms import (
     MAX_NAME_LENGTH,
     LimitError,
@@ -65,11 +69,21 @@ from cheekymonkey.web.rooms import (
     SeatSpec,
 )
 from cheekymonkey.web.store import StoreError
+from cheekymonkey.web.streams import follow
 
-__all__ = ["DEFAULT_HOSTS", "DEFAULT_MAX_BODY", "MAX_DEPTH", "STATIC_DIR", "create_app"]
+__all__ = ["DEFAULT_HOSTS", "DEFAULT_MAX_BODY", "MAX_DEPTH", "STATIC_DIR", "create_app", "page_script"]
 
 STATIC_DIR: Final = Path(__file__).resolve().parent / "static"
-"""The page's files (HTML, CSS and plain JavaScript, no build step), shipped inside the package."""
+"""The page's files (HTML, CSS and plain JavaScript, no build step), shipped inside the package. Each game's
+drawing of its table ships in the game's own package and is served as ``/static/games/<name>.js``."""
+
+
+def page_script(game: AnyGame) -> Traversable | None:
+    """The script that draws ``game``'s table on the page (its binding's ``page_script()``), or None."""
+    offer = getattr(game, "page_script", None)
+    script: Traversable | None = None if offer is None else offer()
+    return script
+
 
 DEFAULT_MAX_BODY: Final = 8192
 """The default cap on a request body, in bytes (a move is under 100; a room with custom rules about 1000)."""
@@ -80,10 +94,9 @@ DEFAULT_HOSTS: Final = ("127.0.0.1", "localhost", "::1")
 MAX_DEPTH: Final = 16
 """How deeply a request's JSON may nest (a room with custom rules nests 4 deep)."""
 
-_HEARTBEAT: Final = 15.0  # seconds between keep-alive comments on an idle event stream
 _LOG: Final = logging.getLogger("cheekymonkey.web")
 
-# Sent with every answer: the pages load nothing from elsewhere, run no inline script, and are never framed.
+# Sent with every answer (cheekymonkey.web.server.SECURITY_HEADERS, here as the bytes ASGI sends).
 _SECURITY_HEADERS: Final = [
     (b"content-security-policy", b"default-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"),
     (b"x-content-type-options", b"nosniff"),
@@ -98,6 +111,7 @@ _Send = Callable[[_Message], Awaitable[None]]
 _ASGI = Callable[[_Scope, _Receive, _Send], Awaitable[None]]
 
 _SINCE: Final = re.compile(r"[0-9]{1,9}", re.ASCII)
+_PORT: Final = re.compile(r":[0-9]{1,5}", re.ASCII)
 _TOKEN: Final = re.compile(r"[A-Za-z0-9_-]{16,128}", re.ASCII)
 
 
@@ -121,12 +135,23 @@ def _log_refusal(scope: _Scope, status: int, reason: str) -> None:
 
 
 def _host_of(scope: _Scope) -> str | None:
+    """The host a request names, without its port; the whole header if it is not a well-formed host."""
     for name, value in scope.get("headers", ()):
         if name == b"host":
             text: str = value.decode("latin-1").strip().lower()
-            if text.startswith("["):  # [::1]:8000
-                return text[1:].partition("]")[0]
-            return text.rpartition(":")[0] if text.count(":") == 1 else text
+            if text.startswith("["):  # an IPv6 address: [::1] or [::1]:8000, and nothing else
+                address, bracket, rest = text[1:].partition("]")
+                if not bracket or (rest and not _PORT.fullmatch(rest)):
+                    return text
+                try:
+                    ipaddress.IPv6Address(address)
+                except ValueError:
+                    return text
+                return address
+            if text.count(":") == 1:  # a name or IPv4 address and its port
+                host, _, port = text.partition(":")
+                return host if _PORT.fullmatch(":" + port) else text
+            return text
     return None
 
 
@@ -249,6 +274,11 @@ def _seats_from(document: dict[str, Any]) -> list[SeatSpec]:
             raise _ApiError(400, f"seat {index} must be an object with a name and, for a bot, a bot kind")
         specs.append(SeatSpec(seat.get("name", ""), seat.get("bot")))
     return specs
+
+
+def _client(request: Request) -> str:
+    # The connection's address, or the one a trusted proxy named (uvicorn reads X-Forwarded-For from those only).
+    return (request.client.host if request.client else "") or "?"
 
 
 class _Stream(StreamingResponse):
@@ -375,8 +405,9 @@ def create_app(
         else:
             # The game's own document loader checks every field and the rule set's invariants.
             ruleset, label = game.documents().from_document(document["ruleset"], "ruleset"), "custom"
-        client = (request.client.host if request.client else "") or "?"
-        room, tokens = await rooms.create(game, ruleset, _seats_from(document), rules=label, seed=seed, client=client)
+        room, tokens = await rooms.create(
+            game, ruleset, _seats_from(document), rules=label, seed=seed, client=_client(request)
+        )
         seats = [
             {"seat": i, "name": s.name, "kind": s.kind, **({"link": f"/play#{tokens[i]}"} if i in tokens else {})}
             for i, s in enumerate(room.seats)
@@ -430,30 +461,22 @@ def create_app(
         since = _since(request)
         room, seat = await seat_of(request)
         slot = contextlib.AsyncExitStack()
-        await slot.enter_async_context(rooms.stream_slot(room, seat))
-
-        async def stream() -> AsyncIterator[str]:
-            sent = since
-            while True:
-                await room.refresh()
-                room.start_bots()
-                message = room.message(seat, sent)
-                sent = room.event_count
-                yield f"event: table\nid: {message['version']}\ndata: {json.dumps(message)}\n\n"
-                if room.closed:
-                    return
-                # The table just sent is this version's; wait for a newer one. Reading the table and taking its
-                # version happen with no await between, so no change can slip past unseen.
-                while not await room.wait_for_change(message["version"], _HEARTBEAT):
-                    yield ": still here\n\n"  # a comment line keeps proxies from closing an idle stream
-                    await room.refresh()  # another process may have moved (a shared store)
-                    room.start_bots()
-
-        return _Stream(stream(), slot)
+        await slot.enter_async_context(rooms.stream_slot(room, seat, _client(request)))
+        return _Stream(follow(rooms, room, seat, since), slot)
 
     async def page(request: Request) -> Response:
         name = "play.html" if request.url.path == "/play" else "index.html"
         return FileResponse(STATIC_DIR / name, headers={"cache-control": "no-cache"})
+
+    # Each served game's drawing of its table, from the game's own package (its binding's page_script), read
+    # once; a game without one is drawn by the page's generic fallback.
+    scripts = {game.name: script.read_bytes() for game in rooms.games if (script := page_script(game)) is not None}
+
+    async def game_script(request: Request) -> Response:
+        script = scripts.get(request.path_params["name"])
+        if script is None:
+            return Response("Not Found", status_code=404, media_type="text/plain")
+        return Response(script, media_type="text/javascript", headers={"cache-control": "no-cache"})
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -485,11 +508,13 @@ def create_app(
             Route("/api/move", answer(move), methods=["POST"]),
             Route("/api/events", answer(events)),
             Route("/api/record", answer(record)),
+            Route("/static/games/{name}.js", game_script),
             Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
         ],
         lifespan=lifespan,
     )
     app.state.rooms = rooms
+    app.state.end_streams = rooms.end_streams  # called by cheekymonkey.web.server.Server as it shuts down
     app.add_middleware(_Guard, allowed_hosts=hosts)
     return app
 

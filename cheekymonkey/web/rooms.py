@@ -1,18 +1,25 @@
 """Rooms for the web front end: one :class:`~cheekymonkey.table.Table` each, kept in a store, seats reached by tokens.
 
 A :class:`~cheekymonkey.web.Room` is a thin layer over a :class:`~cheekymonkey.table.Table` of any
-:class:`~cheekymonkey.game.Game`: the table holds the state, the seats (people, and bots that it plays
-with :meth:`~cheekymonkey.Table.choose`), the events and the two random streams, and ends a game
-that reaches the room's move limit as *truncated*. The room adds what a server needs around it: the seat
-tokens, the version a move must name, the store every move is committed to before it is answered, the
-streams waiting for news, and a message per seat (:meth:`~cheekymonkey.web.Room.message`) made of the
-game's own documents, with every event told in words written for that seat. The full state never leaves
-the room.
+:class:`~cheekymonkey.game.Game`: the table holds the state, the seats, the events and the chance stream,
+and ends a game that reaches the room's move limit as *truncated*. The room adds what a server needs around
+it: the seat tokens, the version a move must name, the store every move is committed to before it is
+answered, the bots' random stream, and a message per seat (:meth:`~cheekymonkey.web.Room.message`). The
+full state never leaves the room.
 
-A :class:`~cheekymonkey.web.RoomManager` holds the rooms of one process, hands out the seat tokens, applies
-the :class:`~cheekymonkey.web.Limits`, and ends rooms by the rule of
-:meth:`~cheekymonkey.web.RoomManager.sweep`. Everything runs on one asyncio event loop; only a bot's choice,
-a pure function of an immutable state, runs in a worker thread.
+A :class:`~cheekymonkey.web.RoomManager` holds the rooms of one process, hands out the seat tokens, and ends
+rooms by the rule of :meth:`~cheekymonkey.web.RoomManager.sweep`. It holds the games in progress and a few
+finished ones; the other finished games stay in the store only and are read again when asked for. A room
+whose record cannot be read or replayed is closed by itself (:class:`~cheekymonkey.web.RoomDamagedError`),
+and the others are served as ever. Everything runs on one asyncio event loop.
+
+The rooms' other jobs each have a module of their own, and every name is still importable from here:
+
+- :mod:`cheekymonkey.web.bots`: the bots' turns, each decision made in a worker process;
+- :mod:`cheekymonkey.web.messages`: what a seat is sent;
+- :mod:`cheekymonkey.web.limits`: the :class:`~cheekymonkey.web.Limits` and the per-client counts;
+- :mod:`cheekymonkey.web.streams`: the event streams' slots, and what a stream sends;
+- :mod:`cheekymonkey.web.errors`: what a room refuses.
 
 This module needs no web framework; :mod:`cheekymonkey.web.app` serves it over HTTP.
 """
@@ -23,24 +30,48 @@ import asyncio
 import collections
 import contextlib
 import logging
-import math
 import random
 import secrets
 import time
 import uuid
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 import attrs
 
 import cheekymonkey.table
 from cheekymonkey.errors import CheekyMonkeyError, InvalidValueError
-from cheekymonkey.game import check_names as check_seat_names
-from cheekymonkey.game import name_key
 from cheekymonkey.games import GAME_NAMES, AnyGame, game_named
-from cheekymonkey.table import Seat, Step, Table, Waiting
-from cheekymonkey.web.store import MemoryStore, Store, StoredRoom, StoreError, token_hash
+from cheekymonkey.names import check_names as check_seat_names
+from cheekymonkey.names import name_key
+from cheekymonkey.table import Seat, Step, Table, Waiting, rngs_for
+from cheekymonkey.web.bots import BotPool, play_bots
+from cheekymonkey.web.errors import (
+    GameNotFinishedError,
+    LimitError,
+    NotYourTurnError,
+    RoomClosedError,
+    RoomDamagedError,
+    RoomError,
+    RoomsFullError,
+    SeatNotFoundError,
+    StaleMoveError,
+)
+from cheekymonkey.web.limits import SAFE_INTEGER, Counters, Limits, LocalCounters, RedisCounters, StreamSlot
+from cheekymonkey.web.messages import table_message
+from cheekymonkey.web.store import (
+    MemoryStore,
+    RedisStore,
+    Store,
+    StoredRoom,
+    StoreError,
+    UnreadableRoomError,
+    token_hash,
+)
+from cheekymonkey.web.streams import StreamSlots
 
+# The errors and the limits live in cheekymonkey.web.errors and cheekymonkey.web.limits; their names stay
+# importable from here, where they were first.
 __all__ = [
     "MAX_NAME_LENGTH",
     "SAFE_INTEGER",
@@ -51,6 +82,7 @@ __all__ = [
     "NotYourTurnError",
     "Room",
     "RoomClosedError",
+    "RoomDamagedError",
     "RoomError",
     "RoomManager",
     "RoomsFullError",
@@ -64,122 +96,15 @@ __all__ = [
 MAX_NAME_LENGTH: Final = 24
 """The longest seat name accepted, in characters."""
 
-SAFE_INTEGER: Final = 2**53 - 1
-"""The largest whole number JavaScript holds exactly: no rule set the web accepts lets a number pass it."""
-
 _LOG: Final = logging.getLogger("cheekymonkey.web")
-
-_BOT_LEASE: Final = 30.0  # seconds a process may play a room's bots before it must renew its claim
 
 
 SERVED_GAMES: Final[tuple[str, ...]] = GAME_NAMES
 """The games a server offers unless told otherwise: every game of :data:`~cheekymonkey.games.GAME_NAMES`."""
 
 
-class RoomError(CheekyMonkeyError):
-    """Something a room or the room manager refuses; the message is fit to show to the player."""
-
-    status: int = 400
-    """The HTTP status the server answers with."""
-
-
-class NotYourTurnError(RoomError):
-    """A seat sent a move while another seat is to act; the room is unchanged."""
-
-    status = 409
-
-
-class StaleMoveError(RoomError):
-    """A move named a version the room has passed (a retry, or a move chosen from an old table): not played."""
-
-    status = 409
-
-
-class GameNotFinishedError(RoomError):
-    """The record of a game is given out only once the game is finished."""
-
-    status = 409
-
-
-class SeatNotFoundError(RoomError):
-    """No open room has a seat with this token (a wrong link, or the room has ended)."""
-
-    status = 404
-
-
-class RoomClosedError(RoomError):
-    """The room has ended (see :meth:`~cheekymonkey.web.RoomManager.sweep`); it takes no more moves."""
-
-    status = 409
-
-
-class LimitError(RoomError):
-    """A limit of :class:`Limits` was reached; ``retry_after`` says how many seconds to wait."""
-
-    status = 429
-
-    def __init__(self, message: str, retry_after: int) -> None:
-        super().__init__(message)
-        self.retry_after = max(1, retry_after)
-        """Seconds to wait before asking again (the answer's ``Retry-After``)."""
-
-
-class RoomsFullError(LimitError):
-    """The server already holds as many rooms, or streams, as it is allowed to."""
-
-    status = 503
-
-
-def _positive(kind: type[int] | type[float]) -> Callable[[Any, attrs.Attribute[Any], Any], None]:
-    def check(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
-        if isinstance(value, bool) or not isinstance(value, int if kind is int else (int, float)) or not value > 0:
-            raise InvalidValueError(f"{attribute.name} must be a positive {kind.__name__}, got {value!r}")
-        if not math.isfinite(value):
-            raise InvalidValueError(f"{attribute.name} must be finite, got {value!r}")
-
-    return check
-
-
-@attrs.frozen
-class Limits:
-    """What one server allows, so that no client can take it from the others.
-
-    Each has a flag of ``cheekymonkey serve`` of the same name (``--rooms-per-client``, ...).
-
-    Raises:
-        InvalidValueError: If a limit is not a positive number, or ``max_number`` is above :data:`SAFE_INTEGER`.
-    """
-
-    max_rooms: int = attrs.field(default=1000, validator=_positive(int))
-    """Rooms open at once, in all (more: 503)."""
-    rooms_per_client: int = attrs.field(default=20, validator=_positive(int))
-    """Rooms one client (one address) may have open at once (more: 429)."""
-    rooms_per_minute: int = attrs.field(default=10, validator=_positive(int))
-    """Rooms one client may make in any 60 seconds (more: 429)."""
-    max_streams: int = attrs.field(default=500, validator=_positive(int))
-    """Event streams open at once, in all (more: 503)."""
-    streams_per_seat: int = attrs.field(default=4, validator=_positive(int))
-    """Event streams open at once on one seat (more: 429): a few tabs, not a flood."""
-    max_moves: int = attrs.field(default=2000, validator=_positive(int))
-    """Actions a room's game may take, chance and bots included; a game that reaches it stops as *truncated*."""
-    bot_memory: int = attrs.field(default=1000, validator=_positive(int))
-    """Entries each bot may keep in its caches from one move to the next (about half a KiB each)."""
-    max_number: int = attrs.field(default=10_000, validator=_positive(int))
-    """The largest :meth:`~cheekymonkey.Game.number_bound` of a rule set the server accepts."""
-    idle_minutes: float = attrs.field(default=60.0, validator=_positive(float))
-    """A game nobody has moved in for this long ends."""
-    finished_minutes: float = attrs.field(default=15.0, validator=_positive(float))
-    """A finished game's room ends this long after its last move (its record can be downloaded until then)."""
-
-    def __attrs_post_init__(self) -> None:
-        if self.max_number > SAFE_INTEGER:
-            raise InvalidValueError(
-                f"max_number must be at most 2**53 - 1 (exact in JavaScript), got {self.max_number}"
-            )
-
-
 name_skeleton = name_key
-"""What a name looks like, for telling names apart: :func:`cheekymonkey.game.name_key`, under its older name."""
+"""What a name looks like, for telling names apart: :func:`cheekymonkey.names.name_key`, under its older name."""
 
 
 def _check_name(name: object) -> str:
@@ -197,7 +122,7 @@ def _check_name(name: object) -> str:
 def check_names(names: Sequence[str]) -> None:
     """Refuse seat names two players could mistake for each other, as every front end does.
 
-    The rule is :func:`cheekymonkey.game.check_names` (names that differ only in case, spacing,
+    The rule is :func:`cheekymonkey.names.check_names` (names that differ only in case, spacing,
     punctuation or look-alike letters, "you" and its look-alikes, names without a letter or a digit); here
     it raises the web's own error, which the server answers with 400.
 
@@ -208,7 +133,7 @@ def check_names(names: Sequence[str]) -> None:
     >>> check_names(["Ann", "ANN"])
     Traceback (most recent call last):
     ...
-    cheekymonkey.web.rooms.RoomError: the names 'Ann' and 'ANN' look alike: give each seat a name of its own
+    cheekymonkey.web.errors.RoomError: the names 'Ann' and 'ANN' look alike: give each seat a name of its own
     """
     try:
         check_seat_names(names)
@@ -241,11 +166,6 @@ class SeatSpec:
         return "human" if self.bot is None else self.bot
 
 
-def _bare(document: dict[str, Any]) -> dict[str, Any]:
-    """A document without its format header, as a view's own lists hold actions."""
-    return {key: value for key, value in document.items() if key not in ("format", "kind")}
-
-
 class Room:
     """One game at one table: a :class:`~cheekymonkey.table.Table`, its tokens' seats, its store and its streams.
 
@@ -259,6 +179,8 @@ class Room:
         header: The record document of the game with no actions, as the store keeps it.
         rules: The name the rules are shown by.
         last_move: When the last action was played (the clock's seconds).
+        bot_rng: The bots' random stream (by default the one a table with the game's seed gives its bots, or
+            a fresh unpredictable one for a game without a seed).
     """
 
     def __init__(
@@ -269,6 +191,7 @@ class Room:
         header: dict[str, Any],
         rules: str,
         last_move: float,
+        bot_rng: random.Random | None = None,
     ) -> None:
         self.manager = manager
         self.id: Final = room_id
@@ -285,8 +208,12 @@ class Room:
         self._lock = asyncio.Lock()
         self._changed = asyncio.Event()
         self._bot_task: asyncio.Task[None] | None = None
+        # The bots' stream: the one a table with this seed would give its bots, so a seeded room's bots
+        # choose as at such a table, wherever they think.
+        seed = table.seed
+        self._bot_rng = bot_rng or (rngs_for(seed)[1] if seed is not None else random.Random(secrets.randbits(128)))
         self.streams: collections.Counter[int] = collections.Counter()
-        """How many event streams are open on each seat."""
+        """How many event streams are open on each seat, in this process."""
 
     # -- the game -----------------------------------------------------------------------------------
 
@@ -325,6 +252,8 @@ class Room:
     def _changed_now(self) -> None:
         self._changed.set()
         self._changed = asyncio.Event()
+        if self.finished and not self.closed:
+            self.manager.finished_now(self)
 
     async def _commit(self, version: int, steps: list[Step[Any, Any, Any]]) -> bool:
         """Append the steps played since ``version`` to the store; undo them if that fails."""
@@ -417,50 +346,38 @@ class Room:
         return steps
 
     def start_bots(self) -> None:
-        """Start the bots' turns in the background if a bot is to move (nothing if they are already playing)."""
-        if self._bot_task is None and not self.closed and self.table.waiting is Waiting.BOT:
-            self._bot_task = asyncio.get_running_loop().create_task(self._run_bots())
+        """Start the bots' turns in the background if a bot is to move (nothing if they are already playing).
 
-    async def _run_bots(self) -> None:
-        store = self.manager.store
-        owner = self.manager.process
-        claimed = False
-        try:
-            while not self.closed:
-                await self.refresh()
-                if self.table.waiting is not Waiting.BOT:
-                    return
-                # With several processes, one of them plays a room's bots; the others hear of the moves.
-                claimed = await store.claim_bots(self.id, owner, _BOT_LEASE)
-                if not claimed:
-                    return
-                if self.manager.bot_delay:
-                    await asyncio.sleep(self.manager.bot_delay)
-                version = self.version
-                # A bot's choice is a pure function of an immutable state: a worker thread keeps a slow bot
-                # from stalling every other room on this event loop.
-                action = await asyncio.to_thread(self.table.choose)
-                async with self._lock:
-                    if self.closed or self.version != version:
-                        continue
-                    steps = [self.table.play(action), *self.table.advance(bots=False)]
-                    try:
-                        done = await self._commit(version, steps)
-                    except StoreError as error:
-                        _LOG.warning("room %s: a bot's move could not be stored (%s); trying again", self.id, error)
-                        done = False
-                        await asyncio.sleep(5.0)
-                    if not done:
-                        await self._catch_up()
-                        continue
-                self._changed_now()
-        except StoreError as error:
-            _LOG.warning("room %s: the store failed while the bots played (%s)", self.id, error)
-        finally:
-            self._bot_task = None
-            if claimed:
-                with contextlib.suppress(StoreError):
-                    await store.release_bots(self.id, owner)
+        :func:`cheekymonkey.web.bots.play_bots` plays them, each decision made in the manager's
+        :class:`~cheekymonkey.web.BotPool`.
+        """
+        playing = self._bot_task is not None and not self._bot_task.done()
+        if not playing and not self.closed and self.table.waiting is Waiting.BOT:
+            self._bot_task = asyncio.get_running_loop().create_task(play_bots(self))
+
+    @property
+    def bot_rng(self) -> random.Random:
+        """The bots' random stream: a bot's decision draws from it, and the room keeps what the decision left."""
+        return self._bot_rng
+
+    async def play_bot(self, version: int, action: object, rng: random.Random) -> bool:
+        """Play a bot's ``action``, chosen at ``version``, and commit it; False if the room moved on meanwhile.
+
+        ``rng`` is the bots' stream as the decision left it: the room keeps it once the move is committed.
+
+        Raises:
+            StoreError: If the store cannot take the move (the room is then unchanged).
+        """
+        async with self._lock:
+            if self.closed or self.version != version:
+                return False
+            steps = [self.table.play(action), *self.table.advance(bots=False)]
+            if not await self._commit(version, steps):
+                await self._catch_up()
+                return False
+            self._bot_rng = rng
+        self._changed_now()
+        return True
 
     # -- what a seat sees ---------------------------------------------------------------------------
 
@@ -482,44 +399,7 @@ class Room:
           line in words written for this seat (their own seat is "you");
         - ``outcome``: ``{"winners", "ranks"}`` once the game is over, else None.
         """
-        table = self.table
-        game = self.game
-        documents = self._documents
-        state = table.state
-        names = table.names
-        start = max(0, since)
-        legal = table.legal_actions() if table.waiting is Waiting.PERSON and table.to_move == seat else ()
-        outcome = table.outcome()
-        return {
-            "game": game.name,
-            "title": game.title,
-            "rules": self.rules,
-            "room": self.id,
-            "seat": seat,
-            "version": self.version,
-            "closed": self.closed,
-            "seats": [
-                {"seat": i, "name": s.name, "kind": s.kind, "title": game.bot_title(s.kind) if s.is_bot else None}
-                for i, s in enumerate(table.seats)
-            ],
-            "waiting": table.waiting.value,
-            "to_move": table.to_move,
-            "view": documents.to_document(table.view(seat)),
-            "legal": [
-                {
-                    "action": _bare(documents.to_document(action)),
-                    "text": game.action_text(action, state),
-                    "words": game.action_words(action, state, names),
-                }
-                for action in legal
-            ],
-            "facts": game.facts(state, seat),
-            "events": [
-                {"seq": start + i, "event": documents.to_document(event), "text": game.event_text(event, names, seat)}
-                for i, event in enumerate(table.events_since(start))
-            ],
-            "outcome": None if outcome is None else {"winners": list(outcome.winners), "ranks": list(outcome.ranks)},
-        }
+        return table_message(self, seat, since)
 
     @property
     def event_count(self) -> int:
@@ -533,7 +413,7 @@ class Room:
         """
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
-        while self.version <= version and not self.closed:
+        while self.version <= version and not self.closed and not self.manager.stopping:
             left = deadline - loop.time()
             if left <= 0:
                 return False
@@ -563,6 +443,11 @@ class RoomManager:
             this is for tests and demonstrations only.
         games: The names of the games served (by default :data:`~cheekymonkey.web.rooms.SERVED_GAMES`).
         clock: Seconds since the epoch (``time.time``), for when rooms moved.
+        bots: Where the bots think (:class:`~cheekymonkey.web.bots.BotPool`; by default a thread of this
+            process, ``BotPool(0)``: ``cheekymonkey serve`` gives them worker processes).
+        counters: Where the per-client limits are counted (by default in Redis for a
+            :class:`~cheekymonkey.web.store.RedisStore`, so that they hold across processes, and in this
+            process's memory otherwise).
     """
 
     def __init__(
@@ -574,6 +459,8 @@ class RoomManager:
         allow_seeds: bool = False,
         games: Sequence[str] | None = None,
         clock: Callable[[], float] = time.time,
+        bots: BotPool | None = None,
+        counters: Counters | None = None,
     ) -> None:
         self.store: Store = store if store is not None else MemoryStore()
         self.limits = limits if limits is not None else Limits()
@@ -581,16 +468,25 @@ class RoomManager:
         self.allow_seeds = allow_seeds
         self.games: tuple[AnyGame, ...] = tuple(game_named(name) for name in (games or SERVED_GAMES))
         self.clock = clock
+        self.bots = bots if bots is not None else BotPool(0)
+        """Where the rooms' bots think."""
+        if counters is None:
+            counters = RedisCounters(self.store) if isinstance(self.store, RedisStore) else LocalCounters()
+        self.counters: Counters = counters
+        """Where the per-client limits are counted."""
         self.process = uuid.uuid4().hex
         """This process's name, for the lease on a room's bots when several processes share the store."""
         self.rooms: dict[str, Room] = {}
-        """The rooms this process holds, by id (with a shared store, those it has been asked about)."""
+        """The rooms this process holds, by id: the games in progress it has been asked about, and at most
+        :attr:`Limits.finished_held` finished ones (the others are read again from the store when asked for)."""
+        self.damaged: dict[str, str] = {}
+        """The rooms found damaged (their records cannot be read or replayed), with why: closed, not served."""
+        self._finished: collections.OrderedDict[str, None] = collections.OrderedDict()
         self._seats: dict[str, tuple[str, int]] = {}
         self._room_tokens: dict[str, list[str]] = collections.defaultdict(list)
-        self._client_rooms: dict[str, set[str]] = collections.defaultdict(set)
-        self._client_times: dict[str, collections.deque[float]] = {}
+        self.stream_slots = StreamSlots(self.limits, self.counters)
+        """The event streams' slots (:class:`~cheekymonkey.web.streams.StreamSlots`)."""
         self._creating = asyncio.Lock()
-        self._streams = 0
         self._listener: asyncio.Task[None] | None = None
 
     def game(self, name: str) -> AnyGame:
@@ -607,50 +503,73 @@ class RoomManager:
     # -- start and stop -------------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Load the rooms the store keeps (a store of this process only) or listen for other processes' moves."""
+        """Load the games in progress the store keeps (a store of this process only), or listen for other processes.
+
+        A room whose record cannot be read or replayed is closed, with one log line that names it and says
+        why; every other room is served. Finished games are not loaded: they are read when asked for.
+        """
         if self.store.shared:
             self._listener = asyncio.get_running_loop().create_task(self.store.listen(self._heard))
             return
         for summary in await self.store.summaries():
-            await self._load(summary.id)
-        for room in self.rooms.values():
+            if not summary.finished:
+                with contextlib.suppress(RoomDamagedError):
+                    await self._load(summary.id)
+        for room in list(self.rooms.values()):
             room.start_bots()
 
     async def stop(self) -> None:
         """Stop the rooms' bots and streams here (the rooms stay in the store) and release the store."""
+        self.end_streams()
         if self._listener is not None:
             self._listener.cancel()
-        for room in self.rooms.values():
+        for room in list(self.rooms.values()):
             room.close()
         self.rooms.clear()
+        self.bots.close()
         await self.store.close()
 
     async def _heard(self, room_id: str, version: int | None) -> None:
-        room = self.rooms.get(room_id)
-        if room is None:
-            return
         if version is None:
             self._forget(room_id)
-        elif version > room.version:
+            return
+        room = self.rooms.get(room_id)
+        if room is not None and version > room.version:
             await room.refresh()
             room.start_bots()
 
     async def _load(self, room_id: str) -> Room | None:
-        stored = await self.store.load(room_id)
-        if stored is None:
-            return None
+        """The room kept in the store, rebuilt and held; None if the store does not keep it.
+
+        Raises:
+            RoomDamagedError: If its record cannot be read or replayed (logged once, the first time).
+        """
+        if room_id in self.damaged:
+            raise RoomDamagedError(self.damaged[room_id])
         try:
+            stored = await self.store.load(room_id)
+            if stored is None:
+                return None
             room = self._rebuild(stored)
-        except (CheekyMonkeyError, KeyError, TypeError, ValueError) as error:
-            _LOG.warning("room %s cannot be rebuilt from its record and stays closed: %s", room_id, error)
-            return None
+        except (UnreadableRoomError, CheekyMonkeyError, KeyError, TypeError, ValueError, RecursionError) as error:
+            if isinstance(error, StoreError):
+                raise
+            why = " ".join(str(error).removeprefix(f"room {room_id}: ").split())[:300] or type(error).__name__
+            _LOG.warning("room %s is damaged and closed: its record cannot be read or replayed: %s", room_id, why)
+            self.damaged[room_id] = (
+                "this room is damaged (its record in the server's store cannot be read or replayed) and has "
+                "been closed; start a new room"
+            )
+            raise RoomDamagedError(self.damaged[room_id]) from None
         self.rooms[room_id] = room
+        if room.finished:
+            self.finished_now(room)
         return room
 
     def _rebuild(self, stored: StoredRoom) -> Room:
         game = self.game(stored.game)
         record = game.documents().from_document({**stored.record, "actions": list(stored.actions)}, "record")
-        seats = [self._seat(game, name, kind) for name, kind in zip(record.names, record.bots, strict=True)]
+        seats = [self._seat(name, kind) for name, kind in zip(record.names, record.bots, strict=True)]
         seed = record.seed if record.seed is not None else random.SystemRandom()
         table = Table(
             game,
@@ -658,16 +577,38 @@ class RoomManager:
             ruleset=record.ruleset,
             first_player=record.first_player,
             seed=seed,
-            max_steps=max(self.limits.max_moves, len(record.actions) + 1),
+            # A game cut off at the move limit is finished as it was; one in progress goes on, even past a
+            # limit lowered since it began.
+            max_steps=len(record.actions) if stored.finished else max(self.limits.max_moves, len(record.actions) + 1),
         )
         for action in record.actions:
             table.play(action)
         return Room(self, stored.id, table, stored.record, stored.rules, stored.last_move)
 
-    def _seat(self, game: AnyGame, name: str, kind: str) -> Seat:
-        if kind == "human":
-            return Seat.person(name)
-        return Seat(name, kind, game.bot_named(kind, memory=self.limits.bot_memory))
+    @staticmethod
+    def _seat(name: str, kind: str) -> Seat:
+        # A bot's seat holds no bot here: the bots think in the pool's workers (cheekymonkey.web.bots).
+        return Seat.person(name) if kind == "human" else Seat(name, kind)
+
+    def finished_now(self, room: Room) -> None:
+        """Note that ``room``'s game is finished: it is held among the finished games, the oldest of them let go.
+
+        A game let go stays in the store (its links work, its record can be downloaded); it is read again
+        when asked for. Its event streams keep their last table and wait for the room's end.
+        """
+        if self.rooms.get(room.id) is not room:
+            return
+        self._finished[room.id] = None
+        self._finished.move_to_end(room.id)
+        while len(self._finished) > self.limits.finished_held:
+            oldest, _ = self._finished.popitem(last=False)
+            self._let_go(oldest)
+
+    def _let_go(self, room_id: str) -> None:
+        self.rooms.pop(room_id, None)
+        self._finished.pop(room_id, None)
+        for hashed in self._room_tokens.pop(room_id, ()):
+            self._seats.pop(hashed, None)
 
     # -- rooms ----------------------------------------------------------------------------------------
 
@@ -707,12 +648,11 @@ class RoomManager:
                 "use fewer tokens or smaller values"
             )
         async with self._creating:
-            self._check_client(client)
-            if len(self.rooms) >= self.limits.max_rooms or await self.store.count() >= self.limits.max_rooms:
+            if await self.store.count() >= self.limits.max_rooms:
                 raise RoomsFullError(f"the server already holds {self.limits.max_rooms} rooms; try again later", 60)
             table = Table(
                 game,
-                [self._seat(game, s.name, s.kind) for s in seats],
+                [self._seat(s.name, s.kind) for s in seats],
                 ruleset=ruleset,
                 seed=seed if seed is not None else random.SystemRandom(),
                 max_steps=self.limits.max_moves,
@@ -729,45 +669,31 @@ class RoomManager:
                 room_id, game.name, rules, header, tuple(room._action_documents(steps)), room.last_move,
                 room.last_move, table.finished
             )  # fmt: skip
-            await self.store.create(stored, {seat: token_hash(token) for seat, token in tokens.items()})
+            await self.counters.count_room(client, room_id, self.limits)
+            try:
+                await self.store.create(stored, {seat: token_hash(token) for seat, token in tokens.items()})
+            except BaseException:
+                with contextlib.suppress(StoreError):
+                    await self.counters.uncount_room(client, room_id)
+                raise
             self.rooms[room_id] = room
             for seat, token in tokens.items():
                 self._seats[token_hash(token)] = (room_id, seat)
                 self._room_tokens[room_id].append(token_hash(token))
-            self._client_rooms[client].add(room_id)
-            self._client_times.setdefault(client, collections.deque()).append(time.monotonic())
         room.start_bots()
         return room, tokens
-
-    def _check_client(self, client: str) -> None:
-        now = time.monotonic()
-        times = self._client_times.get(client)
-        if times is not None:
-            while times and times[0] <= now - 60:
-                times.popleft()
-            if not times:
-                del self._client_times[client]
-            elif len(times) >= self.limits.rooms_per_minute:
-                wait = math.ceil(times[0] + 60 - now)
-                raise LimitError(
-                    f"you made {len(times)} rooms in the last minute, this server's limit; try again in {wait} s", wait
-                )
-        mine = self._client_rooms.get(client)
-        if mine is not None:
-            mine &= self.rooms.keys()
-            if len(mine) >= self.limits.rooms_per_client:
-                raise LimitError(f"you have {len(mine)} rooms open, this server's limit: finish or leave one first", 60)
 
     async def seat_for(self, token: str) -> tuple[Room, int]:
         """The room and seat a token opens.
 
         Raises:
             SeatNotFoundError: If no open room has a seat with this token.
+            RoomDamagedError: If the room's record cannot be read or replayed (it is closed).
         """
         hashed = token_hash(token)
         found = self._seats.get(hashed)
         room = None if found is None else self.rooms.get(found[0])
-        if room is None:  # a room kept in the store that this process has not been asked about yet
+        if room is None:  # a room kept in the store that this process does not hold (yet, or any more)
             found = await self.store.seat_for(hashed)
             if found is not None:
                 room = self.rooms.get(found[0]) or await self._load(found[0])
@@ -776,27 +702,31 @@ class RoomManager:
                     self._room_tokens[room.id].append(hashed)
         if room is None or found is None or room.closed:
             raise SeatNotFoundError("no open room has a seat for this link (it may have ended)")
+        if room.id in self._finished:
+            self._finished.move_to_end(room.id)
         return room, found[1]
 
     def _forget(self, room_id: str) -> None:
-        room = self.rooms.pop(room_id, None)
+        room = self.rooms.get(room_id)
         if room is not None:
             room.close()
-        for hashed in self._room_tokens.pop(room_id, ()):
-            self._seats.pop(hashed, None)
+        self._let_go(room_id)
+        self.damaged.pop(room_id, None)
+        self.stream_slots.room_ended(room_id)
 
     async def close(self, room_id: str) -> None:
         """End a room: forget it here and in the store (its links stop working)."""
         self._forget(room_id)
         await self.store.delete(room_id)
+        await self.counters.room_ended(room_id)
 
     async def sweep(self) -> list[str]:
-        """End the rooms whose time is up; return their ids.
+        """End the rooms whose time is up; return their ids. Each room ended writes one line to the log, with why.
 
         The rule: a room ends when its game finished (over, or cut off at the move limit) and
         :attr:`Limits.finished_minutes` have passed since its last move, or when nobody (person or bot) has
         moved in it for :attr:`Limits.idle_minutes`. Reading a table or following its events does not keep
-        a room open.
+        a room open. A damaged room ends by the same rule (nobody can move in it).
         """
         now = self.clock()
         ended = []
@@ -804,33 +734,51 @@ class RoomManager:
             idle = now - summary.last_move
             limit = self.limits.finished_minutes if summary.finished else self.limits.idle_minutes
             if idle >= limit * 60:
-                ended.append(summary.id)
+                if summary.finished:
+                    why = f"its game finished and {limit:g} minutes have passed since its last move"
+                else:
+                    why = f"no move in it for {limit:g} minutes"
+                if summary.id in self.damaged:
+                    why += " (it was damaged)"
                 await self.close(summary.id)
+                _LOG.info("room %s ended and was deleted from the store: %s", summary.id, why)
+                ended.append(summary.id)
         return ended
 
-    # -- streams --------------------------------------------------------------------------------------
+    # -- streams: cheekymonkey.web.streams keeps the slots; these are its doors ----------------------
 
-    @contextlib.asynccontextmanager
-    async def stream_slot(self, room: Room, seat: int) -> AsyncIterator[None]:
+    @property
+    def stopping(self) -> bool:
+        """Whether the server is shutting down (:meth:`end_streams`): the event streams end."""
+        return self.stream_slots.stopping
+
+    def end_streams(self) -> None:
+        """Tell every event stream to end now (the server is shutting down): each wakes, and returns."""
+        self.stream_slots.end_all()
+        for room in list(self.rooms.values()):
+            room._changed_now()
+
+    def stream_slot(
+        self, room: Room, seat: int, client: str = ""
+    ) -> contextlib.AbstractAsyncContextManager[StreamSlot]:
         """Hold one of the event streams the limits allow while the ``with`` block runs.
 
         Raises:
-            LimitError: If the seat has :attr:`Limits.streams_per_seat` streams open (429).
-            RoomsFullError: If :attr:`Limits.max_streams` streams are open in all (503).
+            LimitError: If the seat has :attr:`Limits.streams_per_seat` streams open, or ``client``
+                :attr:`Limits.streams_per_client` (429; across processes with a Redis store).
+            RoomsFullError: If :attr:`Limits.max_streams` streams are open in this process (503).
         """
-        if room.streams[seat] >= self.limits.streams_per_seat:
-            raise LimitError(f"this seat already has {room.streams[seat]} event streams open: close a tab", 10)
-        if self._streams >= self.limits.max_streams:
-            raise RoomsFullError(f"the server already serves {self._streams} event streams; try again later", 10)
-        room.streams[seat] += 1
-        self._streams += 1
-        try:
-            yield
-        finally:
-            room.streams[seat] -= 1
-            self._streams -= 1
+        return self.stream_slots.slot(room, seat, client)
+
+    async def renew_streams(self) -> None:
+        """Renew the open streams' slots (with a shared store, each is a lease that ends unless renewed)."""
+        await self.stream_slots.renew()
+
+    async def wait_for_end(self, room_id: str, timeout: float) -> bool:
+        """Wait until the room ends (or the server stops); False if ``timeout`` seconds pass first."""
+        return await self.stream_slots.wait_for_end(room_id, timeout)
 
     @property
     def open_streams(self) -> int:
-        """How many event streams are open."""
-        return self._streams
+        """How many event streams are open in this process."""
+        return self.stream_slots.open

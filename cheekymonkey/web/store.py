@@ -56,6 +56,7 @@ __all__ = [
     "Store",
     "StoreError",
     "StoredRoom",
+    "UnreadableRoomError",
     "open_store",
     "token_hash",
 ]
@@ -65,6 +66,39 @@ Json = dict[str, Any]
 
 class StoreError(CheekyMonkeyError, OSError):
     """The store cannot be reached or written; nothing was changed (the server answers 503)."""
+
+
+class UnreadableRoomError(CheekyMonkeyError):
+    """The store holds the room, but its rows cannot be read: a text that is not JSON, or not of the right shape.
+
+    The message names the room and the row. The other rooms are not affected: the room manager closes this one
+    (:class:`~cheekymonkey.web.RoomDamagedError`) and serves the rest.
+    """
+
+
+def _json(text: object, room_id: str, what: str) -> Any:
+    """The value of the JSON text ``text``, one of the room's rows.
+
+    Raises:
+        UnreadableRoomError: If it is not JSON text.
+    """
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            raise UnreadableRoomError(f"room {room_id}: {what} is not UTF-8 text") from None
+    if not isinstance(text, str):
+        raise UnreadableRoomError(f"room {room_id}: {what} is not text but {type(text).__name__}")
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as error:
+        raise UnreadableRoomError(f"room {room_id}: {what} is not JSON ({error})") from None
+
+
+def _document(value: Any, room_id: str, what: str) -> Json:
+    if not isinstance(value, dict):
+        raise UnreadableRoomError(f"room {room_id}: {what} is not a JSON object")
+    return value
 
 
 def token_hash(token: str) -> str:
@@ -139,7 +173,11 @@ class Store(Protocol):
         ...
 
     async def load(self, room_id: str) -> StoredRoom | None:
-        """The room, or None if it is not kept."""
+        """The room, or None if it is not kept.
+
+        Raises:
+            UnreadableRoomError: If the room is kept but its rows cannot be read.
+        """
         ...
 
     async def actions_since(self, room_id: str, start: int) -> list[Json] | None:
@@ -294,6 +332,14 @@ CREATE TABLE IF NOT EXISTS tokens (
 """
 
 
+def _seconds(value: object) -> float:
+    # A time that cannot be read counts as long ago: the sweep ends such a room (and says so) rather than fail.
+    try:
+        return float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return 0.0
+
+
 class SqliteStore(_LocalStore):
     """Rooms in an SQLite database file (created if missing), for one server process.
 
@@ -304,11 +350,16 @@ class SqliteStore(_LocalStore):
     server near 200 moves a second.) All database work runs on one worker thread, so the event loop never
     waits on the disk.
 
+    When it opens the file, the store checks it whole (SQLite's ``quick_check``: every page and index) and
+    checks that it can write there (a transaction that writes and is rolled back), so that a damaged or
+    read-only database is refused at start, in one line, rather than met by the first move.
+
     Args:
         path: The database file (``":memory:"`` for a database that lives as long as the store).
 
     Raises:
-        StoreError: If the file cannot be opened or is not a database of this kind.
+        StoreError: If the file cannot be opened, is not a database of this kind, is damaged, or cannot be
+            written (a read-only file, or a read-only folder where SQLite cannot keep its journal).
     """
 
     def __init__(self, path: str) -> None:
@@ -319,18 +370,35 @@ class SqliteStore(_LocalStore):
         future = self._worker.submit(self._open)
         try:
             future.result()
-        except (sqlite3.Error, OSError) as error:
+        except (sqlite3.Error, OSError, StoreError) as error:
             self._worker.shutdown()
+            said = str(error).replace("-", "")
+            if isinstance(error, sqlite3.Error) and ("readonly" in said or "unable to open" in said):
+                error = StoreError(f"it cannot be written ({error}): is the file or its folder read-only?")
             raise StoreError(f"cannot use {self.path} as the room store: {error}") from None
 
     def _open(self) -> None:
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         db = sqlite3.connect(self.path, isolation_level=None)
-        db.execute("PRAGMA foreign_keys = ON")
-        db.execute("PRAGMA journal_mode = WAL")
-        db.execute("PRAGMA synchronous = NORMAL")
-        db.executescript(_SCHEMA)
+        try:
+            db.execute("PRAGMA foreign_keys = ON")
+            db.execute("PRAGMA journal_mode = WAL")
+            db.execute("PRAGMA synchronous = NORMAL")
+            found = [row[0] for row in db.execute("PRAGMA quick_check(3)").fetchall()]
+            if found != ["ok"]:
+                said = " ".join(" ".join(str(line) for line in found).split())
+                raise StoreError(f"the database is damaged (SQLite's check: {said[:300]})")
+            db.executescript(_SCHEMA)
+            # Write, and take it back: a read-only file or folder is found now, not at the first move.
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                db.execute("CREATE TABLE write_check (x)")
+            finally:
+                db.execute("ROLLBACK")
+        except BaseException:
+            db.close()
+            raise
         self._db = db
 
     async def _run(self, work: Callable[[sqlite3.Connection], Any]) -> Any:
@@ -418,9 +486,19 @@ class SqliteStore(_LocalStore):
             ).fetchone()
             if row is None:
                 return None
-            actions = db.execute("SELECT action FROM actions WHERE room = ? ORDER BY number", (room_id,)).fetchall()
-            actions_kept = tuple(json.loads(a) for (a,) in actions)
-            return StoredRoom(row[0], row[1], row[2], json.loads(row[3]), actions_kept, row[4], row[5], bool(row[6]))
+            rows = db.execute(
+                "SELECT number, action FROM actions WHERE room = ? ORDER BY number", (room_id,)
+            ).fetchall()
+            actions = tuple(_document(_json(a, room_id, f"action {n}"), room_id, f"action {n}") for n, a in rows)
+            if [n for n, _ in rows] != list(range(len(rows))):
+                raise UnreadableRoomError(f"room {room_id}: its actions are not numbered 0 to {len(rows) - 1}")
+            record = _document(_json(row[3], room_id, "its record"), room_id, "its record")
+            try:
+                return StoredRoom(
+                    row[0], str(row[1]), str(row[2]), record, actions, float(row[4]), float(row[5]), bool(row[6])
+                )
+            except (TypeError, ValueError) as error:
+                raise UnreadableRoomError(f"room {room_id}: its times cannot be read ({error})") from None
 
         room: StoredRoom | None = await self._run(work)
         return room
@@ -434,7 +512,7 @@ class SqliteStore(_LocalStore):
             rows = db.execute(
                 "SELECT action FROM actions WHERE room = ? AND number >= ? ORDER BY number", (room_id, start)
             ).fetchall()
-            return [json.loads(a) for (a,) in rows]
+            return [_document(_json(a, room_id, "an action"), room_id, "an action") for (a,) in rows]
 
         actions: list[Json] | None = await self._run(work)
         return actions
@@ -462,7 +540,7 @@ class SqliteStore(_LocalStore):
 
         def work(db: sqlite3.Connection) -> list[RoomSummary]:
             rows = db.execute("SELECT id, last_move, finished FROM rooms ORDER BY created").fetchall()
-            return [RoomSummary(r[0], r[1], bool(r[2])) for r in rows]
+            return [RoomSummary(r[0], _seconds(r[1]), bool(r[2])) for r in rows]
 
         found: list[RoomSummary] = await self._run(work)
         return found
@@ -546,10 +624,17 @@ class RedisStore:
         self._release = self._redis.register_script(_RELEASE)
         self.description = f"in Redis at {url.split('@')[-1]}"  # never the password
 
-    def _key(self, *parts: str) -> str:
+    @property
+    def client(self) -> Any:
+        """The ``redis.asyncio.Redis`` client (:class:`~cheekymonkey.web.limits.RedisCounters` shares it)."""
+        return self._redis
+
+    def key(self, *parts: str) -> str:
+        """The key of ``parts`` under this store's prefix (``key("room", "r1")`` is ``"cheekymonkey:room:r1"``)."""
         return self._prefix + ":".join(parts)
 
-    async def _call(self, call: Awaitable[Any]) -> Any:
+    async def call(self, call: Awaitable[Any]) -> Any:
+        """Await a Redis call; a Redis or connection error becomes a :class:`StoreError`."""
         try:
             return await call
         except self._errors as error:
@@ -559,7 +644,7 @@ class RedisStore:
         """As :meth:`Store.create`."""
         pipe = self._redis.pipeline(transaction=True)
         pipe.hset(
-            self._key("room", room.id),
+            self.key("room", room.id),
             mapping={
                 "game": room.game,
                 "rules": room.rules,
@@ -572,54 +657,71 @@ class RedisStore:
             },
         )
         if room.actions:
-            pipe.rpush(self._key("actions", room.id), *[json.dumps(a) for a in room.actions])
+            pipe.rpush(self.key("actions", room.id), *[json.dumps(a) for a in room.actions])
         for seat, hashed in tokens.items():
-            pipe.set(self._key("token", hashed), f"{room.id} {seat}")
-        pipe.sadd(self._key("rooms"), room.id)
-        await self._call(pipe.execute())
+            pipe.set(self.key("token", hashed), f"{room.id} {seat}")
+        pipe.sadd(self.key("rooms"), room.id)
+        await self.call(pipe.execute())
 
     async def append(
         self, room_id: str, version: int, actions: Sequence[Json], *, last_move: float, finished: bool
     ) -> bool:
         """As :meth:`Store.append`."""
-        keys = [self._key("room", room_id), self._key("actions", room_id)]
+        keys = [self.key("room", room_id), self.key("actions", room_id)]
         args: list[str | int] = [version, repr(last_move), int(finished), self._channel]
         args += [json.dumps(a) for a in actions]
-        done = await self._call(self._append(keys=keys, args=args))
+        done = await self.call(self._append(keys=keys, args=args))
         return bool(done)
 
     async def load(self, room_id: str) -> StoredRoom | None:
         """As :meth:`Store.load`."""
         pipe = self._redis.pipeline(transaction=True)
-        pipe.hgetall(self._key("room", room_id))
-        pipe.lrange(self._key("actions", room_id), 0, -1)
-        fields, actions = await self._call(pipe.execute())
+        pipe.hgetall(self.key("room", room_id))
+        pipe.lrange(self.key("actions", room_id), 0, -1)
+        fields, actions = await self.call(pipe.execute())
         if not fields:
             return None
-        return StoredRoom(
-            room_id,
-            fields["game"],
-            fields["rules"],
-            json.loads(fields["record"]),
-            tuple(json.loads(a) for a in actions[: int(fields["version"])]),
-            float(fields["created"]),
-            float(fields["last_move"]),
-            fields["finished"] == "1",
-        )
+        try:
+            version = int(fields["version"])
+            record = _document(_json(fields["record"], room_id, "its record"), room_id, "its record")
+            kept = tuple(
+                _document(_json(a, room_id, f"action {n}"), room_id, f"action {n}")
+                for n, a in enumerate(actions[:version])
+            )
+            if len(kept) != version:
+                raise UnreadableRoomError(f"room {room_id}: it is at version {version} with {len(kept)} actions kept")
+            return StoredRoom(
+                room_id,
+                fields["game"],
+                fields["rules"],
+                record,
+                kept,
+                float(fields["created"]),
+                float(fields["last_move"]),
+                fields["finished"] == "1",
+            )
+        except (KeyError, TypeError, ValueError) as error:
+            raise UnreadableRoomError(f"room {room_id}: its fields cannot be read ({error!r})") from None
 
     async def actions_since(self, room_id: str, start: int) -> list[Json] | None:
         """As :meth:`Store.actions_since`."""
         pipe = self._redis.pipeline(transaction=True)
-        pipe.hget(self._key("room", room_id), "version")
-        pipe.lrange(self._key("actions", room_id), start, -1)
-        version, actions = await self._call(pipe.execute())
+        pipe.hget(self.key("room", room_id), "version")
+        pipe.lrange(self.key("actions", room_id), start, -1)
+        version, actions = await self.call(pipe.execute())
         if version is None:
             return None
-        return [json.loads(a) for a in actions[: max(0, int(version) - start)]]
+        try:
+            return [
+                _document(_json(a, room_id, "an action"), room_id, "an action")
+                for a in actions[: max(0, int(version) - start)]
+            ]
+        except ValueError as error:
+            raise UnreadableRoomError(f"room {room_id}: its version cannot be read ({error})") from None
 
     async def seat_for(self, token_hash: str) -> tuple[str, int] | None:
         """As :meth:`Store.seat_for`."""
-        found = await self._call(self._redis.get(self._key("token", token_hash)))
+        found = await self.call(self._redis.get(self.key("token", token_hash)))
         if not isinstance(found, str):
             return None
         room_id, _, seat = found.partition(" ")
@@ -627,40 +729,40 @@ class RedisStore:
 
     async def delete(self, room_id: str) -> None:
         """As :meth:`Store.delete`."""
-        kept = await self._call(self._redis.hget(self._key("room", room_id), "tokens"))
-        hashes = [self._key("token", hashed) for hashed in json.loads(kept or "[]")]
+        kept = await self.call(self._redis.hget(self.key("room", room_id), "tokens"))
+        hashes = [self.key("token", hashed) for hashed in json.loads(kept or "[]")]
         pipe = self._redis.pipeline(transaction=True)
-        pipe.delete(self._key("room", room_id), self._key("actions", room_id), self._key("bots", room_id), *hashes)
-        pipe.srem(self._key("rooms"), room_id)
-        pipe.publish(self._channel, f"{self._key('room', room_id)} closed")
-        await self._call(pipe.execute())
+        pipe.delete(self.key("room", room_id), self.key("actions", room_id), self.key("bots", room_id), *hashes)
+        pipe.srem(self.key("rooms"), room_id)
+        pipe.publish(self._channel, f"{self.key('room', room_id)} closed")
+        await self.call(pipe.execute())
 
     async def summaries(self) -> list[RoomSummary]:
         """As :meth:`Store.summaries`."""
-        ids = sorted(await self._call(self._redis.smembers(self._key("rooms"))))
+        ids = sorted(await self.call(self._redis.smembers(self.key("rooms"))))
         pipe = self._redis.pipeline(transaction=False)
         for room_id in ids:
-            pipe.hmget(self._key("room", room_id), ["last_move", "finished"])
-        rows = await self._call(pipe.execute())
+            pipe.hmget(self.key("room", room_id), ["last_move", "finished"])
+        rows = await self.call(pipe.execute())
         return [
-            RoomSummary(room_id, float(last), finished == "1")
+            RoomSummary(room_id, _seconds(last), finished == "1")
             for room_id, (last, finished) in zip(ids, rows, strict=True)
             if last is not None
         ]
 
     async def count(self) -> int:
         """As :meth:`Store.count`."""
-        n = await self._call(self._redis.scard(self._key("rooms")))
+        n = await self.call(self._redis.scard(self.key("rooms")))
         return int(n)
 
     async def publish(self, room_id: str, version: int | None) -> None:
         """As :meth:`Store.publish`."""
         state = "closed" if version is None else str(version)
-        await self._call(self._redis.publish(self._channel, f"{self._key('room', room_id)} {state}"))
+        await self.call(self._redis.publish(self._channel, f"{self.key('room', room_id)} {state}"))
 
     async def listen(self, listener: Listener) -> None:
         """As :meth:`Store.listen`."""
-        prefix = self._key("room", "")
+        prefix = self.key("room", "")
         while True:
             pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
             try:
@@ -677,19 +779,19 @@ class RedisStore:
 
     async def claim_bots(self, room_id: str, owner: str, seconds: float) -> bool:
         """As :meth:`Store.claim_bots`."""
-        key = self._key("bots", room_id)
+        key = self.key("bots", room_id)
         milliseconds = max(1, int(seconds * 1000))
-        if await self._call(self._redis.set(key, owner, nx=True, px=milliseconds)):
+        if await self.call(self._redis.set(key, owner, nx=True, px=milliseconds)):
             return True
         # Already ours: renew it.
-        if await self._call(self._redis.get(key)) == owner:
-            await self._call(self._redis.pexpire(key, milliseconds))
+        if await self.call(self._redis.get(key)) == owner:
+            await self.call(self._redis.pexpire(key, milliseconds))
             return True
         return False
 
     async def release_bots(self, room_id: str, owner: str) -> None:
         """As :meth:`Store.release_bots`."""
-        await self._call(self._release(keys=[self._key("bots", room_id)], args=[owner]))
+        await self.call(self._release(keys=[self.key("bots", room_id)], args=[owner]))
 
     async def close(self) -> None:
         """As :meth:`Store.close`."""

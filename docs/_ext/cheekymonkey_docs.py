@@ -12,7 +12,7 @@ What it does:
   each with links back to its clauses. ``rules/index.md`` lists every clause of both games beside its
   sources. A test named in the rules that does not exist is a warning, so ``-W`` fails the build.
 - **Re-exported names.** Every name in ``cheekymonkey.__all__`` is documented at ``cheekymonkey.<name>``;
-  a type hint that names its defining module (``cheekymonkey.rules.Ruleset``) is resolved to that entry.
+  a type hint that names its defining module (``cheekymonkey.cheeky.rules.Ruleset``) is resolved to that entry.
 - **Coverage.** Every name in the ``__all__`` of every public module is documented and has a docstring,
   or the build warns.
 - **Offline intersphinx.** :func:`fallback_inventories` writes small inventories of the Python and attrs
@@ -133,7 +133,13 @@ argparse.ArgumentParser py:class library/argparse.html#$
 argparse.Namespace py:class library/argparse.html#$
 multiprocessing py:module library/multiprocessing.html#module-multiprocessing
 pathlib.Path py:class library/pathlib.html#$
+importlib.resources.abc.Traversable py:class library/importlib.resources.abc.html#$
+importlib.metadata.EntryPoint py:class library/importlib.metadata.html#entry-points
+logging py:module library/logging.html#module-logging
 collections.Counter py:class library/collections.html#$
+collections.abc.Awaitable py:class library/collections.abc.html#$
+collections.abc.AsyncIterator py:class library/collections.abc.html#$
+socket.socket py:class library/socket.html#$
 concurrent.futures.Executor py:class library/concurrent.futures.html#$
 concurrent.futures.Future py:class library/concurrent.futures.html#$
 """
@@ -712,15 +718,19 @@ def canonical_names() -> dict[tuple[str, str], str]:
     """The documented name of every public name, by (module, name).
 
     A name re-exported by a package is documented once, under the shortest public module that exports
-    it: ``cheekymonkey.apply``, not ``cheekymonkey.engine.apply``; ``cheekymonkey.verify.verify_ruleset``,
-    not ``cheekymonkey.verify.model.verify_ruleset``.
+    it: ``cheekymonkey.apply``, not ``cheekymonkey.cheeky.engine.apply``; ``cheekymonkey.cheeky.verify.verify_ruleset``,
+    not ``cheekymonkey.cheeky.verify.model.verify_ruleset``.
     """
     exported: list[tuple[str, str, object]] = []
     for module_name in public_modules():
         module = importlib.import_module(module_name)
         exported.extend((module_name, name, getattr(module, name)) for name in getattr(module, "__all__", ()))
     shortest: dict[tuple[int, str], str] = {}
-    for module_name, name, obj in sorted(exported, key=lambda e: e[0].count(".")):
+    # The fewest dots first; of modules as deep, the one that defines the name (cheekymonkey.outcome.ranks_by,
+    # which cheekymonkey.game re-exports).
+    for module_name, name, obj in sorted(
+        exported, key=lambda e: (e[0].count("."), getattr(e[2], "__module__", None) != e[0])
+    ):
         shortest.setdefault((id(obj), name), f"{module_name}.{name}")
     return {(module_name, name): shortest[(id(obj), name)] for module_name, name, obj in exported}
 
@@ -728,7 +738,7 @@ def canonical_names() -> dict[tuple[str, str], str]:
 def _missing_reference(app: Sphinx, env: BuildEnvironment, node: Any, contnode: nodes.Element) -> Any:
     """Resolve a public name written under its defining module to the name it is documented under.
 
-    Type hints name the defining module (``cheekymonkey.rules.Ruleset``); docstrings of modules
+    Type hints name the defining module (``cheekymonkey.cheeky.rules.Ruleset``); docstrings of modules
     documented under their own name say ``IllegalActionError`` bare.
     """
     if node.get("refdomain") != "py":

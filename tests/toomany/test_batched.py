@@ -23,9 +23,9 @@ import pytest
 
 import cheekymonkey.rl.batched as shared
 import cheekymonkey.toomany.batched as batched_module
+from cheekymonkey.cheeky.rules import Ruleset as CheekyRuleset
 from cheekymonkey.errors import CheekyMonkeyError, IllegalActionError, InvalidValueError
 from cheekymonkey.rl.batched import random_legal_actions, seed_streams, stream_before
-from cheekymonkey.rules import Ruleset as CheekyRuleset
 from cheekymonkey.table import Seat, Table, past_limits
 from cheekymonkey.toomany import (
     TOO_MANY_MONKEYS,

@@ -15,7 +15,7 @@ from typing import Any, Final
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cheekymonkey.game import Outcome
+from cheekymonkey.outcome import Outcome
 from cheekymonkey.serialization import MAX_INTEGER, DocumentError
 from cheekymonkey.toomany import (
     CARDS,

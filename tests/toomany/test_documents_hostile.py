@@ -283,7 +283,7 @@ _PILE: Final = f'"pile_size": {STATE["pile_size"]}'
 
 MALFORMED: list[tuple[str, Callable[[], str], str, str]] = [
     ("empty text", lambda: "", "$", "not valid JSON"),
-    ("truncated", lambda: _TEXT[:-9], "$", "not valid JSON (truncated or corrupt?)"),
+    ("truncated", lambda: _TEXT[:-9], "$", "not valid JSON: the text is cut short, stopping before"),
     ("a duplicate key", lambda: _TEXT[:-1] + ', "seat": 0}', "$", "the key 'seat' appears twice"),
     ("NaN", lambda: _TEXT.replace(_PILE, '"pile_size": NaN'), "$", "NaN is not a JSON number"),
     ("an integer of 5,000 digits", lambda: _TEXT.replace(_PILE, '"pile_size": ' + "9" * 5000), "$",

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from cheekymonkey.encoding import Encoding
 from cheekymonkey.errors import IllegalActionError, InvalidValueError
-from cheekymonkey.game import Encoding
 from cheekymonkey.games import game_named
 from cheekymonkey.toomany import (
     CARDS,

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from cheekymonkey.errors import GameNotOverError
-from cheekymonkey.game import Outcome
+from cheekymonkey.outcome import Outcome
 from cheekymonkey.toomany import (
     Card,
     Discarded,

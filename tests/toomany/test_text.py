@@ -38,6 +38,7 @@ from cheekymonkey.toomany import (
     action_text,
     action_words,
     apply,
+    apply_all,
     board_text,
     describe_event,
     legal_actions,
@@ -47,6 +48,7 @@ from cheekymonkey.toomany import (
     result_text,
     view,
 )
+from cheekymonkey.toomany.narration import choice_notes, result_table
 from tests.toomany.helpers import TINY, make, random_game
 
 NAMES = ["Ann", "Bob", "Cy"]
@@ -150,14 +152,32 @@ def test_the_notation_reads_its_shortcuts_in_context(state: object, text: str, a
 @pytest.mark.parametrize(
     ("state", "text", "reason"),
     [
-        (apply(new_game(2), Reveal(Card.WILD)), "w 9", "there is no face-down position 9"),
+        (
+            apply(new_game(2), Reveal(Card.WILD)),
+            "w 9",
+            r"your row has positions 1 to 6 \(TM11\); the wild can go on 1, ",
+        ),
         (apply(new_game(3), Reveal(Card.SKIP)), "s", "say which seat: the Skip can go to seat 1 or 2"),
-        (apply(new_game(3), Reveal(Card.SKIP)), "s 0", "there is no seat 0; the Skip can go to seat 1 or 2"),
+        (
+            apply(new_game(3), Reveal(Card.SKIP)),
+            "s 0",
+            r"the Skip goes to an opponent, not to yourself \(TM16\); the Skip",
+        ),
+        (apply(new_game(3), Reveal(Card.SKIP)), "s 3", r"there is no seat 3; this game's seats are 0 to 2 \(TM2\)"),
         (new_game(2), "joker", "name the card revealed"),
         (apply(new_game(2), Reveal(Card.TWO)), "t", "name the card revealed"),
-        (apply(make(["? ? ? ? ? ?", "1 ? ? ? ? ?"]), Reveal(Card.DO_NOT_DISTURB)), "x 1 2", "no face-up card"),
-        (apply(new_game(2), Reveal(Card.WILD)), "n", "nothing is offered to decline now"),
-        (make(["? ? ? ? ? ?", "? ? ? ? ? ?"], discard="3"), "b", "'b' is not allowed now"),
+        (apply(make(["? ? ? ? ? ?", "1 ? ? ? ? ?"]), Reveal(Card.DO_NOT_DISTURB)), "x 1 2", "position 2 is face down"),
+        (
+            apply(make(["? ? ? ? ? ?", "? ? ? ? ? ?", "1 ? ? ? ? ?"]), Reveal(Card.DO_NOT_DISTURB)),
+            "x 1",
+            "seat 1 shows no",
+        ),
+        (apply(new_game(2), Reveal(Card.WILD)), "n", r"nothing is offered to decline now; the wild in your hand"),
+        (apply(new_game(2), Reveal(Card.WILD)), "d", r"the wild in your hand must be placed first, on a face-down"),
+        (apply(new_game(2), Reveal(Card.WILD)), "s 1", r"you hold no Skip; the wild in your hand must be placed"),
+        (make(["? ? ? ? ? ?", "? ? ? ? ? ?"], discard="3"), "b", r"no wild bonus is offered; your turn begins with"),
+        (make(["? ? ? ? ? ?", "? ? ? ? ? ?"], discard="3"), "w 2", r"you hold no wild to place; your turn begins with"),
+        (make(["? ? ? ? ? ?", "? ? ? ? ? ?"], discard="3"), "3", "that is not a move"),
         (apply(make(["?", "? ?"]), Reveal(Card.ONE)), "d", "the game is over"),
     ],
 )
@@ -197,9 +217,14 @@ def test_several_actions_are_read_one_after_the_other() -> None:
         (Discarded(1, Card.SKIP, Reason.NO_TARGET), None, "Bob discards the Skip: nobody to play it on."),
         (Discarded(1, Card.RACCOON, Reason.PLAYED), None, "Bob discards the raccoon."),
         (Reshuffled(12), None, "The discard pile is shuffled into a new draw pile of 12 cards."),
-        (RoundWon(2, 3), 2, "You win round 3!"),
-        (RoundStarted(4, 0, (3, 4, 2)), 0, "Round 4 is dealt; you to begin."),
-        (GameWon(1), None, "Bob wins the game!"),
+        (Reshuffled(1), None, "The discard pile is shuffled into a new draw pile of 1 card."),
+        (RoundWon(2, 3), 2, "You win round 3, so your row is one card shorter from now on!"),
+        (RoundWon(1, 3), 2, "Bob wins round 3, so Bob's row is one card shorter from now on!"),
+        (RoundStarted(4, 0, (3, 4, 2)), 0, "Round 4 is dealt: your row has 3 cards; you to begin."),
+        (RoundStarted(4, 1, (1, 4, 2)), 0, "Round 4 is dealt: your row has 1 card; Bob to begin."),
+        (RoundStarted(4, 1, (3, 4, 2)), None, "Round 4 is dealt, rows of 3, 4, 2 cards; Bob to begin."),
+        (GameWon(1), None, "Bob completes a row of one card and wins the game!"),
+        (GameWon(0), 0, "You complete a row of one card and win the game!"),
     ],
 )
 def test_every_event_is_narrated_in_plain_words(event: object, viewer: int | None, line: str) -> None:
@@ -223,13 +248,49 @@ def test_every_action_has_words_for_a_person_choosing_it() -> None:
 
 
 def test_the_result_names_the_winner_then_the_others_by_rank_within_80_columns() -> None:
-    """The outcome in words: the winner, then each other seat with the cards it still had."""
+    """The outcome in words: the winner, then each other seat with the rounds it won and its last row's cards."""
     state = apply(make(["? ? ?", "?", "? ?"], seat=1), Reveal(Card.ONE))
     text = result_text(state, NAMES)
     assert text.splitlines() == [
-        "Winner: Bob, who turned the last card face up in round 13.",
-        "2. Cy: 2 cards to go",
-        "3. Ann: 3 cards to go",
+        "Winner: Bob (6 rounds won; the last, round 13, with a row of one card).",
+        "2. Cy: 4 rounds won; 2 cards in the last row",
+        "3. Ann: 3 rounds won; 3 cards in the last row",
     ]
     assert max(len(line) for line in text.splitlines()) <= 80
     assert state.phase is Phase.OVER
+    long_names = ["Ann", "A Player With A Name Long Enough To Need Two Lines Of Text", "Cy"]
+    assert max(len(line) for line in result_text(state, long_names).splitlines()) <= 80
+
+
+def test_the_result_table_shows_rounds_won_and_says_what_the_last_row_is() -> None:
+    """The table at the end: place, player, rounds won (each took a card from the row, TM22), and the last row."""
+    state = apply(make(["? ? ?", "?", "? ?"], seat=1), Reveal(Card.ONE))
+    table = result_table(state, NAMES)
+    assert [column.header.text for column in table.columns] == ["place", "player", "rounds won", "last row"]
+    assert [[cell.text for cell in row] for row in table.rows] == [
+        ["1", "Bob", "6", "1"],
+        ["2", "Cy", "4", "2"],
+        ["3", "Ann", "3", "3"],
+    ]
+    notes = " ".join(table.notes)
+    assert "Winner: Bob, the first to turn up a row of one card, in round 13." in notes
+    assert "Last row: the cards in the player's row in the last round." in notes
+    assert "Rows begin with 6 cards, and each round won takes one away" in notes
+    assert max(len(line) for line in table.text(80).splitlines()) <= 80
+
+
+def test_the_choice_notes_say_why_a_seat_is_left_out_of_a_skip_or_a_do_not_disturb() -> None:
+    """A seat with a Skip waiting cannot get another (TM17); a row with no card face up has nothing to turn down."""
+    skipping = apply_all(new_game(3), [Reveal(Card.SKIP), GiveSkip(2), Reveal(Card.SKIP)])
+    assert legal_actions(skipping) == (GiveSkip(0), Decline())
+    assert choice_notes(skipping, NAMES) == (
+        "No Skip for Cy: one is waiting for them already, and a seat holds one at a time (TM17).",
+    )
+    assert TOO_MANY_MONKEYS.choice_notes(skipping, NAMES) == choice_notes(skipping, NAMES)
+    disturbing = apply(make(["? ? ? ? ? ?", "1 ? ? ? ? ?", "? ? ? ? ? ?"]), Reveal(Card.DO_NOT_DISTURB))
+    assert choice_notes(disturbing, NAMES) == ("Nothing of Cy's to turn down: no card of their row is face up (TM15).",)
+    assert choice_notes(apply(new_game(2), Reveal(Card.WILD)), NAMES) == ()
+    four = apply(make(["? ? ? ? ? ?", "? ? ? ? ? ?", "? ? ? ? ? ?", "1 ? ? ? ? ?"]), Reveal(Card.DO_NOT_DISTURB))
+    assert choice_notes(four, [*NAMES, "Di"]) == (
+        "Nothing to turn down in the rows of Bob and Cy: none has a card face up (TM15).",
+    )

@@ -9,7 +9,7 @@ import attrs
 import pytest
 
 from cheekymonkey.errors import InvalidValueError
-from cheekymonkey.game import Outcome
+from cheekymonkey.outcome import Outcome
 from cheekymonkey.toomany import (
     CARDS,
     Card,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Protocol, runtime_checkable
 
-from cheekymonkey.bots.base import paused_gc  # the same pause as Cheeky Monkey's search bots
+from cheekymonkey._gc import paused_gc  # the same pause as Cheeky Monkey's search bots
 from cheekymonkey.toomany.actions import Action
 from cheekymonkey.toomany.cards import Card, Slot
 from cheekymonkey.toomany.state import GameState

@@ -27,7 +27,9 @@
     const li = el("li", "seat-row");
     const nameId = "seat-name-" + index;
     const kindId = "seat-kind-" + index;
-    const nameLabel = el("label", "visually-hidden", "Seat " + index + " name");
+    // The seat's number, shown (the legend says seat 0 starts); the name box is read as "Seat 0 name".
+    const nameLabel = el("label", "seat-number", "Seat " + index);
+    nameLabel.appendChild(el("span", "visually-hidden", " name"));
     nameLabel.htmlFor = nameId;
     const nameInput = el("input");
     nameInput.id = nameId;

@@ -11,7 +11,15 @@
   let drawing = null; // the game's drawing, once loaded
   let nextSeq = 0; // the next event to add to the log
   const pendingEvents = new Map(); // events that arrived ahead of an earlier one
-  let busy = false; // a move is on its way
+  // The version of the table the newest move on its way was chosen from, or null. The buttons wait only while
+  // the page still shows that table: the room's next table often arrives on the event stream before the move's
+  // own answer does, and from then on the buttons (and their keys) are that table's, ready to be used.
+  let sentFrom = null;
+  let shownActions = ""; // the table version and moves the buttons were made for
+  // The board's animations of the newest change, while they run: the picture is on its way to the table the
+  // buttons are made for (a new round's cards still being dealt, a card still dropping on the pile), so the
+  // buttons wait until it is there. A key for a button finishes them at once, and then plays.
+  let animations = [];
 
   // The token is the whole part after "#"; a link mangled on its way (bad percent-encoding, a cut) is refused
   // here, with a way back, rather than left waiting.
@@ -114,8 +122,50 @@
     return { text: capital(item.words), key: key };
   }
 
+  function moveOnItsWay() {
+    return sentFrom !== null && table !== null && table.version <= sentFrom;
+  }
+
+  // Called after each drawing of the board: collect the animations it started (none under reduced motion, and
+  // none for a drawing that does not animate), and let the buttons go when the last of them ends.
+  function watchAnimations() {
+    const board = $("board");
+    const running = board.getAnimations
+      ? board.getAnimations({ subtree: true }).filter((item) => item.playState !== "finished" && Number.isFinite(item.effect.getComputedTiming().endTime))
+      : [];
+    animations = running;
+    if (!running.length) return;
+    Promise.allSettled(running.map((item) => item.finished)).then(() => {
+      if (animations !== running) return; // a later drawing took over
+      animations = [];
+      updateControls();
+    });
+  }
+
+  // The picture jumps to the table the buttons are made for: every animation of the board at its end.
+  function finishAnimations() {
+    const running = animations;
+    animations = [];
+    for (const item of running) {
+      try {
+        item.finish();
+      } catch (error) {
+        // An animation cancelled meanwhile (its card drawn again) has nothing left to show.
+      }
+    }
+    updateControls();
+  }
+
+  // The buttons are made again only when the moves change: the same table drawn again (the move's own answer
+  // after the event stream's copy) keeps the very buttons a person is pressing or has focused.
   function renderActions() {
     const box = $("actions");
+    const wanted = table.version + " " + JSON.stringify(table.legal);
+    if (wanted === shownActions) {
+      updateControls();
+      return;
+    }
+    shownActions = wanted;
     const hadFocus = box.contains(document.activeElement);
     box.textContent = "";
     for (const item of table.legal) {
@@ -129,11 +179,24 @@
         button.appendChild(el("kbd", "", label.key.toUpperCase()));
       }
       button.dataset.action = JSON.stringify(item.action);
-      button.disabled = busy;
       button.addEventListener("click", () => send({ action: item.action }));
       box.appendChild(button);
     }
+    updateControls();
     if (hadFocus && box.firstChild) box.firstChild.focus();
+  }
+
+  // The buttons are enabled exactly when a press would be sent and the picture is the table they were made
+  // for: no move chosen from that table is on its way, and the board has finished showing the last change.
+  function updateControls() {
+    const moving = moveOnItsWay();
+    const waiting = moving || animations.length > 0;
+    for (const button of $("actions").querySelectorAll("button")) button.disabled = waiting;
+    $("actions").setAttribute("aria-busy", String(waiting));
+    // A drawing's cards that stand for buttons wait with them.
+    for (const node of $("board").querySelectorAll('[role="button"]')) node.setAttribute("aria-disabled", String(waiting));
+    if (waiting) $("controls").dataset.waiting = moving ? "move" : "picture";
+    else delete $("controls").dataset.waiting;
   }
 
   function render() {
@@ -150,11 +213,12 @@
     $("status").classList.toggle("yours", mine);
     if (drawing.notation) $("command-text").placeholder = drawing.notation;
     drawing.drawTable($("board"), message);
+    watchAnimations();
     $("hint").textContent = mine && drawing.hint ? drawing.hint(message) : "";
     $("controls").hidden = finished || message.closed;
     renderActions();
     $("command").hidden = finished || message.closed;
-    $("command-text").disabled = busy || message.closed;
+    $("command-text").disabled = message.closed; // never while a move is on its way: what is typed stays
     $("result").hidden = !finished;
     if (finished) {
       $("winners").textContent = message.outcome ? winnersLine(message) : statusLine(message);
@@ -167,48 +231,60 @@
 
   // -- moves ---------------------------------------------------------------------------------------
 
-  function setBusy(value) {
-    busy = value;
-    for (const button of $("actions").querySelectorAll("button")) button.disabled = value;
-  }
-
   // A move names the version of the table it was chosen from: if the room has moved on (a retry of a move
   // already played, a move from an old table), the server refuses it and sends the table as it is now.
+  // Returns whether the server took the move (false also when it was not sent: one is on its way already).
   async function send(move) {
-    if (busy || !table) return;
+    if (!table || moveOnItsWay()) return false;
+    const version = table.version;
     $("error").textContent = "";
-    setBusy(true);
+    sentFrom = version;
+    updateControls();
+    let taken = false;
     try {
       const response = await fetch("/api/move", {
         method: "POST",
         headers: Object.assign({ "Content-Type": "application/json" }, auth()),
-        body: JSON.stringify(Object.assign({ version: table.version }, move)),
+        body: JSON.stringify(Object.assign({ version: version }, move)),
       });
       const answer = await response.json().catch(() => ({}));
-      busy = false;
+      if (sentFrom === version) sentFrom = null;
       if (!response.ok) {
         $("error").textContent = answer.error || "The move was refused (" + response.status + ").";
         if (answer.table) await receive(answer.table);
       } else {
+        taken = true;
         await receive(answer);
       }
     } catch (error) {
       $("error").textContent = "The server cannot be reached: " + error;
     } finally {
-      setBusy(false);
+      if (sentFrom === version) sentFrom = null;
       if (table) render();
     }
+    return taken;
   }
 
-  $("command").addEventListener("submit", (event) => {
+  // A typed move leaves the box only once the server has taken it: a refused one stays there to be mended.
+  $("command").addEventListener("submit", async (event) => {
     event.preventDefault();
     const input = $("command-text");
     const text = input.value.trim();
     if (!text) return;
-    input.value = "";
-    send({ text: text });
+    if (moveOnItsWay()) {
+      $("error").textContent = "Your last move is on its way: send this one when the table shows it.";
+      return;
+    }
+    finishAnimations(); // the picture catches up with the table the move is read against
+    if ((await send({ text: text })) && input.value.trim() === text) input.value = "";
   });
 
+  // Escape leaves the move box, so that the keys are the buttons' shortcuts again.
+  $("command-text").addEventListener("keydown", (event) => {
+    if (event.key === "Escape") event.target.blur();
+  });
+
+  // A button's key presses it whenever the button is enabled. A key held down does not repeat a move.
   document.addEventListener("keydown", (event) => {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     const target = event.target;
@@ -219,10 +295,11 @@
       return;
     }
     const button = $("actions").querySelector("button[data-key=\"" + CSS.escape(event.key.toLowerCase()) + "\"]");
-    if (button && !button.disabled) {
-      event.preventDefault();
-      button.click();
-    }
+    if (!button) return;
+    event.preventDefault();
+    if (event.repeat || moveOnItsWay()) return;
+    finishAnimations(); // the picture catches up with the table the key's button was made for
+    if (!button.disabled) button.click();
   });
 
   // The record of a finished game, fetched with the seat's token and saved as a file.

@@ -1,0 +1,48 @@
+"""The bots by name, as the command line, the web rooms and :data:`~cheekymonkey.CHEEKY_MONKEY` know them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final
+
+from cheekymonkey.cheeky.bots.base import Bot
+from cheekymonkey.cheeky.bots.expectimax import ExpectimaxBot
+from cheekymonkey.cheeky.bots.heuristic import HeuristicBot
+from cheekymonkey.cheeky.bots.random import RandomBot
+from cheekymonkey.cheeky.bots.search import MCTSBot
+from cheekymonkey.errors import InvalidValueError
+
+__all__ = ["BOTS", "bot_named"]
+
+
+# To add a bot, add its name and a function that builds a fresh one, with no arguments. A bot that needs an
+# optional extra imports it inside that function, so that the registry loads without the extra.
+def _learned_bot() -> Bot:
+    # The learned network (cheekymonkey.cheeky.bots.learned) needs numpy, the rl extra: imported when first asked for.
+    try:
+        from cheekymonkey.cheeky.bots.learned import LearnedBot
+    except ImportError as error:
+        raise InvalidValueError(str(error)) from error
+    return LearnedBot(fallback=HeuristicBot())
+
+
+BOTS: Final[dict[str, Callable[[], Bot]]] = {
+    "random": RandomBot,
+    "heuristic": HeuristicBot,
+    "expectimax": ExpectimaxBot,
+    "mcts": MCTSBot,
+    "learned": _learned_bot,
+}
+"""The bots by name, as the command line knows them: each entry builds a fresh bot."""
+
+
+def bot_named(name: str) -> Bot:
+    """A fresh bot of the kind called ``name``: one of :data:`BOTS`.
+
+    Raises:
+        InvalidValueError: If there is no bot of that name.
+    """
+    factory = BOTS.get(name) if isinstance(name, str) else None
+    if factory is None:
+        raise InvalidValueError(f"no bot named {name!r}; the bots are {', '.join(BOTS)}")
+    return factory()

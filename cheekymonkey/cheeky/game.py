@@ -1,0 +1,461 @@
+"""*Cheeky Monkey* bound into a :class:`~cheekymonkey.game.Game`: the engine's own functions, one object.
+
+Nothing here is new rules: each method calls the function of the same idea in the engine's modules
+(:func:`~cheekymonkey.apply`, :func:`~cheekymonkey.score`, :func:`~cheekymonkey.view`, ...), so code that
+imports those keeps working and is exactly as fast; this object is what the layers written for any game
+(:class:`~cheekymonkey.table.Table`, the command line, the web rooms, the RL adapters, the simulation) hold.
+
+>>> from cheekymonkey import CHEEKY_MONKEY as game
+>>> game.name, game.title, game.seat_range(), game.preset_names()[0]
+('cheeky-monkey', 'Cheeky Monkey', (2, 6), 'standard')
+>>> state = game.new_game(3)
+>>> game.is_chance_node(state), len(game.chance_outcomes(state)), game.begins_turn(state)
+(True, 8, True)
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Sequence
+from fractions import Fraction
+from importlib import resources
+from importlib.resources.abc import Traversable
+from typing import TYPE_CHECKING, Any, Final
+
+import attrs
+
+from cheekymonkey.cheeky.actions import Action, Claim, Draw, Herd, Place, Reveal, Stop, Swap
+from cheekymonkey.cheeky.board import board_text
+from cheekymonkey.cheeky.bots.registry import BOTS, bot_named
+from cheekymonkey.cheeky.engine import (
+    apply,
+    begins_turn,
+    bust_probability,
+    chance_outcomes,
+    current_player,
+    is_chance_node,
+    is_terminal,
+    legal_actions,
+    sample_chance,
+)
+from cheekymonkey.cheeky.events import Event, apply_with_events
+from cheekymonkey.cheeky.narration import (
+    RESULTS_NOTE,
+    SUMMARY,
+    a,
+    board_table,
+    bot_title,
+    choice_notes,
+    describe_event,
+    merge_stacking,
+    sheet_table,
+)
+from cheekymonkey.cheeky.notation import action_text, parse_actions
+from cheekymonkey.cheeky.records import GameRecord
+from cheekymonkey.cheeky.rules import Ruleset
+from cheekymonkey.cheeky.scoring import ScoreSheet, score, score_stacks
+from cheekymonkey.cheeky.state import GameState, Phase, new_game
+from cheekymonkey.cheeky.views import TableView, view
+from cheekymonkey.documents import Documents
+from cheekymonkey.encoding import Encoding, ObservationField
+from cheekymonkey.errors import InvalidValueError
+from cheekymonkey.game import Game, GameBot
+from cheekymonkey.outcome import Outcome
+from cheekymonkey.text_table import TextTable
+
+if TYPE_CHECKING:
+    from cheekymonkey.verify import Proofs
+
+__all__ = ["CHEEKY_MONKEY", "CheekyMonkey"]
+
+
+class _Encoding:
+    """Cheeky Monkey's :class:`~cheekymonkey.encoding.Encoding`: the action codec and one observation layout."""
+
+    def __init__(self, players: int, ruleset: Ruleset | None, observation: str | None) -> None:
+        from cheekymonkey.cheeky.encoding import DEFAULT_OBSERVATION, NUM_OUTCOMES, ActionCodec, observation_layout
+
+        self.layout = observation_layout(observation or DEFAULT_OBSERVATION, players, ruleset)
+        self.codec = ActionCodec(players)
+        self.num_outcomes: Final = NUM_OUTCOMES
+
+    @property
+    def num_actions(self) -> int:
+        return self.codec.num_actions
+
+    @property
+    def observation_size(self) -> int:
+        return self.layout.size
+
+    @property
+    def observation_bounds(self) -> tuple[int, ...]:
+        return self.layout.bounds
+
+    @property
+    def observation_fields(self) -> tuple[ObservationField, ...]:
+        return self.layout.fields
+
+    def encode(self, action: Action, state: GameState) -> int:
+        return self.codec.encode_at(state, action)
+
+    def decode(self, index: int, state: GameState) -> Action:
+        return self.codec.decode_at(state, index)
+
+    def legal_indices(self, state: GameState) -> tuple[int, ...]:
+        return self.codec.legal_indices(state)
+
+    def action_mask(self, state: GameState) -> tuple[bool, ...]:
+        return self.codec.action_mask(state)
+
+    def outcome_mask(self, state: GameState) -> tuple[bool, ...]:
+        return self.codec.outcome_mask(state)
+
+    def action_name(self, index: int, *, chance: bool = False) -> str:
+        return repr(self.codec.decode_outcome(index)) if chance else self.codec.describe(index)
+
+    def observe(self, state: GameState, seat: int | None) -> tuple[int, ...]:
+        return self.layout.encode(state, seat)
+
+    def observation_text(self, state: GameState, seat: int | None) -> str:
+        return self.layout.text(self.layout.encode(state, seat))
+
+    def points(self, state: GameState) -> tuple[float, ...]:
+        # R17 on the stacks as they stand (tokens in the bag and in front count for nobody yet).
+        return tuple(float(total) for total in score_stacks(state.stacks, state.ruleset).totals)
+
+
+def _cache_entries(bot: object) -> int:
+    # The expectimax bot memoises values per state, and the search bot keeps an expectimax bot of its own;
+    # their caches are the only memory a bot keeps from one move to the next.
+    memo = getattr(bot, "_memo", None)
+    if memo is None:
+        memo = getattr(getattr(bot, "_expectimax", None), "_memo", None)
+    return len(memo) if isinstance(memo, dict) else 0
+
+
+class _BoundedBot:
+    """A bot of one kind whose caches hold at most ``memory`` entries between moves.
+
+    After a move that leaves its caches over the bound, the bot is replaced by a fresh one of the same kind:
+    the caches hold values for the turn being played (their keys include the bag), so little is lost.
+    """
+
+    __slots__ = ("_bot", "kind", "memory")
+
+    def __init__(self, kind: str, memory: int) -> None:
+        self.kind = kind
+        self.memory = memory
+        self._bot = bot_named(kind)
+
+    @property
+    def cache_entries(self) -> int:
+        """How many entries the bot's caches hold now."""
+        return _cache_entries(self._bot)
+
+    def choose(self, state: GameState, rng: random.Random) -> Action:
+        action = self._bot.choose(state, rng)
+        if _cache_entries(self._bot) > self.memory:
+            self._bot = bot_named(self.kind)
+        return action
+
+    def __repr__(self) -> str:
+        return f"<{self.kind} bot, caches of at most {self.memory} entries between moves>"
+
+
+_ACTION_HELP: Final = """\
+While deciding:
+  d, draw        draw another token (the odds of a bust are shown above)
+  s, stop        stop: stack the tokens in front of you, in the order you choose
+  h, herd        secure a herd (every token in front shows one animal): the
+                 tokens go under your stack
+  c SEAT         claim the top token of SEAT's stack (c alone if only one seat)
+  w SEAT         swap the monkey just drawn for SEAT's top (w alone: one seat)
+While stacking (the last token you put down ends on top, where others may
+claim it):
+  e s h g p k l m, or a name: put that animal down next; several at once,
+  bottom first: "s l" or "sl"
+"""
+
+
+@attrs.frozen(slots=True)
+class CheekyMonkey:
+    """Reiner Knizia's *Cheeky Monkey* as a :class:`~cheekymonkey.game.Game`; use :data:`CHEEKY_MONKEY`."""
+
+    @property
+    def name(self) -> str:
+        """``"cheeky-monkey"``."""
+        return "cheeky-monkey"
+
+    @property
+    def title(self) -> str:
+        """``"Cheeky Monkey"``."""
+        return "Cheeky Monkey"
+
+    @property
+    def summary(self) -> str:
+        """:data:`cheekymonkey.cheeky.narration.SUMMARY`: draw, stop before a bust, stack, and score at the end."""
+        return SUMMARY
+
+    @property
+    def results_note(self) -> str:
+        """:data:`cheekymonkey.cheeky.narration.RESULTS_NOTE`: choices tell the bots apart, and where it is measured."""
+        return RESULTS_NOTE
+
+    def ruleset(self, name: str | None = None) -> Ruleset:
+        """:meth:`Ruleset.preset <cheekymonkey.Ruleset.preset>`, the standard game for None."""
+        return Ruleset.standard() if name is None else Ruleset.preset(name)
+
+    def preset_names(self) -> tuple[str, ...]:
+        """:meth:`Ruleset.preset_names <cheekymonkey.Ruleset.preset_names>`."""
+        return Ruleset.preset_names()
+
+    def ruleset_name(self, ruleset: Ruleset) -> str:
+        """``ruleset.name``: the preset's name, or the name a custom rule set was given."""
+        return ruleset.name
+
+    def seat_range(self, ruleset: Ruleset | None = None) -> tuple[int, int]:
+        """The rule set's ``min_players`` and ``max_players`` (R3).
+
+        Raises:
+            InvalidValueError: If ``ruleset`` is not a :class:`~cheekymonkey.Ruleset` (or None).
+        """
+        rules = Ruleset.standard() if ruleset is None else ruleset
+        if not isinstance(rules, Ruleset):
+            raise InvalidValueError(f"ruleset must be a Ruleset, got {rules!r}")
+        return rules.min_players, rules.max_players
+
+    def new_game(self, players: int, ruleset: Ruleset | None = None, *, first_player: int = 0) -> GameState:
+        """:func:`~cheekymonkey.new_game`."""
+        return new_game(players, ruleset=ruleset, first_player=first_player)
+
+    def ruleset_of(self, state: GameState) -> Ruleset:
+        """``state.ruleset``."""
+        return state.ruleset
+
+    def players(self, state: GameState) -> int:
+        """``state.players``."""
+        return state.players
+
+    def legal_actions(self, state: GameState) -> tuple[Action, ...]:
+        """:func:`~cheekymonkey.legal_actions`."""
+        return legal_actions(state)
+
+    def apply(self, state: GameState, action: Action) -> GameState:
+        """:func:`~cheekymonkey.apply`."""
+        return apply(state, action)
+
+    def apply_with_events(self, state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...]]:
+        """:func:`~cheekymonkey.apply_with_events`."""
+        return apply_with_events(state, action)
+
+    def is_chance_node(self, state: GameState) -> bool:
+        """:func:`~cheekymonkey.is_chance_node`."""
+        return is_chance_node(state)
+
+    def chance_outcomes(self, state: GameState) -> tuple[tuple[Reveal, Fraction], ...]:
+        """:func:`~cheekymonkey.chance_outcomes`."""
+        return chance_outcomes(state)
+
+    def sample_chance(self, state: GameState, rng: random.Random) -> Reveal:
+        """:func:`~cheekymonkey.sample_chance`."""
+        return sample_chance(state, rng)
+
+    def to_move(self, state: GameState) -> int | None:
+        """:func:`~cheekymonkey.current_player`."""
+        return current_player(state)
+
+    def is_terminal(self, state: GameState) -> bool:
+        """:func:`~cheekymonkey.is_terminal`."""
+        return is_terminal(state)
+
+    def turn_of(self, state: GameState) -> int | None:
+        """``state.seat``: the seat whose turn it is, drawing (chance) or deciding; None once the game is over."""
+        return None if state.phase is Phase.OVER else state.seat
+
+    def round_of(self, state: GameState) -> int:
+        """1: the game is one pass through the bag (R4, R15)."""
+        return 1
+
+    def begins_turn(self, state: GameState) -> bool:
+        """A turn begins with its compulsory first draw (R4): a draw pending with nothing in front yet."""
+        return begins_turn(state)
+
+    def outcome(self, state: GameState) -> Outcome:
+        """The score sheet's winners (R17, R18); the others ranked by their totals, which are the scores."""
+        sheet = score(state)
+        return Outcome.of_winners(sheet.winners, sheet.totals, sheet.totals)
+
+    def view(self, state: GameState, seat: int | None) -> TableView:
+        """:func:`~cheekymonkey.view`."""
+        return view(state, seat)
+
+    def bot_names(self) -> tuple[str, ...]:
+        """The names in :data:`cheekymonkey.cheeky.bots.BOTS`."""
+        return tuple(BOTS)
+
+    def facts(self, state: GameState, seat: int | None) -> dict[str, Any]:
+        """``{"bust_odds": p}`` while a player decides (:func:`~cheekymonkey.bust_probability`), else ``{}``.
+
+        The odds follow from what every seat has seen face up: the bag holds what was neither stacked nor is
+        in front, and every token was drawn, returned and stacked in the open (R5, R6, R9).
+        """
+        return {"bust_odds": bust_probability(state)} if state.phase is Phase.DECIDE else {}
+
+    def number_bound(self, ruleset: Ruleset) -> int:
+        """Every token plus every bonus value: no bag size, stack height, count or total can pass it (R15-R19)."""
+        return sum(ruleset.counts) + sum(ruleset.bonus_values) + ruleset.max_players
+
+    def bot_named(self, name: str, *, memory: int | None = None) -> GameBot[GameState, Action]:
+        """:func:`cheekymonkey.cheeky.bots.bot_named`; with ``memory``, a bot whose caches keep at most that many.
+
+        >>> bot = CHEEKY_MONKEY.bot_named("expectimax", memory=1000)
+        >>> bot
+        <expectimax bot, caches of at most 1000 entries between moves>
+        """
+        if memory is None:
+            return bot_named(name)
+        if isinstance(memory, bool) or not isinstance(memory, int) or memory < 1:
+            raise InvalidValueError(f"memory must be a positive number of cache entries or None, got {memory!r}")
+        bot_named(name)  # the usual error for an unknown name
+        return _BoundedBot(name, memory)
+
+    def action_text(self, action: Action, state: GameState) -> str:
+        """:func:`~cheekymonkey.action_text`: ``"d"``, ``"c 2"``, ``"l"``."""
+        return action_text(action, state)
+
+    def choice_notes(self, state: GameState, names: Sequence[str]) -> tuple[str, ...]:
+        """:func:`cheekymonkey.cheeky.narration.choice_notes`: no draw from the empty bag (R8)."""
+        return choice_notes(state, names)
+
+    def action_words(self, action: Action, state: GameState, names: Sequence[str]) -> str:
+        """``"draw"``, ``"claim from Bob"``, ``"swap with Bob for a Lion"``, ``"put a Lion down"``."""
+        if isinstance(action, Claim):
+            return f"claim from {names[action.seat]}"
+        if isinstance(action, Swap):
+            top = state.stacks[action.seat][-1]
+            return f"swap with {names[action.seat]} for {a(top.label)}"
+        if isinstance(action, Place):
+            return f"put {a(action.animal.label)} down"
+        if isinstance(action, Reveal):
+            return f"reveal {a(action.animal.label)}"
+        if isinstance(action, Draw):
+            return "draw"
+        if isinstance(action, Stop):
+            return "stop"
+        assert isinstance(action, Herd)
+        return "secure a herd"
+
+    def parse_actions(self, text: str, state: GameState) -> tuple[Action, ...]:
+        """:func:`~cheekymonkey.parse_actions`."""
+        return parse_actions(text, state)
+
+    def board_text(self, state: GameState) -> str:
+        """:func:`~cheekymonkey.board_text`."""
+        return board_text(state)
+
+    def event_text(self, event: Event, names: Sequence[str], viewer: int | None = None) -> str:
+        """:func:`cheekymonkey.cheeky.narration.describe_event`."""
+        return describe_event(event, names, viewer)
+
+    def result_text(self, state: GameState, names: Sequence[str]) -> str:
+        """The final score sheet as plain text, 80 columns wide at most (:meth:`result_table`)."""
+        return self.result_table(state, names).text(80)
+
+    def board_table(self, state: GameState, names: Sequence[str], viewer: int | None = None) -> TextTable:
+        """:func:`cheekymonkey.cheeky.narration.board_table`, with the odds of a bust while deciding."""
+        bust = bust_probability(state) if state.phase is Phase.DECIDE and state.bag_size else None
+        return board_table(state, names, viewer, bust)
+
+    def result_table(self, state: GameState, names: Sequence[str]) -> TextTable:
+        """:func:`cheekymonkey.cheeky.narration.sheet_table` of the final score (:func:`~cheekymonkey.score`)."""
+        return sheet_table(score(state), state.ruleset, names)
+
+    def action_help(self) -> str:
+        """The notation of :func:`~cheekymonkey.parse_actions`: a letter per move, a seat, animals by letter."""
+        return _ACTION_HELP.rstrip("\n")
+
+    def bot_title(self, name: str) -> str:
+        """:func:`cheekymonkey.cheeky.narration.bot_title`: ``"Heuristic"``, ``"MCTS"``."""
+        return bot_title(name)
+
+    def mid_move(self, state: GameState) -> bool:
+        """Whether tokens are being stacked one at a time (R9): the stop's stacking is one move."""
+        return state.phase is Phase.PLACING
+
+    def merge_events(self, events: Sequence[Event]) -> tuple[Event, ...]:
+        """:func:`cheekymonkey.cheeky.narration.merge_stacking`: a stop's tokens stacked one at a time, one line."""
+        return merge_stacking(events)
+
+    def record(
+        self,
+        ruleset: Ruleset,
+        players: int,
+        first_player: int,
+        actions: Sequence[Action],
+        *,
+        seed: int | None = None,
+        names: Sequence[str] = (),
+        bots: Sequence[str] = (),
+        quit_by: int | None = None,
+    ) -> GameRecord:
+        """A :class:`~cheekymonkey.GameRecord`."""
+        return GameRecord(ruleset, players, first_player, tuple(actions), seed, tuple(names), tuple(bots), quit_by)
+
+    def documents(self) -> Documents:
+        """:data:`cheekymonkey.cheeky.documents.CODEC`: the documents of :mod:`cheekymonkey.serialization`.
+
+        Raises:
+            ImportError: If the ``json`` extra (cattrs) is not installed; the message names it.
+        """
+        from cheekymonkey.cheeky.documents import CODEC
+
+        return CODEC
+
+    def observation_kinds(self) -> tuple[str, ...]:
+        """``("full", "table")``: see :mod:`cheekymonkey.cheeky.encoding`."""
+        from cheekymonkey.cheeky.encoding import OBSERVATION_KINDS
+
+        return tuple(OBSERVATION_KINDS)
+
+    def encoding(
+        self, players: int, ruleset: Ruleset | None = None, observation: str | None = None
+    ) -> Encoding[GameState, Action]:
+        """The action codec and an observation layout of :mod:`cheekymonkey.cheeky.encoding`."""
+        return _Encoding(players, ruleset, observation)
+
+    # -- what the game ships beside its engine, found through the registry ----------------------------
+
+    def score(self, state: GameState) -> ScoreSheet:
+        """:func:`~cheekymonkey.score`: the final score sheet (``PlayedGame.score``)."""
+        return score(state)
+
+    def schemas(self) -> Traversable:
+        """The folder of the game's JSON Schema files, one ``<kind>.schema.json`` per document kind."""
+        return resources.files(__package__) / "schemas"
+
+    def page_script(self) -> Traversable:
+        """The web page's drawing of the table (``cheeky-monkey.js``), which the web server serves."""
+        return resources.files(__package__) / "static" / "cheeky-monkey.js"
+
+    def proofs(self) -> Proofs:
+        """The z3 proofs of the scoring rules (:mod:`cheekymonkey.cheeky.verify`), for ``cheekymonkey verify``.
+
+        Raises:
+            ImportError: If z3 (the ``verify`` extra) is not installed.
+        """
+        # Imported by name: the proofs import z3, which a type check of the game (and the compiled build) must
+        # not have to read.
+        command_line: Proofs = importlib.import_module("cheekymonkey.cheeky.verify.command").command_line
+        return command_line
+
+    def __repr__(self) -> str:
+        return "CHEEKY_MONKEY"
+
+
+CHEEKY_MONKEY: Final = CheekyMonkey()
+"""*Cheeky Monkey* as a :class:`~cheekymonkey.game.Game`."""
+
+if TYPE_CHECKING:
+    # mypy checks here that the binding offers everything the protocol asks, with the engine's own types.
+    _checked: Game[GameState, Action, Ruleset, TableView, Event] = CHEEKY_MONKEY

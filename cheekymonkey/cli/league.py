@@ -1,0 +1,183 @@
+"""``cheekymonkey league``: every bot of a game against every other, head to head, in one rated table.
+
+A thin layer over :func:`cheekymonkey.simulation.league`: each pair of bots plays ``--games`` two-seat games,
+seats rotated, pairing ``p`` on seeds ``SEED + p * GAMES`` and up; the table ranks the bots by their
+Bradley-Terry ratings (Elo scale, centred on 1500) with 95% intervals. The games run in this process or in
+``--workers N`` local processes; the results do not depend on it. Progress goes to standard error; Ctrl-C
+stops the run and prints the pairings finished so far, marked partial.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Any
+
+from cheekymonkey.cli.options import (
+    OptionError,
+    add_game_option,
+    add_variant_option,
+    bot_names_type,
+    check_bots,
+    game_from,
+    output_path,
+    plural,
+    positive_int,
+    ruleset_from,
+    seed_type,
+)
+from cheekymonkey.errors import CheekyMonkeyError
+from cheekymonkey.simulation import GameFailedError, League, SimulationError, SimulationProgress, league
+
+__all__ = ["add_arguments", "run"]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add this command's options."""
+    add_game_option(parser, what="the game whose bots play")
+    parser.add_argument(
+        "--bots",
+        type=bot_names_type,
+        default=None,
+        help="the bots in the league, comma-separated, two or more (default: every bot of the game)",
+    )
+    parser.add_argument("--games", type=positive_int, default=100, help="games per pair of bots (default 100)")
+    parser.add_argument("--seed", type=seed_type, default=0, help="the first pair's first seed (default 0)")
+    add_variant_option(parser)
+    parser.add_argument(
+        "--max-turns",
+        type=positive_int,
+        default=None,
+        help="cut a game off when a turn past this many would begin: it counts for neither bot (default: no limit)",
+    )
+    parser.add_argument(
+        "--workers", type=positive_int, default=None, help="local processes to play in (default: this one)"
+    )
+    parser.add_argument(
+        "--json", metavar="FILE", type=output_path, default=None, help="write the league to FILE as JSON"
+    )
+
+
+def _bots(game: Any, args: argparse.Namespace) -> tuple[tuple[str, ...], list[str]]:
+    """The league's bots, and a note for each of the game's bots left out because it cannot be built here."""
+    given: tuple[str, ...] | None = args.bots
+    if given is not None:
+        check_bots(game, given)
+        if len(set(given)) < 2:
+            raise OptionError("a league needs two different bots or more")
+        return given, []
+    kept: list[str] = []
+    notes: list[str] = []
+    for name in game.bot_names():
+        try:
+            game.bot_named(name)  # a bot that needs a missing extra cannot play
+        except (CheekyMonkeyError, ImportError) as error:
+            notes.append(f"{name} left out: {error}")
+            continue
+        kept.append(name)
+    if len(kept) < 2:
+        raise OptionError(f"{game.title} has fewer than two bots that can play here")
+    return tuple(kept), notes
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play the league and print its table.
+
+    Returns 0, 2 for options that do not fit, 1 if a game failed, 130 if stopped by Ctrl-C (the finished
+    pairings are printed and written, marked partial).
+    """
+    from cheekymonkey.cli.narrate import make_console
+
+    game = game_from(args)
+    ruleset = ruleset_from(game, args)
+    low, _ = game.seat_range(ruleset)
+    if low > 2:
+        raise OptionError(f"a league plays two-seat games, and {game.title}'s {args.variant} rules seat {low} or more")
+    names, notes = _bots(game, args)
+    console = make_console()
+    for note in notes:
+        print(f"cheekymonkey league: {note}", file=sys.stderr)
+    pairs = len(names) * (len(names) - 1) // 2
+    rules = args.variant or game.preset_names()[0]
+    each = "the pair" if pairs == 1 else f"each of {pairs} pairs"
+    console.print(
+        f"{game.title} league ({rules} rules): {', '.join(names)}; {plural(args.games, 'game')} for {each}, "
+        f"seeds {args.seed} and up."
+    )
+    started = time.monotonic()
+    last = [0.0]
+
+    def progress(step: SimulationProgress) -> None:
+        now = time.monotonic()
+        if step.games_done < step.games and now - last[0] < 2.0:
+            return
+        last[0] = now
+        left = step.remaining
+        tail = f", about {left:.0f} s left" if left is not None else ""
+        print(f"{step.games_done}/{step.games} games{tail}", file=sys.stderr, flush=True)
+
+    try:
+        result = league(
+            names,
+            args.games,
+            seed=args.seed,
+            ruleset=ruleset,
+            game=game,
+            workers=args.workers if args.workers not in (None, 1) else None,
+            progress=progress,
+            max_turns=args.max_turns,
+        )
+    except (GameFailedError, SimulationError) as error:
+        print(f"cheekymonkey league: {error}", file=sys.stderr)
+        return 1
+    elapsed = time.monotonic() - started
+    played = sum(pairing.games + pairing.truncated for pairing in result.pairings)
+    print(f"{plural(played, 'game')} in {elapsed:.1f} s", file=sys.stderr)
+    _print_table(console, result, game.title)
+    if args.json is not None:
+        args.json.write_text(json.dumps(result.to_dict()) + "\n", encoding="utf-8")
+    return 130 if result.partial else 0
+
+
+def _print_table(console: Any, result: League, title: str) -> None:
+    from rich.table import Table
+
+    title = f"{title} league, {plural(result.games, 'game')} a pair"
+    if result.partial:
+        title += f" (partial: stopped after {len(result.pairings)} pairs)"
+    table = Table(title=title, title_justify="left")
+    for column in ("rank", "bot", "rating", "95% interval", "wins", "games", "score"):
+        table.add_column(column, justify="left" if column == "bot" else "right")
+    for rank, line in enumerate(result.standings, 1):
+        table.add_row(
+            str(rank),
+            line.name,
+            f"{line.rating:.0f}",
+            f"{line.low:.0f} - {line.high:.0f}",
+            f"{line.wins:g}",
+            str(line.games),
+            f"{line.score:.1%}",
+        )
+    truncated = sum(pairing.truncated for pairing in result.pairings)
+    caption = (
+        "Bradley-Terry ratings on the Elo scale (400 points: odds of 10 to 1), centred on 1500; "
+        "a shared win counts half."
+    )
+    if truncated:
+        cut = f"{plural(truncated, 'game')} {'was' if truncated == 1 else 'were'}"
+        caption += f" {cut} cut off at the limit: they count for neither bot."
+    table.caption = caption
+    table.caption_justify = "left"
+    console.print(table)
+    pairs = Table(title="head to head", title_justify="left")
+    for column in ("bots", "wins", "games"):
+        pairs.add_column(column, justify="left" if column == "bots" else "right")
+    for pairing in result.pairings:
+        pairs.add_row(
+            f"{pairing.first} - {pairing.second}",
+            f"{pairing.first_wins:g} - {pairing.second_wins:g}",
+            str(pairing.games),
+        )
+    console.print(pairs)

@@ -1,0 +1,101 @@
+"""What a seat is sent: a room's table as that seat sees it, made of the game's own documents.
+
+:func:`table_message` builds the message :meth:`~cheekymonkey.web.Room.message` gives (its keys are listed
+there): the seat's view, never the full state; the seat's legal moves, each with its text in the game's
+notation and its words; the events from a number on, each told in words written for that seat. The page
+and any other client read it the same way for every game.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from cheekymonkey.games import AnyGame
+from cheekymonkey.table import Table, Waiting
+
+__all__ = ["MessageSource", "bare", "table_message"]
+
+
+class MessageSource(Protocol):
+    """What a message is made from: a :class:`~cheekymonkey.web.Room`, as this module sees it."""
+
+    @property
+    def id(self) -> str:
+        """The room's id."""
+        ...
+
+    @property
+    def table(self) -> Table[Any, Any, Any, Any, Any]:
+        """The game in progress."""
+        ...
+
+    @property
+    def game(self) -> AnyGame:
+        """The game."""
+        ...
+
+    @property
+    def rules(self) -> str:
+        """The name the rules are shown by."""
+        ...
+
+    @property
+    def version(self) -> int:
+        """How many actions the game has had."""
+        ...
+
+    @property
+    def closed(self) -> bool:
+        """Whether the room has ended."""
+        ...
+
+
+def bare(document: dict[str, Any]) -> dict[str, Any]:
+    """A document without its format header, as a view's own lists hold actions.
+
+    >>> bare({"format": "cheekymonkey/1", "kind": "action", "type": "draw"})
+    {'type': 'draw'}
+    """
+    return {key: value for key, value in document.items() if key not in ("format", "kind")}
+
+
+def table_message(room: MessageSource, seat: int, since: int = 0) -> dict[str, Any]:
+    """What ``seat`` sees of ``room`` now, as a JSON-ready dictionary (:meth:`~cheekymonkey.web.Room.message`)."""
+    table = room.table
+    game = room.game
+    documents = game.documents()
+    state = table.state
+    names = table.names
+    start = max(0, since)
+    legal = table.legal_actions() if table.waiting is Waiting.PERSON and table.to_move == seat else ()
+    outcome = table.outcome()
+    return {
+        "game": game.name,
+        "title": game.title,
+        "rules": room.rules,
+        "room": room.id,
+        "seat": seat,
+        "version": room.version,
+        "closed": room.closed,
+        "seats": [
+            {"seat": i, "name": s.name, "kind": s.kind, "title": game.bot_title(s.kind) if s.is_bot else None}
+            for i, s in enumerate(table.seats)
+        ],
+        "waiting": table.waiting.value,
+        "to_move": table.to_move,
+        "view": documents.to_document(table.view(seat)),
+        "legal": [
+            {
+                "action": bare(documents.to_document(action)),
+                "text": game.action_text(action, state),
+                "words": game.action_words(action, state, names),
+            }
+            for action in legal
+        ],
+        "facts": game.facts(state, seat),
+        "events": [
+            {"seq": start + i, "event": documents.to_document(event), "text": game.event_text(event, names, seat)}
+            for i, event in enumerate(table.events_since(start))
+        ],
+        "outcome": None if outcome is None else {"winners": list(outcome.winners), "ranks": list(outcome.ranks)},
+    }
