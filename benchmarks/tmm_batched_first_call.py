@@ -13,7 +13,7 @@ import time
 started = time.perf_counter()
 cpu = time.process_time()
 
-from cheekymonkey.rl.batched import random_legal_actions, seed_streams  # noqa: E402 (timed from here)
+from cheekymonkey.batched import random_legal_actions, seed_streams  # noqa: E402 (timed from here)
 from cheekymonkey.toomany.batched import BatchedTooManyMonkeys  # noqa: E402
 
 engine = BatchedTooManyMonkeys(2)

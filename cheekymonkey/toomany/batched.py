@@ -1,7 +1,7 @@
 """*Too Many Monkeys*, many games at once: a batched engine compiled with numba (the ``batched`` extra).
 
 :class:`BatchedTooManyMonkeys` plays ``B`` games of one seat count and rule set side by side, with the API of
-:class:`~cheekymonkey.rl.batched.BatchedGame` (Pgx's shape: ``init``, ``step``, ``observation``). Each game
+:class:`~cheekymonkey.batched.BatchedGame` (Pgx's shape: ``init``, ``step``, ``observation``). Each game
 is exactly the scalar engine's (:mod:`cheekymonkey.toomany.engine`): the same rules (any
 :class:`~cheekymonkey.toomany.Ruleset`, custom ones included, at 2 to 6 seats), the same states
 (:meth:`~BatchedTooManyMonkeys.decode` turns a game back into a :class:`~cheekymonkey.toomany.GameState`),
@@ -15,10 +15,10 @@ A game's fields lie in one row of int16 per game, :attr:`TooManyBatchState.data`
 reads and writes one stretch of memory; the state's properties (:attr:`~TooManyBatchState.rows`,
 :attr:`~TooManyBatchState.discard`, ...) are named views of it, batch first. A step may reveal any number of
 cards in a game (a turn that ends before anybody decides hands the next turn a draw, and so on; a deck of
-giraffes can play whole games so), so :attr:`~cheekymonkey.rl.batched.BatchState.outcomes` starts 32 wide and
+giraffes can play whole games so), so :attr:`~cheekymonkey.batched.BatchState.outcomes` starts 32 wide and
 is replaced by one twice as wide whenever a step draws more.
 
->>> from cheekymonkey.rl.batched import random_legal_actions, seed_streams
+>>> from cheekymonkey.batched import random_legal_actions, seed_streams
 >>> engine = BatchedTooManyMonkeys(3)
 >>> states = engine.init(4, seed=7)
 >>> states.legal_action_mask.shape, engine.observation(states).shape
@@ -38,8 +38,8 @@ from typing import Any, ClassVar, Final
 import numpy as np
 import numpy.typing as npt
 
+from cheekymonkey.batched import BatchedGame, BatchState, draw_below, jit, past_limits, pick_from_counts
 from cheekymonkey.errors import InvalidValueError
-from cheekymonkey.rl.batched import BatchedGame, BatchState, draw_below, jit, past_limits, pick_from_counts
 from cheekymonkey.toomany.actions import REVEALS, Action, Reveal
 from cheekymonkey.toomany.cards import CARDS, MAX_NUMBER, Card, Slot, face_down
 from cheekymonkey.toomany.encoding import DECLINE_INDEX, TAKE_BONUS_INDEX
@@ -704,7 +704,7 @@ _FIELDS: Final = (
 
 
 class TooManyBatchState(BatchState):
-    """``B`` games of *Too Many Monkeys*: :class:`~cheekymonkey.rl.batched.BatchState`'s arrays and the game's own.
+    """``B`` games of *Too Many Monkeys*: :class:`~cheekymonkey.batched.BatchState`'s arrays and the game's own.
 
     The game's fields are :class:`~cheekymonkey.toomany.GameState`'s, held in :attr:`data`, one row per game;
     the properties below are views of it, batch first (``n`` seats, ``T`` the rule set's cards).
@@ -805,7 +805,7 @@ class BatchedTooManyMonkeys(BatchedGame[TooManyBatchState, GameState, Action]):
         max_turns: Truncate a game when a turn past this many would begin (None: no limit).
         max_steps: Truncate a game when this many actions, chance outcomes included, have been played.
         observation: ``"full"`` (the default) or ``"table"``: the kind
-            :meth:`~cheekymonkey.rl.batched.BatchedGame.observation` gives.
+            :meth:`~cheekymonkey.batched.BatchedGame.observation` gives.
 
     Raises:
         InvalidValueError: If an argument is out of range or of the wrong kind.
@@ -814,7 +814,7 @@ class BatchedTooManyMonkeys(BatchedGame[TooManyBatchState, GameState, Action]):
     """
 
     max_outcomes: ClassVar[int] = 32
-    """The width :attr:`~cheekymonkey.rl.batched.BatchState.outcomes` starts at; a step that draws more in a
+    """The width :attr:`~cheekymonkey.batched.BatchState.outcomes` starts at; a step that draws more in a
     game widens it (a step has no bound on its draws)."""
 
     def __init__(
@@ -864,11 +864,9 @@ class BatchedTooManyMonkeys(BatchedGame[TooManyBatchState, GameState, Action]):
             states.outcome_count, states.no_decision, actions, start, n, total, rules.row_size, self._counts, *limits,
         )  # fmt: skip
         while full:
-            # Some game drew more outcomes than the row holds: widen it, and each such game goes on from its
-            # chance node. Only the engine replaces the array (BatchState refuses others).
-            wider = np.zeros((states.batch_size, 2 * states.outcomes.shape[1]), np.int32)
-            wider[:, : states.outcomes.shape[1]] = states.outcomes
-            object.__setattr__(states, "outcomes", wider)
+            # Some game drew more outcomes than the row holds: widen it (the one array that may be replaced), and
+            # each such game goes on from its chance node.
+            states.widen_outcomes(2 * states.outcomes.shape[1])
             full = _resume(
                 states.data, states.rng, states.steps, states.turns, states.current_player, states.legal_action_mask,
                 states.rewards, states.terminated, states.truncated, states.started, states.outcomes,

@@ -21,11 +21,11 @@ from typing import Any, Protocol
 import numpy as np
 import pytest
 
-import cheekymonkey.rl.batched as shared
+import cheekymonkey.batched as shared
 import cheekymonkey.toomany.batched as batched_module
+from cheekymonkey.batched import random_legal_actions, seed_streams, stream_before
 from cheekymonkey.cheeky.rules import Ruleset as CheekyRuleset
 from cheekymonkey.errors import CheekyMonkeyError, IllegalActionError, InvalidValueError
-from cheekymonkey.rl.batched import random_legal_actions, seed_streams, stream_before
 from cheekymonkey.table import Seat, Table, past_limits
 from cheekymonkey.toomany import (
     TOO_MANY_MONKEYS,
@@ -384,6 +384,8 @@ def test_every_seat_and_a_spectator_observe_as_the_encoding_says(kind: str) -> N
     for seat in range(4):
         observed = engine.observation(batch, seat, dtype=np.int64)
         assert [tuple(row) for row in observed.tolist()] == [engine.encoding.observe(s, seat) for s in states]
+    spectator = engine.observation(batch, -1, dtype=np.int64)
+    assert [tuple(row) for row in spectator.tolist()] == [engine.encoding.observe(s, None) for s in states]
     seats = np.arange(32) % 5 - 1  # -1: a spectator
     observed = engine.observation(batch, seats)
     for i, state in enumerate(states):
@@ -521,7 +523,7 @@ def test_an_illegal_action_is_refused_with_the_games_state_and_nothing_changes()
         (lambda e, b: e.decode(b, 6), "not one of"),
         (lambda e, b: e.decode(b, True), "not one of"),
         (lambda e, b: e.observation(b, 2), "seat"),
-        (lambda e, b: e.observation(b, -1), "seat"),
+        (lambda e, b: e.observation(b, -2), "seat"),
         (lambda e, b: e.observation(b, [0, 1]), "seat"),
         (lambda e, b: e.observation(b, np.full(6, -2)), "seat"),
         (lambda e, b: e.observation(b, 0.5), "integer"),
@@ -562,9 +564,9 @@ def test_a_preset_may_be_named() -> None:
 
 def test_without_numba_the_import_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "numba", None)
-    monkeypatch.delitem(sys.modules, "cheekymonkey.rl.batched")
+    monkeypatch.delitem(sys.modules, "cheekymonkey.batched")
     monkeypatch.delitem(sys.modules, "cheekymonkey.toomany.batched")
     with pytest.raises(ImportError, match=r"pip install 'cheekymonkey\[batched\]'"):
         importlib.import_module("cheekymonkey.toomany.batched")
-    monkeypatch.setitem(sys.modules, "cheekymonkey.rl.batched", shared)
+    monkeypatch.setitem(sys.modules, "cheekymonkey.batched", shared)
     monkeypatch.setitem(sys.modules, "cheekymonkey.toomany.batched", batched_module)

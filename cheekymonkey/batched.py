@@ -41,7 +41,6 @@ except ImportError as error:  # pragma: no cover - the batched extra is installe
 
 from cheekymonkey.errors import IllegalActionError, InvalidValueError
 from cheekymonkey.game import Encoding, Game, as_index
-from cheekymonkey.rl.episodes import check_limits, ruleset_of
 
 __all__ = [
     "NO_LIMIT",
@@ -353,7 +352,9 @@ class BatchState:
     started: npt.NDArray[np.bool_]
     """Whether the last step started a new game here (after a finished one: the action given was not played)."""
     outcomes: npt.NDArray[np.int32]
-    """B x max_outcomes: the chance outcomes (the game's outcome indices) drawn at the last step, in order."""
+    """B x width: the chance outcomes (the game's outcome indices) drawn at the last step, in order. The width
+    starts at the engine's ``max_outcomes``; an engine whose step has no bound on its draws may replace this
+    array by a wider one (:meth:`widen_outcomes`), so read it after each step rather than keep it."""
     outcome_count: npt.NDArray[np.int32]
     """How many entries of each row of :attr:`outcomes` the last step drew."""
     no_decision: npt.NDArray[np.bool_]
@@ -370,6 +371,22 @@ class BatchState:
     def __setattr__(self, name: str, value: object) -> None:
         # The arrays change in place; replacing one would leave the engine's kernels holding another.
         raise AttributeError(f"a batch state's arrays change in place; {name!r} cannot be replaced")
+
+    def widen_outcomes(self, width: int) -> None:
+        """Replace :attr:`outcomes` by an array ``width`` wide, the entries drawn so far kept (for an engine).
+
+        The one array that may be replaced: a game whose step draws any number of chance outcomes (a turn that
+        passes with no decision, then the next) starts at a width and doubles it when a row fills.
+
+        Raises:
+            InvalidValueError: If ``width`` is not an integer wider than the array is.
+        """
+        old = self.outcomes
+        if isinstance(width, bool) or not isinstance(width, int) or width <= old.shape[1]:
+            raise InvalidValueError(f"outcomes is {old.shape[1]} wide; {width!r} is not wider")
+        wider = np.zeros((old.shape[0], width), old.dtype)
+        wider[:, : old.shape[1]] = old
+        object.__setattr__(self, "outcomes", wider)
 
     @property
     def batch_size(self) -> int:
@@ -445,8 +462,11 @@ class BatchedGame(Generic[StateT, S, A]):
         max_steps: int | None = None,
         observation: str | None = None,
     ) -> None:
-        check_limits(max_turns, max_steps)
-        ruleset = ruleset_of(game, ruleset)
+        for name, limit in (("max_turns", max_turns), ("max_steps", max_steps)):
+            if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
+                raise InvalidValueError(f"{name} must be a positive integer or None, got {limit!r}")
+        if isinstance(ruleset, str):
+            ruleset = game.ruleset(ruleset)
         if isinstance(players, bool) or not isinstance(players, int):
             raise InvalidValueError(f"players must be an integer, got {players!r}")
         low, high = game.seat_range(ruleset)
@@ -545,7 +565,7 @@ class BatchedGame(Generic[StateT, S, A]):
             states: The games.
             seat: Whose observation: None for the seat to move in each game (a spectator's where nobody
                 decides, as the scalar encoding gives for a seat of None); a seat number for that seat in every
-                game; or one seat per game (-1 for a spectator).
+                game (-1: a spectator's); or one seat per game (-1 for a spectator).
             dtype: The array's type (float32 by default; every entry is a whole number).
             out: Where to write it (B x observation_size), or None for a new array.
 
@@ -557,8 +577,10 @@ class BatchedGame(Generic[StateT, S, A]):
         if seat is None:
             seats = states.current_player.astype(np.int64)
         elif isinstance(seat, bool) or np.ndim(seat) == 0:
-            number = as_index(seat)  # an int, or an integer such as numpy's; anything else is refused
-            if not 0 <= number < self.players:
+            spectator = isinstance(seat, (int, np.integer)) and not isinstance(seat, bool) and int(seat) == -1
+            # An int, or an integer such as numpy's (-1: a spectator); anything else is refused.
+            number = -1 if spectator else as_index(seat)
+            if not -1 <= number < self.players:
                 raise InvalidValueError(f"seat {seat} is not one of the {self.players} seats")
             seats = np.full(batch, number, np.int64)
         else:
