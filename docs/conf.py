@@ -40,13 +40,14 @@ templates_path: list[str] = []
 
 # Broken cross-references are errors (with -W): every type named in a signature or docstring resolves.
 nitpicky = True
-# The rl adapters' signatures name numpy, Gymnasium, PettingZoo and OpenSpiel types, whose docs are not linked
-# (the batched engines' arrays are numpy.typing's NDArray, imported as npt).
+# The rl adapters' signatures name numpy, Gymnasium, PettingZoo and OpenSpiel types, whose docs are not linked.
 nitpick_ignore_regex = [
     (r"py:.*", r"(numpy|npt|gymnasium|pettingzoo|pyspiel|open_spiel)(\..*)?"),
     # The type variables of the generic Game protocol, its parts and the Table (a game's state, action, rule set,
     # view, event).
     (r"py:class", r"(cheekymonkey\.(game|table|record|encoding|documents|outcome)\.)?[SARVE](_co|_contra)?"),
+    # The batched engines' base class: its state class, the game's state and action, and jit's function.
+    (r"py:class", r"cheekymonkey\.batched\.(StateT|S|A|F)"),
 ]
 
 # MyST: ::: fences for admonitions, and anchors on headings so pages can link to sections.
