@@ -1,6 +1,7 @@
 """The batched engine where a practitioner meets it: the vector environment and ``simulate --batched``.
 
-Side by side in one run, Cheeky Monkey, two seats, standard rules, random legal moves everywhere:
+Side by side in one run, one game (``--game``, Cheeky Monkey by default), two seats, standard rules, random
+legal moves everywhere:
 
 - learner steps a second of ``SoloVectorEnv`` (``gymnasium.make_vec("cheekymonkey/Solo-v0", num_envs=N)``,
   random opponents inside) at N = 1,024, of the scalar ``SoloEnv`` against a random bot, and of Gymnasium's
@@ -53,11 +54,14 @@ def best(work: Callable[[], int], repeat: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--game", default="cheeky-monkey", help="the game: cheeky-monkey or too-many-monkeys")
     args = parser.parse_args()
+    game = args.game
+    print(f"game: {game}")
     print(f"load average before: {os.getloadavg()[0]:.2f}")
     rows: list[tuple[str, float, str]] = []
 
-    batched = gymnasium.make_vec(ENV_ID, num_envs=1024, players=2, opponents="random")
+    batched = gymnasium.make_vec(ENV_ID, num_envs=1024, players=2, opponents="random", game=game)
     batched.reset(seed=0)
     vector_steps(batched, batched.action_masks, 5)  # type: ignore[attr-defined]
     rows.append(
@@ -68,7 +72,7 @@ def main() -> None:
         )
     )
 
-    sync = gymnasium.make_vec(ENV_ID, num_envs=8, vectorization_mode="sync", players=2, opponents=["random"])
+    sync = gymnasium.make_vec(ENV_ID, num_envs=8, vectorization_mode="sync", players=2, opponents=["random"], game=game)
     sync.reset(seed=0)
 
     def sync_masks() -> np.ndarray:
@@ -83,7 +87,7 @@ def main() -> None:
         )
     )
 
-    single = gymnasium.make(ENV_ID, players=2, opponents=["random"]).unwrapped
+    single = gymnasium.make(ENV_ID, players=2, opponents=["random"], game=game).unwrapped
     single.reset(seed=0)
     rng = np.random.default_rng(0)
 
@@ -97,18 +101,18 @@ def main() -> None:
 
     rows.append(("SoloEnv (scalar)", best(scalar_steps, args.repeat), "learner steps/s"))
 
-    simulate_batched(["random"], 100, seed=0)
+    simulate_batched(["random"], 100, seed=0, game=game)
     rows.append(
         (
             "simulate_batched (--batched)",
-            best(lambda: simulate_batched(["random"], 20_000, seed=0).games, args.repeat),
+            best(lambda: simulate_batched(["random"], 20_000, seed=0, game=game).games, args.repeat),
             "games/s",
         )
     )
     rows.append(
         (
             "simulate (scalar, in process)",
-            best(lambda: simulate(["random"], 1000, seed=0).games, args.repeat),
+            best(lambda: simulate(["random"], 1000, seed=0, game=game).games, args.repeat),
             "games/s",
         )
     )
