@@ -362,3 +362,18 @@ def test_new_games_compiled_entry_answers_as_new_game() -> None:
         with pytest.raises(type(expected.value)) as caught:
             checked(players, **kwargs)
         assert str(caught.value) == str(expected.value)
+
+
+def test_a_winner_holding_a_card_that_could_not_lie_at_position_one_is_refused_saying_so() -> None:
+    """TM21, TM23: the card a game's winner turned up last lay at position 1, so it is a 1 or a wild, or none.
+
+    The state is a real game's end with its winner's hand changed (the card taken from those never seen).
+    """
+    over = list(random_game(4, 2))[-1]
+    assert over.phase is Phase.OVER
+    fields = dict(zip(FIELDS, over._values(), strict=True))
+    unseen = list(over.unseen)
+    unseen[Card.TWO.value - 1] -= 1
+    with pytest.raises(InvalidStateError) as caught:
+        GameState(**{**fields, "hand": Card.TWO, "unseen": tuple(unseen)})
+    assert caught.value.reason == "the winner holds Card.TWO, which cannot have lain face down at position 1 (TM21)"
