@@ -15,6 +15,7 @@ from typing import Final
 
 from cheekymonkey._compiled import COMPILED, entry_points
 from cheekymonkey._values import count_sum as _size
+from cheekymonkey._values import pick_from_counts as _pick_from_counts
 from cheekymonkey.cheeky.actions import (
     CLAIMS,
     DRAW,
@@ -432,29 +433,8 @@ def _pick(state: GameState, rng: random.Random) -> int:
     size = _size(bag)
     if size <= 0:  # pragma: no cover - a checked chance node always has a token in the bag
         raise NotAChanceNodeError("no draw is possible: the bag is empty")
-    if rng.__class__ is _Random:
-        # What Random.randrange(size) computes, without its argument handling: the same pick from the
-        # same stream, at a third of the cost. A subclass may override randrange, so it gets the call.
-        # The C method is called unbound: no bound method is made per draw.
-        bits = size.bit_length()
-        pick: int = _getrandbits(rng, bits)
-        while pick >= size:
-            pick = _getrandbits(rng, bits)
-    else:
-        pick = rng.randrange(size)
     # The pick counts tokens in animal order: it lands on each animal as often as it has tokens (R5).
-    animal = 0
-    for count in bag:
-        pick -= count
-        if pick < 0:
-            return animal
-        animal += 1  # noqa: SIM113 (enumerate would build a tuple per animal)
-    raise AssertionError("unreachable: the pick is below the bag's size")  # pragma: no cover
-
-
-_Random: Final = random.Random
-# Random.getrandbits is the C base class's method: what rng.getrandbits(k) calls for a plain Random.
-_getrandbits: Final = random.Random.getrandbits
+    return _pick_from_counts(bag, size, rng)
 
 
 def apply_all(state: GameState, actions: Iterable[Action]) -> GameState:

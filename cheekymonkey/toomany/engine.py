@@ -22,6 +22,7 @@ from typing import Final
 
 from cheekymonkey._compiled import COMPILED, entry_points
 from cheekymonkey._values import count_sum as _size
+from cheekymonkey._values import pick_from_counts as _pick_from_counts
 from cheekymonkey.errors import IllegalActionError, NotAChanceNodeError
 from cheekymonkey.toomany.actions import (
     ACTION_KINDS,
@@ -918,28 +919,8 @@ def resolve_chance(state: GameState, rng: random.Random) -> GameState:
 
 
 def _pick(pool: tuple[int, ...], rng: random.Random) -> int:
-    size = _size(pool)  # compiled, a loop on native ints; in pure Python, the builtin sum
-    if rng.__class__ is _Random:
-        # What randrange(size) computes for a plain Random, without its argument handling: the same pick from
-        # the same stream, cheaper. A subclass may override randrange, so it is called for one.
-        bits = size.bit_length()
-        pick: int = _getrandbits(rng, bits)
-        while pick >= size:
-            pick = _getrandbits(rng, bits)
-    else:
-        pick = rng.randrange(size)
-    index = 0
-    for count in pool:
-        pick -= count
-        if pick < 0:
-            return index
-        index += 1  # noqa: SIM113 (enumerate builds a tuple per card)
-    raise AssertionError("unreachable: the pick is below the pool's size")  # pragma: no cover
-
-
-_Random: Final = random.Random
-# The C method behind rng.getrandbits for a plain Random, called unbound: no bound method per pick.
-_getrandbits: Final = random.Random.getrandbits
+    # Each card of the pool equally likely, counted in card order (TME10).
+    return _pick_from_counts(pool, _size(pool), rng)  # _size: compiled, a loop on native ints; else the builtin sum
 
 
 # --- the compiled build's entry points (cheekymonkey._compiled) ------------------------------------------
