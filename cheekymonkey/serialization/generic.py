@@ -53,7 +53,7 @@ _RECORD_FIELDS: Final = ("players", "first_player", "seed", "names", "bots", "qu
 
 
 class GenericDocuments:
-    """JSON documents for a game that has no codec of its own: what :meth:`BaseGame.documents` gives by default.
+    """JSON documents for a game that has no codec of its own, as the base class gives them by default.
 
     Every value is a document ``{"format": "<game>/1", "kind": "value", "value": ...}`` and a record one of kind
     ``"record"``. A value is written as it is built: numbers, strings, booleans and None as themselves, tuples
