@@ -13,13 +13,16 @@ value equality, and :func:`attrs_view` gives each class attrs' description of it
 from __future__ import annotations
 
 import enum
+import operator
 import random
+import reprlib
 from typing import Any, ClassVar, Final, NoReturn
 
 import attrs
 from attrs.exceptions import FrozenInstanceError
 
 from cheekymonkey._compiled import COMPILED
+from cheekymonkey.errors import InvalidValueError
 
 __all__ = ["Frozen", "ValueEnum", "attrs_view", "count_sum", "pick_from_counts"]
 
@@ -116,15 +119,20 @@ def count_sum(counts: tuple[int, ...]) -> int:
     return total
 
 
-def pick_from_counts(counts: tuple[int, ...], size: int, rng: random.Random) -> int:
+def pick_from_counts(counts: tuple[int, ...], size: int, rng: random.Random, rule: str) -> int:
     """The index of one item drawn from a pool of ``size`` items held as counts, each item equally likely.
 
     The draw is ``rng.randrange(size)``, counted along ``counts`` in their order, so a seed gives the same
     draw on every machine; ``size`` is ``sum(counts)``, which the caller has counted already. For a plain
     ``random.Random`` the draw is what ``randrange`` computes, without its argument handling: the same pick
-    from the same stream, at a third of the cost (a subclass may override ``randrange``, so it gets the call).
+    from the same stream, at a third of the cost. Anything else with a ``randrange`` is asked (a subclass may
+    override it), and what it gives is checked.
 
-    >>> pick_from_counts((0, 2, 1), 3, random.Random(4))
+    Raises:
+        InvalidValueError: If ``rng`` has no ``randrange``, or it gives anything but an integer from 0 to
+            ``size - 1``; the message begins with ``rule``, the caller's rule for its random streams.
+
+    >>> pick_from_counts((0, 2, 1), 3, random.Random(4), "E9")
     2
     """
     if rng.__class__ is _RANDOM:
@@ -133,7 +141,7 @@ def pick_from_counts(counts: tuple[int, ...], size: int, rng: random.Random) -> 
         while pick >= size:
             pick = _GETRANDBITS(rng, bits)
     else:
-        pick = rng.randrange(size)
+        pick = _other_pick(rng, size, rule)
     index = 0
     for count in counts:
         pick -= count
@@ -141,6 +149,27 @@ def pick_from_counts(counts: tuple[int, ...], size: int, rng: random.Random) -> 
             return index
         index += 1  # noqa: SIM113 (enumerate would build a tuple per item)
     raise AssertionError("unreachable: the pick is below the pool's size")  # pragma: no cover
+
+
+def _other_pick(rng: object, size: int, rule: str) -> int:
+    """``rng.randrange(size)`` from an ``rng`` that is not a plain :class:`random.Random`, checked."""
+    randrange = getattr(rng, "randrange", None)
+    if not callable(randrange):
+        raise InvalidValueError(f"{rule}: rng must be a random.Random (or have its randrange), got {reprlib.repr(rng)}")
+    drawn = randrange(size)
+    try:
+        pick = operator.index(drawn)
+    except TypeError:
+        raise _bad_pick(drawn, size, rule) from None
+    if not 0 <= pick < size:
+        raise _bad_pick(drawn, size, rule)
+    return pick
+
+
+def _bad_pick(drawn: object, size: int, rule: str) -> InvalidValueError:
+    return InvalidValueError(
+        f"{rule}: rng.randrange({size}) gave {reprlib.repr(drawn)}, not an integer from 0 to {size - 1}"
+    )
 
 
 _RANDOM: Final = random.Random
