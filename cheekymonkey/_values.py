@@ -132,8 +132,8 @@ def pick_from_counts(counts: tuple[int, ...], size: int, rng: random.Random, rul
         InvalidValueError: If ``rng`` has no ``randrange``, or it gives anything but an integer from 0 to
             ``size - 1``; the message begins with ``rule``, the caller's rule for its random streams.
 
-    >>> pick_from_counts((0, 2, 1), 3, random.Random(4), "E9")
-    2
+    >>> pick_from_counts((0, 2, 1), 3, random.Random(4), "E9")  # randrange(3) gives 0: the first of the 2
+    1
     """
     if rng.__class__ is _RANDOM:
         bits = size.bit_length()
