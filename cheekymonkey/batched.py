@@ -28,7 +28,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections.abc import Callable
-from typing import Any, ClassVar, Final, Generic, TypeVar, cast, overload
+from typing import Any, ClassVar, Final, Generic, Self, TypeVar, cast, overload
 
 try:
     import numba
@@ -43,6 +43,8 @@ from cheekymonkey.errors import IllegalActionError, InvalidValueError
 from cheekymonkey.game import Encoding, Game, as_index
 
 __all__ = [
+    "BATCHED_BOTS",
+    "ENTRY_POINT_GROUP",
     "NO_LIMIT",
     "BatchState",
     "BatchedGame",
@@ -50,6 +52,7 @@ __all__ = [
     "caching",
     "draw_below",
     "draw_from_counts",
+    "engine_class",
     "jit",
     "next_word",
     "past_limits",
@@ -397,7 +400,7 @@ class BatchState:
         """Every array by name, in :attr:`FIELDS` order (the arrays themselves, not copies)."""
         return {name: getattr(self, name) for name in self.FIELDS}
 
-    def copy(self) -> BatchState:
+    def copy(self) -> Self:
         """A snapshot: a state of the same class with a copy of every array."""
         return type(self)({name: array.copy() for name, array in self.arrays().items()})
 
@@ -513,7 +516,7 @@ class BatchedGame(Generic[StateT, S, A]):
         self._start(states)
         return states
 
-    def step(self, states: StateT, actions: npt.ArrayLike) -> StateT:
+    def step(self, states: StateT, actions: npt.ArrayLike, *, where: npt.ArrayLike | None = None) -> StateT:
         """Play ``actions[i]`` in game ``i``, resolve chance up to each game's next decision; ``states`` changes.
 
         Where the last step finished a game, its action is not played: a new game starts there instead; where
@@ -522,6 +525,9 @@ class BatchedGame(Generic[StateT, S, A]):
         Args:
             states: The games, from :meth:`init`.
             actions: One action index per game (seen from the mover, as the game's encoding numbers them).
+            where: None to step every game, or one bool per game: the games where it is False are left
+                exactly as they are (their actions are neither played nor checked, their flags and rewards
+                kept). A learner at one seat steps the others' games this way until its own turn comes.
 
         Returns:
             ``states`` itself, changed in place.
@@ -535,7 +541,13 @@ class BatchedGame(Generic[StateT, S, A]):
         if moves.shape != (states.batch_size,) or moves.dtype.kind not in "iu":
             raise InvalidValueError(f"actions must be {states.batch_size} integers, one per game")
         moves = moves.astype(np.int64, copy=False)
-        bad = self._advance(states, moves)
+        if where is None:
+            bad = self._advance(states, moves)
+        else:
+            chosen = np.asarray(where)
+            if chosen.shape != (states.batch_size,) or chosen.dtype != np.bool_:
+                raise InvalidValueError(f"where must be None or {states.batch_size} bools, one per game")
+            bad = self._advance_where(states, moves, chosen)
         if bad >= 0:
             index = int(moves[bad])
             scalar = self.decode(states, bad)
@@ -665,6 +677,48 @@ class BatchedGame(Generic[StateT, S, A]):
         """The step's kernel: the first game whose action is illegal (nothing changed), or -1 once all are played."""
         raise NotImplementedError
 
+    def bot_mask(self, states: StateT, bot: str = "random") -> npt.NDArray[np.bool_]:
+        """The actions the game's bot ``bot`` chooses among, uniformly, in each game: a new B x A bool array.
+
+        A bot with a batched form picks uniformly among these (:func:`random_legal_actions` on this mask):
+        ``"random"``, the game's random bot, which may leave some legal actions out (*Cheeky Monkey*'s never
+        draws when the draw must bust, R22). All False where nobody decides.
+
+        Raises:
+            InvalidValueError: If ``bot`` has no batched form (:data:`~cheekymonkey.batched.BATCHED_BOTS`).
+        """
+        self._check_states(states)
+        if bot not in BATCHED_BOTS:
+            raise InvalidValueError(f"bot {bot!r} has no batched form; those that do: {', '.join(BATCHED_BOTS)}")
+        return self._random_bot_mask(states)
+
+    def _random_bot_mask(self, states: StateT) -> npt.NDArray[np.bool_]:
+        """The random bot's choices: every legal action, unless the game's random bot leaves some out."""
+        return states.legal_action_mask.copy()
+
+    def _advance_where(self, states: StateT, actions: npt.NDArray[np.int64], where: npt.NDArray[np.bool_]) -> int:
+        """:meth:`_advance` for the games where ``where`` is True only; the others are left as they are.
+
+        This general form keeps a copy of the other games' rows, steps every game (a legal action where one
+        is awaited), and puts the rows back. An engine whose kernel can skip games overrides it.
+        """
+        left = ~where
+        if not left.any():
+            return self._advance(states, actions)
+        kept = {name: array[left].copy() for name, array in states.arrays().items()}
+        # The games left alone play their first legal action (nothing where none is awaited), then are restored.
+        moves = np.where(where, actions, np.argmax(states.legal_action_mask, axis=1))
+        width = states.outcomes.shape[1]
+        bad = self._advance(states, moves)
+        for name, rows in kept.items():
+            array = getattr(states, name)
+            if name == "outcomes" and array.shape[1] > width:  # the step widened it
+                array[left] = 0
+                array[left, :width] = rows
+            else:
+                array[left] = rows
+        return bad
+
     def _observe(self, states: StateT, seats: npt.NDArray[np.int64], out: npt.NDArray[Any]) -> None:
         """Write each game's observation by ``seats[i]`` (-1: a spectator) into ``out``."""
         raise NotImplementedError
@@ -684,3 +738,29 @@ class BatchedGame(Generic[StateT, S, A]):
     def __repr__(self) -> str:
         limits = f", max_turns={self.max_turns}, max_steps={self.max_steps}"
         return f"<{type(self).__name__}: {self.players} seats{limits}, {self.observation_kind} observation>"
+
+
+BATCHED_BOTS: Final = ("random",)
+"""The bots with a batched form (:meth:`BatchedGame.bot_mask`): the game's random bot."""
+
+ENTRY_POINT_GROUP: Final = "cheekymonkey.batched"
+"""The entry-point group that names each game's batched engine: game name = ``module:class``."""
+
+
+def engine_class(game: str) -> Callable[..., BatchedGame[Any, Any, Any]]:
+    """The batched engine class of the game named ``game`` (``"cheeky-monkey"``), from the package's entry points.
+
+    The class is called as ``engine(players, ruleset=None, *, max_turns=None, max_steps=None, observation=None)``.
+
+    Raises:
+        InvalidValueError: If no batched engine is registered for that game.
+    """
+    from importlib.metadata import entry_points
+
+    found = {entry.name: entry for entry in entry_points(group=ENTRY_POINT_GROUP)}
+    if game not in found:
+        raise InvalidValueError(f"the game {game!r} has no batched engine; those that do: {sorted(found)}")
+    engine: object = found[game].load()
+    if not (isinstance(engine, type) and issubclass(engine, BatchedGame)):
+        raise InvalidValueError(f"the batched engine registered for {game!r} is not a BatchedGame: {engine!r}")
+    return cast("Callable[..., BatchedGame[Any, Any, Any]]", engine)

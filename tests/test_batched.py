@@ -13,7 +13,7 @@ import subprocess
 import sys
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 import numba
 import numpy as np
@@ -569,6 +569,8 @@ def test_jit_compiles_without_a_disk_cache_where_numba_cannot_write_one(monkeypa
             raise RuntimeError("cannot cache function: no locator available")
         return real(**options)
 
+    # numba imports its typed containers at the first compile, decorating with numba.njit: before the patch.
+    cast(Any, numba.njit)(lambda: 0)()
     monkeypatch.setattr(numba, "njit", njit)
     monkeypatch.setattr(shared, "_CACHE", [])
 
@@ -603,3 +605,31 @@ def test_jit_caches_no_module_imported_under_a_name_outside_the_package(monkeypa
     triple.__module__ = "batched"
     assert shared.jit(triple)(5) == 15
     assert [options.get("cache", False) for options in calls] == [False]
+
+
+def test_a_step_where_some_games_only_leaves_the_others_exactly_as_they_were() -> None:
+    """step(where=...) plays the chosen games as a full step would and leaves the others' arrays untouched.
+
+    The engine's own kernel agrees with the base class's general form (a copy of the rows put back).
+    """
+    rules = Ruleset.custom({S: 2, L: 2, M: 3})
+    engine = BatchedCheekyMonkey(3, rules, max_turns=6)
+    states = engine.init(16, seed=2)
+    player = seed_streams(3, 16)
+    choose = np.random.default_rng(4)
+    for _ in range(300):
+        actions = random_legal_actions(states.legal_action_mask, player)
+        where = choose.random(16) < 0.5
+        before = states.copy()
+        everything = engine.step(before.copy(), actions)
+        general = before.copy()
+        assert shared.BatchedGame._advance_where(engine, general, actions, where) == -1
+        engine.step(states, actions, where=where)
+        for name, array in states.arrays().items():
+            assert (array[~where] == getattr(before, name)[~where]).all(), name
+            assert (array[where] == getattr(everything, name)[where]).all(), name
+            assert (array == getattr(general, name)).all(), name
+    with pytest.raises(InvalidValueError):
+        engine.step(states, actions, where=np.ones(15, np.bool_))
+    with pytest.raises(InvalidValueError):
+        engine.step(states, actions, where=np.ones(16, np.int64))

@@ -177,17 +177,23 @@ def _score(
 
 
 @jit
-def _play(g: Any, r: Any, actions: npt.NDArray[np.int64], start: bool) -> int:
-    """Step every game (or, with ``start``, deal every game anew); the first illegal game, or -1."""
+def _play(g: Any, r: Any, actions: npt.NDArray[np.int64], start: bool, where: npt.NDArray[np.bool_]) -> int:
+    """Step every game (or, with ``start``, deal every game anew); the first illegal game, or -1.
+
+    ``where``, if not empty, names the games to step (one bool per game); the others are left as they are.
+    """
     rng, steps, turns, mover, mask, rewards, terminated, truncated, started, outcomes, outcome_count = g[:11]
     no_decision = g[11]
     seat, phase, bag, bag_size, heights, stacks, front, front_len, front_counts, claimable, swap_open = g[12:]
     counts, _, _, swap, n, total, max_turns, max_steps = r
     batch = rng.shape[0]
     width = mask.shape[1]
+    every = where.shape[0] == 0
     if not start:
         # First every action is checked, so that an illegal one changes nothing.
         for b in range(batch):
+            if not every and not where[b]:
+                continue
             if not (terminated[b] or truncated[b] or no_decision[b]):
                 action = actions[b]
                 if action < 0 or action >= width or not mask[b, action]:
@@ -196,6 +202,8 @@ def _play(g: Any, r: Any, actions: npt.NDArray[np.int64], start: bool) -> int:
     totals = np.zeros(n, np.int64)
     best = np.zeros(n, np.int64)
     for b in range(batch):
+        if not every and not where[b]:
+            continue
         for seat_ in range(n):
             rewards[b, seat_] = 0
         outcome_count[b] = 0
@@ -458,6 +466,7 @@ def _observe_all(g: Any, r: Any, seats: npt.NDArray[np.int64], full: bool, out: 
 
 
 _NO_ACTIONS: Final = np.zeros(0, np.int64)
+_EVERY: Final = np.zeros(0, np.bool_)  # where=None: every game
 _PHASES: Final = tuple(Phase)
 
 
@@ -534,10 +543,22 @@ class BatchedCheekyMonkey(BatchedGame[CheekyBatchState, GameState, Action]):
         return tuple([getattr(states, name) for name in CheekyBatchState.FIELDS])
 
     def _start(self, states: CheekyBatchState) -> None:
-        _play(self._games(states), self._rules, _NO_ACTIONS, True)
+        _play(self._games(states), self._rules, _NO_ACTIONS, True, _EVERY)
 
     def _advance(self, states: CheekyBatchState, actions: npt.NDArray[np.int64]) -> int:
-        return int(_play(self._games(states), self._rules, actions, False))
+        return int(_play(self._games(states), self._rules, actions, False, _EVERY))
+
+    def _advance_where(
+        self, states: CheekyBatchState, actions: npt.NDArray[np.int64], where: npt.NDArray[np.bool_]
+    ) -> int:
+        return int(_play(self._games(states), self._rules, actions, False, where))
+
+    def _random_bot_mask(self, states: CheekyBatchState) -> npt.NDArray[np.bool_]:
+        # The random bot never draws when every token left in the bag matches one in front (R22: a sure bust).
+        mask = states.legal_action_mask.copy()
+        sure_bust = ~((states.bag > 0) & (states.front_counts == 0)).any(axis=1)
+        mask[:, _DRAW] &= ~sure_bust
+        return mask
 
     def _observe(self, states: CheekyBatchState, seats: npt.NDArray[np.int64], out: npt.NDArray[Any]) -> None:
         _observe_all(self._games(states), self._rules, seats, self.observation_kind == "full", out)

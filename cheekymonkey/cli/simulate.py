@@ -15,6 +15,7 @@ import json
 import sys
 import textwrap
 import time
+from collections.abc import Sequence
 from contextlib import ExitStack
 from typing import Any, TextIO
 
@@ -60,6 +61,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="cut a game off when a turn past this many would begin: it is counted as truncated, apart from "
         "the results (default: no limit)",
+    )
+    parser.add_argument(
+        "--batched",
+        action="store_true",
+        help="play every game as a row of the game's batched engine (the batched extra; random bots only): "
+        "the same figures within their intervals, other games than the seeded tables'",
     )
     parser.add_argument(
         "--workers",
@@ -181,6 +188,15 @@ def run(args: argparse.Namespace) -> int:
         )
     if args.scheduler is not None and args.workers is not None:
         raise OptionError("--workers is for local runs and --ray; a Dask cluster has its own")
+    if args.batched:
+        from cheekymonkey.simulation.batched import BATCHED_BOTS
+
+        if any(name not in BATCHED_BOTS for name in names):
+            others = sorted({name for name in names if name not in BATCHED_BOTS})
+            batched = ", ".join(BATCHED_BOTS)
+            raise OptionError(f"--batched plays only the bots with a batched form ({batched}), not {', '.join(others)}")
+        if args.workers is not None or args.scheduler is not None or args.ray is not None:
+            raise OptionError("--batched plays in this process: it takes no --workers, --scheduler or --ray")
     if args.plot is not None:
         import matplotlib  # noqa: F401 - the plot extra, checked before the games rather than after them
     console = make_console()
@@ -196,19 +212,23 @@ def run(args: argparse.Namespace) -> int:
     started = time.monotonic()
     try:
         with ExitStack() as stack:
-            executor = _executor(args, stack)
-            summary = simulate(
-                names,
-                args.games,
-                seed=args.seed,
-                ruleset=ruleset,
-                players=players,
-                executor=executor,
-                workers=args.workers if executor is None and args.workers not in (None, 1) else None,
-                block_size=args.block_size,
-                progress=line,
-                max_turns=args.max_turns,
-                game=game,
+            executor = None if args.batched else _executor(args, stack)
+            summary = (
+                _batched(args, names, ruleset, players, game)
+                if args.batched
+                else simulate(
+                    names,
+                    args.games,
+                    seed=args.seed,
+                    ruleset=ruleset,
+                    players=players,
+                    executor=executor,
+                    workers=args.workers if executor is None and args.workers not in (None, 1) else None,
+                    block_size=args.block_size,
+                    progress=line,
+                    max_turns=args.max_turns,
+                    game=game,
+                )
             )
     except ImportError as error:
         line.close()
@@ -238,6 +258,14 @@ def run(args: argparse.Namespace) -> int:
             print(f"cheekymonkey simulate: {error}", file=sys.stderr)
             return 2
     return 130 if summary.partial else 0
+
+
+def _batched(args: argparse.Namespace, names: Sequence[str], ruleset: Any, players: int, game: Any) -> Summary:
+    from cheekymonkey.simulation.batched import simulate_batched
+
+    return simulate_batched(
+        names, args.games, seed=args.seed, ruleset=ruleset, players=players, max_turns=args.max_turns, game=game
+    )
 
 
 def _seats_line(players: int, mixed: bool, games: int) -> str:

@@ -25,15 +25,19 @@ if TYPE_CHECKING:
 GROUP = "cheekymonkey.gymnasium"
 """The entry-point group that lists the environments: id = ``module:attribute`` of the environment class."""
 
+VECTOR_GROUP = "cheekymonkey.gymnasium.vector"
+"""The entry-point group of the environments' vector forms (``gymnasium.make_vec``): id = ``module:attribute``."""
+
 
 def register_all(gymnasium: types.ModuleType) -> list[str]:
     """Register with ``gymnasium`` every environment of :data:`GROUP` it does not know yet; return their ids."""
     from importlib.metadata import entry_points
 
+    vectors = {entry.name: entry.value for entry in entry_points(group=VECTOR_GROUP)}
     registered = []
     for entry in entry_points(group=GROUP):
         if entry.name not in gymnasium.registry:
-            gymnasium.register(id=entry.name, entry_point=entry.value)
+            gymnasium.register(id=entry.name, entry_point=entry.value, vector_entry_point=vectors.get(entry.name))
             registered.append(entry.name)
     return registered
 

@@ -322,7 +322,11 @@ CheekyMonkeySoloEnv = SoloEnv
 def register() -> None:
     """Register :data:`ENV_ID` with Gymnasium (the package's ``gymnasium.envs`` entry point calls this)."""
     if ENV_ID not in gymnasium.registry:
-        gymnasium.register(id=ENV_ID, entry_point="cheekymonkey.rl.gymnasium_env:SoloEnv")
+        gymnasium.register(
+            id=ENV_ID,
+            entry_point="cheekymonkey.rl.gymnasium_env:SoloEnv",
+            vector_entry_point="cheekymonkey.rl.gymnasium_vector:SoloVectorEnv",
+        )
 
 
 register()
