@@ -642,7 +642,7 @@ class RoomManager:
                 raise RoomError(f"no bot named {spec.bot!r}; the bots are {', '.join(game.bot_names())}")
         check_names([s.name for s in seats])
         bound = game.number_bound(ruleset)
-        if bound > self.limits.max_number:
+        if bound is not None and bound > self.limits.max_number:
             raise RoomError(
                 f"these rules allow numbers up to {bound}, over this server's limit of {self.limits.max_number}: "
                 "use fewer tokens or smaller values"
