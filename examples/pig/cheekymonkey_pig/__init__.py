@@ -2,13 +2,12 @@
 
 Two to six players take turns; on your turn you roll a die as often as you like, adding what it shows to
 the turn's points, or hold to bank them; a 1 loses the turn's points and ends the turn. The first to the
-target score wins. The rules are P1-P6 (:mod:`cheekymonkey_pig.engine`), equal to OpenSpiel's ``pig``.
+target score wins. The rules are P1-P6 (:mod:`cheekymonkey_pig.game`), equal to OpenSpiel's ``pig``.
 
 The library finds the game only through this distribution's entry point in the group ``cheekymonkey.games``
 (``examples/pig/pyproject.toml``), as ``game_named("pig")``; nothing in ``cheekymonkey`` names it.
 
->>> state = new_game(2)
->>> state = apply(apply(state, ROLL), Face(1))
+>>> state = PIG.apply(PIG.apply(PIG.new_game(2), ROLL), Face(1))
 >>> state.seat, state.turn_total
 (1, 0)
 """
@@ -16,42 +15,22 @@ The library finds the game only through this distribution's entry point in the g
 from __future__ import annotations
 
 from cheekymonkey_pig.actions import HOLD, ROLL, Action, Face, Hold, Roll
-from cheekymonkey_pig.engine import (
-    apply,
-    chance_outcomes,
-    is_chance_node,
-    is_terminal,
-    legal_actions,
-    outcome,
-    returns,
-    sample_chance,
-    to_move,
-    winner,
-)
+from cheekymonkey_pig.game import PIG, Pig
 from cheekymonkey_pig.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS, Rules
-from cheekymonkey_pig.state import PigState, new_game
+from cheekymonkey_pig.state import PigState
 
 __all__ = [
     "HOLD",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
+    "PIG",
     "PRESETS",
     "ROLL",
     "Action",
     "Face",
     "Hold",
+    "Pig",
     "PigState",
     "Roll",
     "Rules",
-    "apply",
-    "chance_outcomes",
-    "is_chance_node",
-    "is_terminal",
-    "legal_actions",
-    "new_game",
-    "outcome",
-    "returns",
-    "sample_chance",
-    "to_move",
-    "winner",
 ]

@@ -1,6 +1,7 @@
-"""Pig's state: the banked scores, the turn's points, whose turn it is, and whether the die is rolling.
+"""Pig's state (the banked scores, the turn's points, whose turn it is, whether the die is rolling) and its view.
 
->>> state = new_game(3, first_player=1)
+>>> from cheekymonkey_pig import PIG
+>>> state = PIG.new_game(3, first_player=1)
 >>> state.scores, state.turn_total, state.seat, state.rolling, state.moves
 ((0, 0, 0), 0, 1, False, 0)
 """
@@ -8,11 +9,10 @@
 from __future__ import annotations
 
 import attrs
-from cheekymonkey.errors import InvalidGameError
 
-from cheekymonkey_pig.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
+from cheekymonkey_pig.rules import Rules
 
-__all__ = ["PigState", "new_game"]
+__all__ = ["PigState", "PigView"]
 
 
 @attrs.frozen
@@ -33,16 +33,13 @@ class PigState:
     """The decisions (rolls and holds) made so far: the game ends undecided at the rules' horizon (P6)."""
 
 
-def new_game(players: int, rules: Rules | None = None, *, first_player: int = 0) -> PigState:
-    """The state before the first decision: every score 0, ``first_player`` to decide (P1).
+@attrs.frozen
+class PigView:
+    """What every seat sees of the table, and the board shows: the target, the scores and the turn's points."""
 
-    Raises:
-        InvalidGameError: If ``players`` is not from 2 to 6, or ``first_player`` is not one of the seats.
-    """
-    if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise InvalidGameError(f"Pig seats {MIN_PLAYERS} to {MAX_PLAYERS} players, got {players!r} (P1)")
-    if isinstance(first_player, bool) or not isinstance(first_player, int) or not 0 <= first_player < players:
-        raise InvalidGameError(f"first_player must be one of the seats 0 to {players - 1}, got {first_player!r}")
-    if rules is not None and not isinstance(rules, Rules):
-        raise InvalidGameError(f"rules must be a Rules of Pig, got {rules!r}")
-    return PigState(rules or Rules(), (0,) * players, 0, first_player, False, 0)
+    target: int
+    """The score that wins (P6)."""
+    scores: tuple[int, ...]
+    """Each seat's banked score."""
+    turn_total: int
+    """The points rolled this turn and not yet banked."""

@@ -10,23 +10,7 @@ from typing import Any
 import pytest
 from cheekymonkey.errors import GameNotOverError, IllegalActionError, NotAChanceNodeError
 
-from cheekymonkey_pig import (
-    HOLD,
-    ROLL,
-    Action,
-    Face,
-    PigState,
-    Rules,
-    apply,
-    chance_outcomes,
-    is_chance_node,
-    is_terminal,
-    legal_actions,
-    new_game,
-    outcome,
-    returns,
-    to_move,
-)
+from cheekymonkey_pig import HOLD, PIG, ROLL, Action, Face, PigState, Rules
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -46,17 +30,17 @@ def _check_same(ours: PigState, theirs: Any) -> None:
     assert ours.scores == tuple(int(score) for score in match.group(1).split())
     assert ours.turn_total == int(match.group(2))
     assert ours.seat == int(match.group(3))
-    assert is_terminal(ours) == theirs.is_terminal()
-    assert is_chance_node(ours) == theirs.is_chance_node()
-    assert returns(ours) == pytest.approx(theirs.returns(), abs=1e-12)
-    assert [_index(action) for action in legal_actions(ours)] == theirs.legal_actions()
+    assert PIG.is_terminal(ours) == theirs.is_terminal()
+    assert PIG.is_chance_node(ours) == theirs.is_chance_node()
+    assert PIG.returns(ours) == pytest.approx(theirs.returns(), abs=1e-12)
+    assert [_index(action) for action in PIG.legal_actions(ours)] == theirs.legal_actions()
     if theirs.is_terminal():
-        assert to_move(ours) is None
+        assert PIG.to_move(ours) is None
     elif theirs.is_chance_node():
-        assert [(_index(face), float(p)) for face, p in chance_outcomes(ours)] == theirs.chance_outcomes()
-        assert sum(p for _, p in chance_outcomes(ours)) == 1
+        assert [(_index(face), float(p)) for face, p in PIG.chance_outcomes(ours)] == theirs.chance_outcomes()
+        assert sum(p for _, p in PIG.chance_outcomes(ours)) == 1
     else:
-        assert to_move(ours) == theirs.current_player()
+        assert PIG.to_move(ours) == theirs.current_player()
 
 
 def _play_both(players: int, rules: Rules, rng: random.Random) -> tuple[PigState, int]:
@@ -66,17 +50,17 @@ def _play_both(players: int, rules: Rules, rng: random.Random) -> tuple[PigState
         {"players": players, "winscore": rules.winscore, "diceoutcomes": rules.diceoutcomes, "horizon": rules.horizon},
     )
     theirs = game.new_initial_state()
-    ours = new_game(players, rules)
+    ours = PIG.new_game(players, rules)
     boldness = rng.random()  # each game its own player: from timid to reckless
     steps = 0
     _check_same(ours, theirs)
-    while not is_terminal(ours):
-        options = legal_actions(ours)
-        if is_chance_node(ours):
+    while not PIG.is_terminal(ours):
+        options = PIG.legal_actions(ours)
+        if PIG.is_chance_node(ours):
             action: Action = Face(rng.randint(1, rules.diceoutcomes))
         else:
             action = ROLL if ROLL in options and rng.random() < boldness else HOLD
-        ours = apply(ours, action)
+        ours = PIG.apply(ours, action)
         theirs.apply_action(_index(action))
         steps += 1
         _check_same(ours, theirs)
@@ -102,8 +86,8 @@ def test_every_step_equals_openspiels_pig(players: int, rules: Rules, games: int
     for _ in range(games):
         final, taken = _play_both(players, rules, rng)
         steps += taken
-        result = outcome(final)
-        openspiel = returns(final)
+        result = PIG.outcome(final)
+        openspiel = PIG.returns(final)
         # The library's outcome is OpenSpiel's returns in its own scale: times (n-1)/n, plus 1/n.
         assert result.returns == pytest.approx([r * (players - 1) / players + 1 / players for r in openspiel])
         if max(final.scores) >= rules.winscore:
@@ -122,15 +106,15 @@ def test_every_step_equals_openspiels_pig(players: int, rules: Rules, games: int
 
 def test_a_hold_that_reaches_the_target_is_the_only_move() -> None:
     """P5 as in OpenSpiel: once the turn's points reach the target, rolling is refused and nothing changes."""
-    state = apply(apply(new_game(2, Rules(winscore=5)), ROLL), Face(6))
-    assert legal_actions(state) == (HOLD,)
+    state = PIG.apply(PIG.apply(PIG.new_game(2, Rules(winscore=5)), ROLL), Face(6))
+    assert PIG.legal_actions(state) == (HOLD,)
     with pytest.raises(IllegalActionError, match="P5") as refused:
-        apply(state, ROLL)
+        PIG.apply(state, ROLL)
     assert refused.value.state is state
-    final = apply(state, HOLD)
-    assert is_terminal(final)
-    assert outcome(final).winners == (0,)
-    assert returns(final) == (1.0, -1.0)
+    final = PIG.apply(state, HOLD)
+    assert PIG.is_terminal(final)
+    assert PIG.outcome(final).winners == (0,)
+    assert PIG.returns(final) == (1.0, -1.0)
 
 
 @pytest.mark.parametrize(
@@ -138,29 +122,29 @@ def test_a_hold_that_reaches_the_target_is_the_only_move() -> None:
     [(Face(3), False, "P2"), (ROLL, True, "P3"), (HOLD, True, "P3"), (Face(7), True, "P3"), ("roll", False, "P2")],
 )
 def test_illegal_actions_are_refused_with_the_rule(action: Any, rolling: bool, rule: str) -> None:
-    state = new_game(3)
+    state = PIG.new_game(3)
     if rolling:
-        state = apply(state, ROLL)
+        state = PIG.apply(state, ROLL)
     with pytest.raises(IllegalActionError, match=rule):
-        apply(state, action)
+        PIG.apply(state, action)
 
 
 def test_the_end_refuses_actions_and_chance_and_the_middle_has_no_outcome() -> None:
-    state = new_game(2, Rules(horizon=1))
+    state = PIG.new_game(2, Rules(horizon=1))
     with pytest.raises(GameNotOverError):
-        outcome(state)
+        PIG.outcome(state)
     with pytest.raises(NotAChanceNodeError):
-        chance_outcomes(state)
-    state = apply(state, ROLL)  # the horizon's one decision: over before the die lands, as in OpenSpiel
-    assert is_terminal(state)
-    assert not is_chance_node(state)
-    assert legal_actions(state) == ()
+        PIG.chance_outcomes(state)
+    state = PIG.apply(state, ROLL)  # the horizon's one decision: over before the die lands, as in OpenSpiel
+    assert PIG.is_terminal(state)
+    assert not PIG.is_chance_node(state)
+    assert PIG.legal_actions(state) == ()
     with pytest.raises(IllegalActionError, match="P6"):
-        apply(state, Face(2))
-    assert outcome(state).returns == (0.5, 0.5)
-    assert returns(state) == (0.0, 0.0)
+        PIG.apply(state, Face(2))
+    assert PIG.outcome(state).returns == (0.5, 0.5)
+    assert PIG.returns(state) == (0.0, 0.0)
 
 
 def test_chance_is_exact() -> None:
-    state = apply(new_game(2, Rules(diceoutcomes=5)), ROLL)
-    assert chance_outcomes(state) == tuple((Face(face), Fraction(1, 5)) for face in range(1, 6))
+    state = PIG.apply(PIG.new_game(2, Rules(diceoutcomes=5)), ROLL)
+    assert PIG.chance_outcomes(state) == tuple((Face(face), Fraction(1, 5)) for face in range(1, 6))
