@@ -10,7 +10,7 @@ from typing import Any
 import gymnasium
 import pyspiel
 import pytest
-from cheekymonkey.rl.gymnasium_env import ENV_ID
+from cheekymonkey.rl.gymnasium_env import ENV_ID, SoloEnv
 from cheekymonkey.rl.openspiel_game import SpielGame, load, spiel_name
 from cheekymonkey.rl.pettingzoo_env import env
 from gymnasium.utils.env_checker import check_env
@@ -123,6 +123,7 @@ def test_gymnasiums_check_env_passes(players: int) -> None:
     if players == 3:
         kwargs.update(render_mode="ansi", ruleset="short")
     solo = gymnasium.make(ENV_ID, disable_env_checker=True, **kwargs).unwrapped
+    assert isinstance(solo, SoloEnv)
     assert not _warnings_of(lambda: check_env(solo))
     observation, info = solo.reset(seed=1)
     assert observation.tolist() == list(solo.encoding.observe(solo.game_state, solo.seat))
