@@ -42,10 +42,12 @@ templates_path: list[str] = []
 nitpicky = True
 # The rl adapters' signatures name numpy, Gymnasium, PettingZoo and OpenSpiel types, whose docs are not linked.
 nitpick_ignore_regex = [
-    (r"py:.*", r"(numpy|gymnasium|pettingzoo|pyspiel|open_spiel)(\..*)?"),
+    (r"py:.*", r"(numpy|npt|gymnasium|pettingzoo|pyspiel|open_spiel)(\..*)?"),
     # The type variables of the generic Game protocol, its parts and the Table (a game's state, action, rule set,
     # view, event).
     (r"py:class", r"(cheekymonkey\.(game|table|record|encoding|documents|outcome)\.)?[SARVE](_co|_contra)?"),
+    # The batched engines' base class: its state class, the game's state and action, and jit's function.
+    (r"py:class", r"cheekymonkey\.batched\.(StateT|S|A|F)"),
 ]
 
 # MyST: ::: fences for admonitions, and anchors on headings so pages can link to sections.

@@ -67,9 +67,14 @@ ENGINE_CORES: dict[str, tuple[str, ...]] = {
 CORE: tuple[str, ...] = (*SHARED_CORE, *(name for core in ENGINE_CORES.values() for name in core))
 """The core: the shared core and every game's engine core."""
 
-BELOW_THE_GAMES: tuple[str, ...] = (*SHARED_CORE, "cheekymonkey.serialization", "cheekymonkey.verify")
-"""The shared modules a game's package may import: the shared core, the documents' machinery and the proofs'
-framework (a package here stands for its modules too)."""
+BELOW_THE_GAMES: tuple[str, ...] = (
+    *SHARED_CORE,
+    "cheekymonkey.serialization",
+    "cheekymonkey.verify",
+    "cheekymonkey.batched",
+)
+"""The shared modules a game's package may import: the shared core, the documents' machinery, the proofs'
+framework and the batched engines' base (a package here stands for its modules too)."""
 
 ABOVE_THE_GAMES_MAY_IMPORT_A_GAME: frozenset[str] = frozenset({"cheekymonkey", "cheekymonkey._moved"})
 """The shared modules that may name a game's package: the facade (``import cheekymonkey as cm; cm.apply``, the
