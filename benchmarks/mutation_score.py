@@ -1,12 +1,17 @@
 """Print the mutation score of the last mutmut run, and every survivor, from mutmut's result files.
 
 Reads ``mutants/**/*.meta`` (JSON that mutmut 3 writes: each mutant's exit code) and names each result as
-mutmut does. The score counts as killed every mutant a test caught (killed, timeout, type check).
+mutmut does. The score counts as killed every mutant a test caught (killed, timeout, type check). Globs on the
+mutants' names, as ``mutmut run`` takes them, count only those mutants::
+
+    python benchmarks/mutation_score.py 'cheekymonkey.toomany*'
 """
 
 from __future__ import annotations
 
+import fnmatch
 import json
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -15,12 +20,14 @@ from mutmut.stats import status_by_exit_code
 _CAUGHT = ("killed", "timeout", "caught by type check")
 
 
-def main() -> None:
+def main(globs: list[str]) -> None:
     counts: Counter[str] = Counter()
     survivors: list[str] = []
     for meta in sorted(Path("mutants").rglob("*.meta")):
         data = json.loads(meta.read_text(encoding="utf-8"))
         for name, code in data.get("exit_code_by_key", {}).items():
+            if globs and not any(fnmatch.fnmatch(name, glob) for glob in globs):
+                continue
             status = status_by_exit_code[code]
             counts[status] += 1
             if status == "survived":
@@ -35,4 +42,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Callable, Mapping, Sequence
+import math
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Final
 
 import attrs
@@ -25,6 +27,8 @@ __all__ = [
     "DROP",
     "HUGE",
     "MAX_MESSAGE",
+    "TEXT_AND_LIMITS",
+    "Beyond",
     "Calls",
     "Fuzzing",
     "changed",
@@ -33,6 +37,7 @@ __all__ = [
     "hostile_text",
     "nest",
     "paths",
+    "single_edits",
 ]
 
 MAX_MESSAGE: Final = 2000
@@ -96,6 +101,7 @@ def hostile_documents(
     if draw(st.integers(0, 9)) == 0:
         return hostile_text(draw(values))
     document = copy.deepcopy(draw(st.sampled_from(samples)))
+    nested = False  # one deep nesting at most: two could pass what json.dumps can encode (1,000 levels)
     for _ in range(draw(st.integers(1, 3))):
         inside = paths(document)[1:]
         if not inside:
@@ -110,8 +116,9 @@ def hostile_documents(
             parent[key] = draw(values)
         elif operation == "delete":
             del parent[key]
-        elif operation == "nest":
+        elif operation == "nest" and not nested:
             parent[key] = nest(parent[key], draw(st.sampled_from([2, 30, 40, 500])))
+            nested = True
         elif operation == "repeat" and isinstance(parent[key], list):
             parent[key] = parent[key] * draw(st.sampled_from([2, 50, 3000]))
         elif operation == "copy":
@@ -146,6 +153,70 @@ def count_calls(monkeypatch: pytest.MonkeyPatch, owner: object, name: str) -> Ca
 
 
 @attrs.frozen
+class Beyond:
+    """A check the loader makes that the shipped schemas do not state, listed on the serialization page."""
+
+    name: str
+    """How the page lists it (the test checks that the page does)."""
+    pattern: str
+    """A regular expression that the refusal's reason matches (searched for)."""
+
+    def matches(self, reason: str) -> bool:
+        """Whether a refusal with ``reason`` is this check's."""
+        return re.search(self.pattern, reason) is not None
+
+
+TEXT_AND_LIMITS: Final = (
+    Beyond("an integer written with a fraction", r"(expected an integer|must be a (count|seat number)).*got -?\d+\.0$"),
+    Beyond("a key twice in one object", r"appears twice in one object"),
+    Beyond("a string that is not text", r"lone surrogate"),
+    Beyond("the limits", r"over the limit of|nests deeper than the limit"),
+)
+"""What both games' loaders refuse in the text or by a limit, which no schema of the values can say: JSON Schema
+counts ``1.0`` as an integer, reads the last of two equal keys, takes any string, and knows no limit."""
+
+
+def _no_constant(name: str) -> None:
+    raise ValueError(f"{name} is not JSON")
+
+
+def single_edits(samples: Sequence[dict[str, Any]], pool: Sequence[object]) -> Iterator[dict[str, Any]]:
+    """Each sample with one edit: a value of ``pool`` put in a place, an item dropped or repeated, a field changed.
+
+    A field is changed by dropping it or adding an unknown one beside it. A place of the same shape in the same
+    kind is edited once (a record's first three actions only), so that the corpus stays a few thousand documents.
+    """
+    seen: set[tuple[object, ...]] = set()
+    for sample in samples:
+        for path in paths(sample)[1:]:
+            shape = (sample["kind"], *(key if isinstance(key, str) else "#" for key in path))
+            if shape in seen or (path[0] == "actions" and len(path) > 1 and int(path[1]) > 2):
+                continue
+            seen.add(shape)
+            for value in pool:
+                yield changed(sample, (path, copy.deepcopy(value)))
+            parent: Any = sample
+            for key in path[:-1]:
+                parent = parent[key]
+            if isinstance(parent, list):
+                without = changed(sample)
+                _at(without, path[:-1]).pop(int(path[-1]))
+                yield without
+                twice = changed(sample)
+                _at(twice, path[:-1]).insert(int(path[-1]), copy.deepcopy(parent[int(path[-1])]))
+                yield twice
+            elif path[-1] not in ("format", "kind"):
+                yield changed(sample, (path, DROP))
+                yield changed(sample, ((*path[:-1], "unknown"), 0))
+
+
+def _at(document: Any, path: tuple[str | int, ...]) -> Any:
+    for key in path:
+        document = document[key]
+    return document
+
+
+@attrs.frozen
 class Fuzzing:
     """What a fuzzer asks of one game's documents: each text loads to a consistent value or is refused briefly."""
 
@@ -155,6 +226,8 @@ class Fuzzing:
     """The shipped schema of each kind."""
     consistent: Callable[[Any], None]
     """Checks, written from the rules apart from the library's own, that a loaded value could come from play."""
+    beyond: Sequence[Beyond] = ()
+    """What the loader checks that the schemas do not state: every other refusal, the schema makes too."""
 
     def load(self, text: str) -> Any:
         """The loaded value, or the DocumentError raised (any other exception fails the test)."""
@@ -174,6 +247,7 @@ class Fuzzing:
             assert len(str(value)) < MAX_MESSAGE
             assert value.path.startswith("$")
             assert value.reason
+            self.refused_alike(text)
             return
         event(f"loaded a {type(value).__name__}")
         again = self.documents.dumps(value)
@@ -181,6 +255,43 @@ class Fuzzing:
         document = json.loads(again)
         self.validators[document["kind"]].validate(document)  # the schema agrees with what the library accepts
         self.consistent(value)
+
+    def refused_alike(self, text: str) -> Beyond | None:
+        """A document the loader refuses, the schema of its kind refuses too, but for the checks of :attr:`beyond`.
+
+        Returns:
+            The entry of :attr:`beyond` the refusal is, or None if it is none of them, and the schema refuses the
+            document as well (or the text is no JSON value a schema could read).
+        """
+        try:
+            document = json.loads(text, parse_constant=_no_constant)
+        except (ValueError, RecursionError):
+            return None  # not JSON a schema could read (NaN, an integer of thousands of digits, ...)
+        if not isinstance(document, dict) or _has_nan(document):
+            return None
+        kind = document.get("kind")
+        headerless = "format" not in document and "kind" not in document
+        if headerless:
+            kind = "action"  # an action may come without its header where an action is asked for
+        if not isinstance(kind, str) or kind not in self.validators:
+            return None  # every schema wants its own kind
+        refused = self.load_as(text, kind)
+        if refused is None:
+            assert headerless, "refused without its kind, loaded with it"  # only a bare action is read differently
+            return None
+        found = next((beyond for beyond in self.beyond if beyond.matches(refused.reason)), None)
+        if found is not None:
+            return found  # listed: the schema may accept it (and a document too deep is not given to the validator)
+        assert not self.validators[kind].is_valid(document), f"the schema accepts what the loader refuses: {refused}"
+        return None
+
+    def load_as(self, text: str, kind: str) -> DocumentError | None:
+        """The DocumentError loading ``text`` as a ``kind`` document raises, or None if it loads."""
+        try:
+            self.documents.loads(text, kind)
+        except DocumentError as error:
+            return error
+        return None
 
     def check_header(self, document: dict[str, Any], field: str, value: object) -> None:
         """A document whose ``field`` of the header is ``value`` loads only if that is its own; the schema agrees."""
@@ -192,3 +303,13 @@ class Fuzzing:
         assert len(str(loaded)) < MAX_MESSAGE
         if value != HUGE:  # jsonschema cannot print an integer that long, so it is not asked
             assert not self.validators[document["kind"]].is_valid(edited)
+
+
+def _has_nan(value: object) -> bool:
+    if isinstance(value, float):
+        return not math.isfinite(value)
+    if isinstance(value, dict):
+        return any(_has_nan(item) for item in value.values())
+    if isinstance(value, list):
+        return any(_has_nan(item) for item in value)
+    return False

@@ -37,9 +37,10 @@ from cheekymonkey import (
 from cheekymonkey.cheeky import documents
 from cheekymonkey.cheeky.documents import KINDS, Document, loads, to_document
 from cheekymonkey.cheeky.events import Busted, GameOver, Stacked, Swapped
+from cheekymonkey.cheeky.rules import MAX_COUNT
 from cheekymonkey.schema import load_schema
 from cheekymonkey.serialization import MAX_INTEGER, DocumentError
-from tests.document_testing import HUGE, Fuzzing, hostile_documents
+from tests.document_testing import HUGE, TEXT_AND_LIMITS, Beyond, Fuzzing, hostile_documents
 
 _VALIDATORS: dict[str, jsonschema.Draft202012Validator] = {
     kind: jsonschema.Draft202012Validator(load_schema(kind)) for kind in KINDS
@@ -145,7 +146,45 @@ def _check_consistent(value: Document) -> None:
         assert value.animal in value.returned[:-1]
 
 
-FUZZING = Fuzzing(documents, _VALIDATORS, _check_consistent)
+BEYOND_SCHEMA: tuple[Beyond, ...] = (
+    *TEXT_AND_LIMITS,
+    Beyond(
+        "every token in one place (E8)",
+        r"tokens in the game, but the rule set has|in the bag, \d+ stacked and \d+ in front do not add up"
+        r"|tokens show, but the rule set has",
+    ),
+    Beyond("bonus values that follow the counts (E7)", r"is in play, so its bonus value|is not in play but has bonus"),
+    Beyond(
+        "seat counts within the rule set's range (E7)",
+        r"max_players \d+ is below min_players|rules allow \d+ to \d+|but the rule set allows \d+ to \d+",
+    ),
+    Beyond(
+        "a seat that the game has",
+        r"is not one of the \d+ seats|is not one of seats|is not on the sheet|quit_by must be None or one of the",
+    ),
+    Beyond(
+        "the turn in progress (E8)",
+        r"claims follow|claims and swaps are open only|the game is over only when|deciding with no token"
+        r"|a draw is pending|placing needs|a swap is open only|a monkey was just drawn|no claims are open only after"
+        r"|stack has height \d+ and top|stack tops for \d+ stack heights",
+    ),
+    Beyond("a view's legal actions (E3)", r"legal actions are shown only|the legal actions .* are not those"),
+    Beyond(
+        "a score sheet that adds up (R16-R18)",
+        r"tokens, but the counts add up|total \d+ is not tokens|the winners must be among|the tiles do not match"
+        r"|a best tile needs|needs a best tile of|a bonus of \d+ is not|line \d+ is for seat|does not fit \d+ top"
+        r"|does not hold the most|does not follow from its counts",
+    ),
+    Beyond(
+        "an event that agrees with itself (R6-R12)",
+        r"R6: a bust returns|R7: a player never claims|R12: a player never swaps|R10: a herd is",
+    ),
+    Beyond("a record that replays", r"does not replay|names for \d+ seats|bots for \d+ seats"),
+    Beyond("the standard values of old versions (R2)", r"the reversed values of old versions"),
+)
+"""What Cheeky Monkey's loader checks that its schemas do not state: relations between fields."""
+
+FUZZING = Fuzzing(documents, _VALIDATORS, _check_consistent, BEYOND_SCHEMA)
 
 
 @settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large], deadline=None)
@@ -165,11 +204,18 @@ def test_a_document_with_a_hostile_header_is_refused_unless_the_header_is_right(
 
 
 def test_the_fuzzer_s_samples_cover_every_kind_and_hostile_numbers_are_refused() -> None:
-    """The samples hold every kind; the boundary numbers behave as documented (2**53 - 1 in, 2**53 out)."""
+    """The samples hold every kind; the boundary numbers behave as documented.
+
+    A bonus value is at most MAX_COUNT (2**48, E7), and no integer is above 2**53 - 1.
+    """
     assert {d["kind"] for d in SAMPLES} == set(KINDS)
     ruleset = to_document(Ruleset.standard())
-    ruleset["bonus_values"]["seal"] = MAX_INTEGER
+    ruleset["bonus_values"]["seal"] = MAX_COUNT
     assert loads(json.dumps(ruleset)) is not None
+    ruleset["bonus_values"]["seal"] = MAX_COUNT + 1
+    refused = FUZZING.load(json.dumps(ruleset))
+    assert isinstance(refused, DocumentError)
+    assert refused.reason == f"the integer {MAX_COUNT + 1} is above {MAX_COUNT}: this field holds at most {MAX_COUNT}"
     ruleset["bonus_values"]["seal"] = MAX_INTEGER + 1
     refused = FUZZING.load(json.dumps(ruleset))
     assert isinstance(refused, DocumentError)

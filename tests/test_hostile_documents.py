@@ -7,7 +7,9 @@ unbounded message.
 
 from __future__ import annotations
 
+import gc
 import json
+import sys
 import tracemalloc
 from typing import Any
 
@@ -36,7 +38,6 @@ from cheekymonkey import (
     stop_in_order,
     view,
 )
-from cheekymonkey.cheeky import documents
 from cheekymonkey.cheeky.documents import (
     FORMAT,
     dump_record,
@@ -56,7 +57,8 @@ from cheekymonkey.cheeky.documents import (
 from cheekymonkey.cheeky.events import GameOver
 from cheekymonkey.cheeky.records import GameRecord
 from cheekymonkey.schema import load_schema
-from cheekymonkey.serialization import DocumentError, Limits, _parsing
+from cheekymonkey.serialization import DocumentError, Limits, _parsing, codec
+from cheekymonkey.serialization.codec import DocumentCodec
 from tests.document_testing import count_calls
 
 E, S, L, M = Animal.ELEPHANT, Animal.SEAL, Animal.LION, Animal.MONKEY
@@ -302,7 +304,7 @@ def test_a_document_over_the_size_limit_is_refused_before_parsing(monkeypatch: p
     huge_bytes = huge.encode()
     # The work done on a huge text, measured: no scan of its nesting, no JSON parse, no copy of it.
     calls = count_calls(monkeypatch, json, "loads")
-    scans = count_calls(monkeypatch, _parsing, "_text_depth")
+    scans = count_calls(monkeypatch, _parsing, "text_depth")
     tracemalloc.start()
     try:
         with pytest.raises(DocumentError, match="limit"):
@@ -327,7 +329,7 @@ def test_a_record_over_the_action_limit_is_refused_before_replaying(monkeypatch:
     assert load_record(text, limits=Limits(max_actions=len(record.actions))) == record
     # A long record of junk is refused by its length, without structuring or replaying a single action.
     junk = json.dumps({**to_document(record), "actions": [{"type": "draw"}] * (Limits().max_actions + 1)})
-    structured = count_calls(monkeypatch, documents, "_structure")
+    structured = count_calls(monkeypatch, DocumentCodec, "structure")
     replayed = count_calls(monkeypatch, GameRecord, "states")
     with pytest.raises(DocumentError, match="limit"):
         load_record(junk)
@@ -458,3 +460,64 @@ def test_every_view_play_gives_passes_the_checking_constructor() -> None:
                 assert TableView(**attrs.asdict(table, recurse=False)) == table
                 checked += 1
     assert checked > 1000
+
+
+def _python_calls(call: Any) -> int:
+    """How many of the library's Python functions ``call`` enters (a profile hook counts them; C code is free).
+
+    The garbage collector is paused meanwhile: its callbacks (hypothesis keeps one) are not the loader's work.
+    """
+    entered = 0
+
+    def count(frame: Any, event: str, arg: object) -> None:
+        nonlocal entered
+        if event == "call" and "cheekymonkey" in frame.f_code.co_filename:
+            entered += 1
+
+    gc.disable()
+    sys.setprofile(count)
+    try:
+        call()
+    except DocumentError:
+        pass
+    finally:
+        sys.setprofile(None)
+        gc.enable()
+    return entered
+
+
+def _stacks(count: int) -> str:
+    return json.dumps({**to_document(new_game(2)), "stacks": [[]] * count})
+
+
+def test_a_state_of_a_million_stacks_is_walked_once_and_refused_by_its_length_before_any_stack_is_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """R3: 2 to 16 stacks, counted before any is read, and the depth walked once, on the text.
+
+    A state of 10**6 stacks costs no more work in Python than one of seventeen.
+    """
+    huge = _stacks(10**6)
+    _python_calls(lambda: loads(_stacks(17)))  # once first, for what a first call caches
+    seventeen = _python_calls(lambda: loads(_stacks(17)))
+    text_walks = count_calls(monkeypatch, _parsing, "text_depth")
+    value_walks = count_calls(monkeypatch, codec, "value_depth")
+    refused: list[DocumentError] = []
+
+    def load() -> None:
+        with pytest.raises(DocumentError) as caught:
+            loads(huge)
+        refused.append(caught.value)
+
+    # Within a few calls of seventeen stacks' (the message's numbers differ); a read per stack would be millions.
+    assert _python_calls(load) < seventeen + 20
+    assert (refused[0].path, refused[0].reason) == ("$.stacks", "1000000 items, where 2 to 16 belong")
+    assert (text_walks.count, value_walks.count) == (1, 0)
+    loads(dumps(new_game(2)))  # a document that is read whole: its depth too is walked once, on the text
+    assert (text_walks.count, value_walks.count) == (2, 0)
+    # Parsed: the stacks are counted before the value's depth is walked.
+    with pytest.raises(DocumentError, match="1000000 items, where 2 to 16 belong"):
+        from_document({**to_document(new_game(2)), "stacks": [[]] * 10**6})
+    assert (text_walks.count, value_walks.count) == (2, 0)
+    from_document(to_document(new_game(2)))
+    assert value_walks.count == 1

@@ -6,14 +6,23 @@ message, so a mutant that empties a field, swaps two of them or rewords the reas
 
 from __future__ import annotations
 
+import inspect
 import random
-from typing import Any
+import reprlib
+from typing import Any, Final
 
 import pytest
 
+import cheekymonkey
+import cheekymonkey.cheeky.engine
+import cheekymonkey.cheeky.state
+import cheekymonkey.toomany as toomany
+import cheekymonkey.toomany.engine
+import cheekymonkey.toomany.state
 from cheekymonkey import (
     ANIMALS,
     Animal,
+    CheekyMonkeyError,
     Claim,
     Draw,
     ExpectimaxBot,
@@ -369,3 +378,302 @@ def test_seat_errors_quote_the_seats_the_game_has() -> None:
         view(state, 5)
     with pytest.raises(InvalidGameError, match="seats 0 to 2"):
         new_game(3, first_player=3)
+
+
+# --- both games: every engine function, given what is not a state of its game, or a broken rng --------------
+# E9 and TME8: misuse gets the library's typed error, never an AttributeError or TypeError from inside, and
+# never an answer: another game's state, or a table view, is not a state either. These run in the compiled
+# build as in pure Python (benchmarks/compiled.sh test), where the twins of _compiled.entry_points answer.
+
+
+def _states_by_phase(game: Any, players: int, seeds: int) -> dict[Any, Any]:
+    """One state of every phase ``game`` reaches in seeded games of uniform choices."""
+    found: dict[Any, Any] = {}
+    for seed in range(seeds):
+        rng = random.Random(seed)
+        state = game.new_game(players)
+        while True:
+            found.setdefault(state.phase, state)
+            if game.is_terminal(state):
+                break
+            if game.is_chance_node(state):
+                state = game.apply(state, game.sample_chance(state, rng))
+            else:
+                legal = game.legal_actions(state)
+                state = game.apply(state, legal[rng.randrange(len(legal))])
+    return found
+
+
+CM_PHASES: dict[Any, Any] = _states_by_phase(cheekymonkey, 3, 3)
+TM_PHASES: dict[Any, Any] = _states_by_phase(toomany, 3, 40)
+GAMES: dict[str, tuple[Any, Any, dict[Any, Any], str]] = {
+    # name: (the game's package, its engine module, a state of each phase, what its states are called)
+    "cheeky-monkey": (cheekymonkey, cheekymonkey.cheeky.engine, CM_PHASES, "Cheeky Monkey GameState"),
+    "too-many-monkeys": (toomany, toomany.engine, TM_PHASES, "Too Many Monkeys GameState"),
+}
+_OTHER: Final = {"cheeky-monkey": "too-many-monkeys", "too-many-monkeys": "cheeky-monkey"}
+
+
+def _calls(game: Any, engine: Any) -> dict[str, Any]:
+    """How to call each engine function that takes a state, with arguments that are right but for the state."""
+    reveal = engine.legal_actions(game.new_game(2))[0]
+    calls: dict[str, Any] = {
+        "apply": lambda f, s: f(s, reveal),
+        "apply_all": lambda f, s: f(s, [reveal]),
+        "apply_with_events": lambda f, s: f(s, reveal),
+        "illegal_reason": lambda f, s: f(s, reveal),
+        # A fresh rng each call: two calls given the same state draw the same.
+        "sample_chance": lambda f, s: f(s, random.Random(3)),
+        "resolve_chance": lambda f, s: f(s, random.Random(3)),
+        "stop_in_order": lambda f, s: f(s, []),
+    }
+    for name in engine.__all__:
+        calls.setdefault(name, lambda f, s: f(s))
+    return calls
+
+
+def _not_states(name: str) -> list[tuple[str, Any]]:
+    """What is not a state of game ``name``: plain values, the other game's states, and this game's views."""
+    package, _, phases, _ = GAMES[name]
+    values: list[tuple[str, Any]] = [
+        ("None", None),
+        ("a string", "state"),
+        ("an object", object()),
+        ("an int", 1),
+        ("a list", [1, 2]),
+        ("a dict", {"phase": None}),
+    ]
+    values += [(f"the other game's {phase.name} state", s) for phase, s in GAMES[_OTHER[name]][2].items()]
+    for phase, state in phases.items():
+        values += [(f"a view at {phase.name}", package.view(state, seat)) for seat in (None, 0)]
+    return values
+
+
+_MISUSES: Final = [
+    pytest.param(game, function, label, value, id=f"{game}-{function}-{label}")
+    for game in GAMES
+    for function in GAMES[game][1].__all__
+    if "state" in inspect.signature(getattr(GAMES[game][1], function)).parameters
+    for label, value in _not_states(game)
+]
+
+
+@pytest.mark.parametrize(("game", "function", "label", "value"), _MISUSES)
+def test_every_engine_function_refuses_what_is_not_a_state_of_its_game_with_a_typed_error(
+    game: str, function: str, label: str, value: object
+) -> None:
+    """E9, TME8: each public engine function that takes a state raises the typed error, naming what it got."""
+    _, engine, _, called = GAMES[game]
+    call = _calls(GAMES[game][0], engine)[function]
+    # apply and the functions that act refuse with IllegalActionError (E9, TME8); the questions with
+    # InvalidStateError. Both are the library's errors, and neither is raised from deep inside.
+    acting = function in ("apply", "apply_all", "apply_with_events", "claim_all", "stop_in_order")
+    with pytest.raises(IllegalActionError if acting else InvalidStateError) as caught:
+        call(getattr(engine, function), value)
+    assert isinstance(caught.value, CheekyMonkeyError)
+    # Not shown chained on an AttributeError from inside: raised directly, or with the context suppressed.
+    assert caught.value.__cause__ is None
+    assert caught.value.__context__ is None or caught.value.__suppress_context__
+    message = str(caught.value)
+    assert "is not a" in message
+    assert "GameState" in message
+    if not acting:
+        # The whole message: the clause, the value given (shown short), and what it should have been.
+        clause = "E9" if game == "cheeky-monkey" else "TME8"
+        assert message == f"{clause}: {reprlib.repr(value)} is not a {called}"
+    else:
+        # The error carries the very value given as the state (and, but for claim_all's name, the action).
+        error: IllegalActionError = caught.value  # type: ignore[assignment]
+        assert error.state is value
+        assert error.reason.endswith(f"{value!r} is not a {'GameState' if game == 'cheeky-monkey' else called}")
+        given = {"apply": _REVEALS[game], "apply_with_events": _REVEALS[game], "apply_all": [_REVEALS[game]]}
+        if function in given:
+            assert error.action == given[function]
+
+
+_REVEALS: Final = {name: GAMES[name][0].legal_actions(GAMES[name][0].new_game(2))[0] for name in GAMES}
+"""The action _calls gives the functions that act: each game's first legal action of a new game."""
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("thing", [None, "draw", 3, object()], ids=["None", "text", "int", "object"])
+def test_apply_of_what_is_not_an_action_carries_the_state_and_the_thing_given(game: str, thing: object) -> None:
+    """E9, TME8: the error's state is the state given, its action the very thing given, its reason says so."""
+    package, engine, _, _ = GAMES[game]
+    state = package.new_game(2)
+    for function in (engine.apply, package.apply_with_events):
+        with pytest.raises(IllegalActionError) as caught:
+            function(state, thing)
+        assert caught.value.state is state
+        assert caught.value.action is thing
+        words = "an action" if game == "cheeky-monkey" else "an action of Too Many Monkeys"
+        assert caught.value.reason.endswith(f"{thing!r} is not {words}")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_misuse_table_covers_every_engine_function_that_takes_a_state(game: str) -> None:
+    """Each name the engine exports with a state parameter is in the table above; a new one cannot be missed."""
+    engine = GAMES[game][1]
+    taking = {name for name in engine.__all__ if "state" in inspect.signature(getattr(engine, name)).parameters}
+    assert {function for g, function, *_ in (p.values for p in _MISUSES) if g == game} == taking
+    assert len(taking) >= 11
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_each_compiled_twin_refuses_a_non_state_and_answers_a_state_as_its_function(game: str) -> None:
+    """The twins that a caller from Python meets compiled, called here directly: the same answers, the same errors.
+
+    In pure Python they are not bound to the public names, so they are called through the engine's table.
+    """
+    package, engine, phases, _ = GAMES[game]
+    calls = _calls(package, engine)
+    twins: dict[str, Any] = engine._TWINS
+    typed = {name for name in engine.__all__ if _first_parameter(getattr(engine, name)) == "GameState"}
+    assert typed <= set(twins), "a public function whose state is typed GameState has no compiled twin"
+    for name, twin in twins.items():
+        function, call = getattr(engine, name), calls[name]
+        for state in phases.values():
+            assert _shown(call, twin, state) == _shown(call, function, state)
+        for _, value in _not_states(game):
+            expected = _outcome(call, function, value)
+            assert isinstance(expected, CheekyMonkeyError)
+            assert _shown(call, twin, value) == _shown(call, function, value)
+
+
+def _first_parameter(function: Any) -> str:
+    annotation = next(iter(inspect.signature(function).parameters.values())).annotation
+    return str(annotation)
+
+
+def _outcome(call: Any, function: Any, value: object) -> Any:
+    """What ``call(function, value)`` returns, or the library error it raises."""
+    try:
+        return call(function, value)
+    except CheekyMonkeyError as error:
+        return error
+
+
+def _shown(call: Any, function: Any, value: object) -> object:
+    """What a call returns, or the type and message of the library error it raises (errors are not values)."""
+    result = _outcome(call, function, value)
+    return (type(result), str(result)) if isinstance(result, CheekyMonkeyError) else result
+
+
+class _Pick:
+    """An rng whose randrange gives ``value``, whatever it is asked."""
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+    def randrange(self, n: int) -> object:
+        return self.value
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("function", ["sample_chance", "resolve_chance"])
+@pytest.mark.parametrize(
+    ("rng", "shown"),
+    [
+        pytest.param(None, "None", id="None"),
+        pytest.param("seed", "'seed'", id="string"),
+        pytest.param(7, "7", id="int"),
+        pytest.param(object, "<class 'object'>", id="a-class"),
+    ],
+)
+def test_sampling_with_something_that_is_no_rng_gives_a_typed_error(
+    game: str, function: str, rng: object, shown: str
+) -> None:
+    """E9, TME8: an rng without randrange is refused with InvalidValueError, saying what was given."""
+    package, engine, _, _ = GAMES[game]
+    clause = "E9" if game == "cheeky-monkey" else "TME8"
+    with pytest.raises(InvalidValueError) as caught:
+        getattr(engine, function)(package.new_game(2), rng)
+    assert str(caught.value) == f"{clause}: rng must be a random.Random (or have its randrange), got {shown}"
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("function", ["sample_chance", "resolve_chance"])
+@pytest.mark.parametrize("drawn", [-1, "size", 0.5, "0", None], ids=["minus-one", "size", "half", "text", "None"])
+def test_an_rng_whose_randrange_leaves_the_range_is_refused_not_followed(game: str, function: str, drawn: Any) -> None:
+    """E9, TME8: randrange(n) must give an integer from 0 to n - 1; anything else is refused, naming it."""
+    package, engine, _, _ = GAMES[game]
+    state = package.new_game(2)
+    size = sum(engine.chance_pool(state)) if game == "too-many-monkeys" else sum(state.bag)
+    value = size if drawn == "size" else drawn
+    clause = "E9" if game == "cheeky-monkey" else "TME8"
+    with pytest.raises(InvalidValueError) as caught:
+        getattr(engine, function)(state, _Pick(value))
+    assert str(caught.value) == (f"{clause}: rng.randrange({size}) gave {value!r}, not an integer from 0 to {size - 1}")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_an_rng_with_a_randrange_of_its_own_is_used_at_both_ends_of_its_range(game: str) -> None:
+    """Any object with a randrange will do: 0 draws the first card or token in order, n - 1 the last."""
+    package, engine, _, _ = GAMES[game]
+    state = package.new_game(2)
+    outcomes = [action for action, _ in engine.chance_outcomes(state)]
+    size = sum(engine.chance_pool(state)) if game == "too-many-monkeys" else sum(state.bag)
+    assert engine.sample_chance(state, _Pick(0)) == outcomes[0]
+    assert engine.sample_chance(state, _Pick(size - 1)) == outcomes[-1]
+    assert engine.resolve_chance(state, _Pick(size - 1)) == engine.apply(state, outcomes[-1])
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("actions", [None, 3, object()], ids=["None", "int", "object"])
+def test_apply_all_of_actions_that_cannot_be_iterated_is_refused(game: str, actions: object) -> None:
+    """E9, TME8: the error carries the state and what was given as the actions."""
+    package, engine, _, _ = GAMES[game]
+    state = package.new_game(2)
+    with pytest.raises(IllegalActionError) as caught:
+        engine.apply_all(state, actions)
+    assert caught.value.state is state
+    assert caught.value.action is actions
+    clause = "E9" if game == "cheeky-monkey" else "TME8"
+    assert caught.value.reason == f"{clause}: the actions must be an iterable of actions, got {reprlib.repr(actions)}"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_apply_all_refuses_a_non_state_even_with_no_action_to_apply(game: str) -> None:
+    """An empty list of actions does not let a non-state through as the result."""
+    engine = GAMES[game][1]
+    with pytest.raises(IllegalActionError, match="None is not a"):
+        engine.apply_all(None, [])
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize(
+    ("value", "shown", "missing"),
+    [
+        pytest.param(object(), "<object objec...", "ruleset", id="object"),
+        pytest.param(None, "None", "ruleset", id="None"),
+        pytest.param("state", "'state'", "ruleset", id="string"),
+    ],
+)
+def test_check_state_of_what_is_not_a_state_says_which_field_it_lacks(
+    game: str, value: object, shown: str, missing: str
+) -> None:
+    """E9, TME8: check_state refuses an object without a state's fields with InvalidStateError, not AttributeError."""
+    state_module = cheekymonkey.cheeky.state if game == "cheeky-monkey" else toomany.state
+    _, _, _, called = GAMES[game]
+    clause = "E9" if game == "cheeky-monkey" else "TME8"
+    with pytest.raises(InvalidStateError) as caught:
+        state_module.check_state(value)
+    assert caught.value.reason.startswith(f"{clause}: {shown}")
+    assert caught.value.reason.endswith(f"is not a {called}: it has no {missing}")
+
+
+def test_check_state_of_the_other_game_s_state_names_the_first_field_it_lacks() -> None:
+    """A Too Many Monkeys state has no bag; a Cheeky Monkey state has no round."""
+    with pytest.raises(InvalidStateError, match=r"is not a Cheeky Monkey GameState: it has no bag$"):
+        cheekymonkey.cheeky.state.check_state(toomany.new_game(2))
+    with pytest.raises(InvalidStateError, match=r"is not a Too Many Monkeys GameState: it has no round$"):
+        toomany.state.check_state(cheekymonkey.new_game(2))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_huge_value_given_as_a_state_is_shown_short(game: str) -> None:
+    """The message of a question asked of a million-item list stays short."""
+    engine = GAMES[game][1]
+    with pytest.raises(InvalidStateError) as caught:
+        engine.legal_actions(list(range(1_000_000)))
+    assert len(str(caught.value)) < 120

@@ -414,7 +414,7 @@ BROKEN: list[tuple[str, str | None, Callable[[], str], str, str]] = [
         "no animals",
     ),
     ("swap without monkey", "ruleset", _edit(_ruleset_doc, _set(("counts", "monkey"), 0)), "$", "not in play but"),
-    ("one player", "ruleset", _edit(_ruleset_doc, _set(("min_players",), 1)), "$", "at least 2 players"),
+    ("one player", "ruleset", _edit(_ruleset_doc, _set(("min_players",), 1)), "$.min_players", "of 2 or more"),
     ("empty name", "ruleset", _edit(_ruleset_doc, _set(("name",), "")), "$", "non-empty string"),
     ("flag as number", "ruleset", _edit(_ruleset_doc, _set(("swap",), 1)), "$.swap", "true or false"),
     (

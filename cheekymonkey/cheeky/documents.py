@@ -32,6 +32,7 @@ cheekymonkey.serialization.DocumentError: invalid document at $.format: format '
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Final, Literal, TypeAlias, cast, overload
 
 from cheekymonkey.cheeky.actions import Action, Claim, Draw, Herd, Place, Reveal, Stop, Swap
@@ -47,12 +48,11 @@ from cheekymonkey.cheeky.events import (
     Swapped,
 )
 from cheekymonkey.cheeky.records import GameRecord
-from cheekymonkey.cheeky.rules import MAX_PLAYERS, Animal, Ruleset
+from cheekymonkey.cheeky.rules import MAX_COUNT, MAX_PLAYERS, Animal, Ruleset
 from cheekymonkey.cheeky.scoring import Decision, ScoreSheet, SeatScore, sheet_problems
 from cheekymonkey.cheeky.state import GameState, Phase, all_one_animal
 from cheekymonkey.cheeky.views import TableView
-from cheekymonkey.serialization._parsing import parse
-from cheekymonkey.serialization.codec import DocumentCodec, check_replay, open_document
+from cheekymonkey.serialization.codec import DocumentCodec, check_replay
 from cheekymonkey.serialization.errors import DocumentError
 from cheekymonkey.serialization.limits import LIMITS, Limits
 from cheekymonkey.serialization.spec import MAX_INTEGER, DocumentFormat, Spelling, TaggedUnion
@@ -137,6 +137,13 @@ PER_ANIMAL: Final[dict[tuple[type, str], bool]] = {
 }
 """Fields that hold one value per animal, written as an object keyed by animal name; True if a value may be null."""
 
+PER_ANIMAL_BOUNDS: Final[dict[tuple[type, str], int]] = {
+    **{field: MAX_COUNT for field, nullable in PER_ANIMAL.items() if not nullable},
+    (ScoreSheet, "tile_holders"): MAX_PLAYERS - 1,
+}
+"""The largest value of each per-animal field: a count or a bonus value is at most the rule set's
+:data:`~cheekymonkey.cheeky.rules.MAX_COUNT` (E7), a tile's holder is a seat."""
+
 SIGNED: Final[frozenset[tuple[type, str]]] = frozenset({(GameRecord, "seed")})
 """Integer fields that may be negative; every other integer in a document is 0 or more."""
 
@@ -166,6 +173,41 @@ BOUNDS: Final[dict[tuple[type, str], int]] = {
 }
 """Integer fields with a tighter bound than :data:`MAX_INTEGER`: seats (0 to 15) and seat counts (up to 16)."""
 
+MINIMUMS: Final[dict[tuple[type, str], int]] = {
+    (Ruleset, "min_players"): 2,
+    (Ruleset, "max_players"): 2,
+    (GameRecord, "players"): 2,
+}
+"""Integer fields whose least value is above 0: a game has 2 seats or more (R3)."""
+
+_SEATS: Final = (2, MAX_PLAYERS)
+LENGTHS: Final[dict[tuple[type, str], tuple[tuple[int, int | None], ...]]] = {
+    (GameState, "stacks"): (_SEATS,),
+    (TableView, "stack_heights"): (_SEATS,),
+    (TableView, "stack_tops"): (_SEATS,),
+    (GameRecord, "names"): ((0, MAX_PLAYERS),),
+    (GameRecord, "bots"): ((0, MAX_PLAYERS),),
+    (ScoreSheet, "seats"): ((1, None),),
+    (ScoreSheet, "winners"): ((1, None),),
+    (SeatScore, "tiles"): ((0, len(Animal)),),
+    (Busted, "returned"): ((2, None),),
+    (Stopped, "tokens"): ((1, None),),
+    (Stacked, "animals"): ((1, None),),
+    (HerdSecured, "animals"): ((1, None),),
+}
+"""Lists with a least and a most number of items: a stack per seat, 2 to 16 (R3); a name and a kind of player per
+seat, or none; a score sheet of one seat or more, with one winner or more (R18), each holding at most one tile of
+each animal (R16); a bust returns two tokens or more (R6); a stop, a stacking or a herd moves one or more (R9, R10)."""
+
+
+def _no_monkey(schema: dict[str, Any]) -> dict[str, Any]:
+    # R12: a swap takes an opponent's top that is not a monkey.
+    return {**schema, "enum": [animal.name.lower() for animal in Animal if animal is not Animal.MONKEY]}
+
+
+REFINE: Final[dict[tuple[type, str], Callable[[dict[str, Any]], dict[str, Any]]]] = {(Swapped, "took"): _no_monkey}
+"""What the schemas say beyond the types (the loader's checks refuse it already): a swap never takes a monkey."""
+
 DOCUMENT_TYPES: Final[dict[Kind, tuple[type, ...]]] = {
     "state": (GameState,),
     "action": tuple(ACTION_TAGS),
@@ -192,8 +234,12 @@ DOCUMENT_FORMAT: Final = DocumentFormat(
         TaggedUnion(Event, EVENT_TAGS, "an event", "Event", "Any event: what an action did."),
     ),
     per_member={field: (ANIMAL, nullable) for field, nullable in PER_ANIMAL.items()},
+    member_bounds=PER_ANIMAL_BOUNDS,
     signed=SIGNED,
     bounds=BOUNDS,
+    minimums=MINIMUMS,
+    lengths=LENGTHS,
+    refine=REFINE,
     tag_field=TAG_FIELD,
 )
 """Cheeky Monkey's documents, as the tables above say."""
@@ -313,11 +359,6 @@ def dumps(value: Document, *, indent: int | None = None) -> str:
     return CODEC.dumps(value, indent=indent)
 
 
-def _structure(kind: Kind, body: dict[str, Any]) -> Document:
-    value: Document = CODEC.structure(kind, body)
-    return value
-
-
 def from_document(document: object, kind: Kind | None = None, *, limits: Limits = LIMITS) -> Document:
     """The value held by an already-parsed JSON document (plain dicts and lists), fully checked.
 
@@ -335,8 +376,8 @@ def from_document(document: object, kind: Kind | None = None, *, limits: Limits 
         DocumentError: If the document is malformed, of another kind or a newer format, holds a value
             that breaks an invariant, or is over a limit; it names the problem and its JSON path.
     """
-    declared, body = open_document(document, kind, DOCUMENT_FORMAT, limits)
-    return _structure(cast(Kind, declared), body)
+    value: Document = CODEC.from_document(document, kind, limits=limits)
+    return value
 
 
 def loads(text: str | bytes, kind: Kind | None = None, *, limits: Limits = LIMITS) -> Document:
@@ -351,7 +392,8 @@ def loads(text: str | bytes, kind: Kind | None = None, *, limits: Limits = LIMIT
         DocumentError: As :func:`from_document`, and for text that is not JSON (truncated, say) or over
             the size limit.
     """
-    return from_document(parse(text, kind, limits), kind, limits=limits)
+    value: Document = CODEC.loads(text, kind, limits=limits)
+    return value
 
 
 @overload

@@ -7,8 +7,10 @@ legal move costs little and an illegal one still raises :class:`IllegalActionErr
 
 from __future__ import annotations
 
+import operator
 import random
-from collections.abc import Iterable
+import reprlib
+from collections.abc import Iterable, Iterator
 from fractions import Fraction
 from itertools import compress
 from typing import Final
@@ -35,7 +37,7 @@ from cheekymonkey.cheeky.actions import (
 from cheekymonkey.cheeky.rules import ANIMALS, Animal
 from cheekymonkey.cheeky.state import GameState, Phase, all_one_animal, make_state
 from cheekymonkey.cheeky.state import trusted_state as _make
-from cheekymonkey.errors import IllegalActionError, NotAChanceNodeError
+from cheekymonkey.errors import IllegalActionError, InvalidStateError, InvalidValueError, NotAChanceNodeError
 
 __all__ = [
     "apply",
@@ -285,6 +287,12 @@ def _not_a_state(state: object, action: object) -> IllegalActionError:
     return _illegal(state, action, f"E9: {state!r} is not a GameState")
 
 
+def _no_state(value: object) -> InvalidStateError:
+    # E9: a question asked of something that is not a state gets the typed error, never an AttributeError from
+    # inside. Shown short, as the value may be huge.
+    return InvalidStateError(f"E9: {reprlib.repr(value)} is not a Cheeky Monkey GameState")
+
+
 _ACTION_TYPES: Final = (Draw, Reveal, Claim, Swap, Stop, Place, Herd)
 _ACTION_KINDS: Final = frozenset(_ACTION_TYPES)
 
@@ -297,40 +305,52 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     front shows one animal), then :class:`Claim` and :class:`Swap` by seat number. While placing:
     one :class:`Place` per animal in front, in animal order. At the end: nothing.
 
+    Raises:
+        InvalidStateError: If ``state`` is not a :class:`~cheekymonkey.GameState` (E9).
+
     >>> from cheekymonkey import new_game
     >>> legal_actions(new_game(2))[:2]
     (Reveal(Animal.ELEPHANT), Reveal(Animal.SEAL))
     """
-    phase = state.phase
-    if phase is _DECIDE:
-        front = state.front
-        # Draw (unless the bag is empty, R8), Stop, and Herd if every token in front shows one animal (R10).
-        head = _HEADS[state.bag != _EMPTY_BAG][all_one_animal(front)]
-        claimable = state.claimable
-        if claimable is None:
-            return head  # no claims (R7, R12), and so no swap either: a swap is open only with a monkey to claim
-        me = state.seat
-        stacks = state.stacks
-        more: list[Action] = []
-        # R7: claim any opponent's top that shows the animal just drawn, by seat number. A plain loop
-        # with its own counter: a comprehension costs a frame of its own and enumerate a tuple per
-        # seat, and this runs after every draw.
-        seat = 0
-        for stack in stacks:
-            if stack and stack[-1] is claimable and seat != me:
-                more.append(CLAIMS[seat])
-            seat += 1  # noqa: SIM113 (see above)
-        if state.swap_open:
-            # R12: swap with any opponent whose stack has a top that is not a monkey.
+    # E9 at no cost to a state: a value with no phase, or without a field its branch reads (a table view has no
+    # bag), raises inside and gets the typed error; what reaches the last branches has its class checked.
+    try:
+        phase = state.phase
+        if phase is _DECIDE:
+            front = state.front
+            # Draw (unless the bag is empty, R8), Stop, and Herd if every token in front shows one animal (R10).
+            head = _HEADS[state.bag != _EMPTY_BAG][all_one_animal(front)]
+            claimable = state.claimable
+            if claimable is None:
+                return head  # no claims (R7, R12), and so no swap either: a swap is open only with a monkey to claim
+            me = state.seat
+            stacks = state.stacks
+            more: list[Action] = []
+            # R7: claim any opponent's top that shows the animal just drawn, by seat number. A plain loop
+            # with its own counter: a comprehension costs a frame of its own and enumerate a tuple per
+            # seat, and this runs after every draw.
             seat = 0
             for stack in stacks:
-                if stack and stack[-1] is not _MONKEY and seat != me:
-                    more.append(SWAPS[seat])
-                seat += 1  # noqa: SIM113 (as for claims)
-        return head + tuple(more) if more else head
-    if phase is _CHANCE:
-        # R5: one outcome per animal with a token in the bag.
-        return tuple(compress(REVEALS, state.bag))
+                if stack and stack[-1] is claimable and seat != me:
+                    more.append(CLAIMS[seat])
+                seat += 1  # noqa: SIM113 (see above)
+            if state.swap_open:
+                # R12: swap with any opponent whose stack has a top that is not a monkey.
+                seat = 0
+                for stack in stacks:
+                    if stack and stack[-1] is not _MONKEY and seat != me:
+                        more.append(SWAPS[seat])
+                    seat += 1  # noqa: SIM113 (as for claims)
+            return head + tuple(more) if more else head
+        if phase is _CHANCE:
+            # R5: one outcome per animal with a token in the bag.
+            return tuple(compress(REVEALS, state.bag))
+    except Exception:
+        if state.__class__ is GameState:
+            raise  # an error of the engine's own, shown as it is
+        raise _no_state(state) from None
+    if state.__class__ is not GameState:
+        raise _no_state(state)  # another game's state, or a view: its phase is none of the above
     if phase is _PLACING:
         # R9: one Place per animal in front.
         front = state.front
@@ -345,18 +365,32 @@ _HEADS: Final[tuple[tuple[tuple[Action, ...], ...], ...]] = (
 )
 
 
+# The questions below check the state's class first (E9): reading the phase alone, another game's state would
+# get an answer, wrong, where it should get the typed error.
+
+
 def is_chance_node(state: GameState) -> bool:
-    """Whether the next action is a chance outcome (a draw being resolved)."""
+    """Whether the next action is a chance outcome (a draw being resolved).
+
+    Raises:
+        InvalidStateError: If ``state`` is not a :class:`~cheekymonkey.GameState` (E9), as every question below.
+    """
+    if state.__class__ is not GameState:
+        raise _no_state(state)
     return state.phase is _CHANCE
 
 
 def is_terminal(state: GameState) -> bool:
     """Whether the game is over: the bag is empty and all tokens are in stacks (R15)."""
+    if state.__class__ is not GameState:
+        raise _no_state(state)
     return state.phase is _OVER
 
 
 def current_player(state: GameState) -> int | None:
     """The seat that acts next, or None at a chance node or after the end."""
+    if state.__class__ is not GameState:
+        raise _no_state(state)
     phase = state.phase
     if phase is _CHANCE or phase is _OVER:
         return None
@@ -372,6 +406,8 @@ def begins_turn(state: GameState) -> bool:
     >>> begins_turn(new_game(2)), begins_turn(apply(new_game(2), Reveal(Animal.SEAL)))
     (True, False)
     """
+    if state.__class__ is not GameState:
+        raise _no_state(state)
     return state.phase is _CHANCE and not state.front
 
 
@@ -380,11 +416,14 @@ def chance_outcomes(state: GameState) -> tuple[tuple[Reveal, Fraction], ...]:
 
     Raises:
         NotAChanceNodeError: If ``state`` is not a chance node.
+        InvalidStateError: If ``state`` is not a :class:`~cheekymonkey.GameState` (E9).
 
     >>> from cheekymonkey import new_game
     >>> chance_outcomes(new_game(2))[0]
     (Reveal(Animal.ELEPHANT), Fraction(3, 52))
     """
+    if state.__class__ is not GameState:
+        raise _no_state(state)
     if state.phase is not _CHANCE:
         raise NotAChanceNodeError(f"no draw is pending in phase {state.phase.name}")
     bag = state.bag
@@ -402,6 +441,9 @@ def sample_chance(state: GameState, rng: random.Random) -> Reveal:
 
     Raises:
         NotAChanceNodeError: If ``state`` is not a chance node.
+        InvalidStateError: If ``state`` is not a :class:`~cheekymonkey.GameState` (E9).
+        InvalidValueError: If ``rng`` has no ``randrange``, or its ``randrange(n)`` gives anything but an
+            integer from 0 to n - 1 (E9).
     """
     return REVEALS[_pick(state, rng)]
 
@@ -414,6 +456,7 @@ def resolve_chance(state: GameState, rng: random.Random) -> GameState:
 
     Raises:
         NotAChanceNodeError: If ``state`` is not a chance node.
+        InvalidStateError, InvalidValueError: As :func:`sample_chance` (E9).
 
     >>> import random
     >>> from cheekymonkey import new_game
@@ -426,9 +469,16 @@ def resolve_chance(state: GameState, rng: random.Random) -> GameState:
 
 def _pick(state: GameState, rng: random.Random) -> int:
     # The animal of a token drawn at random from the bag (R5), for sample_chance and resolve_chance.
-    if state.phase is not _CHANCE:
-        raise NotAChanceNodeError(f"no draw is pending in phase {state.phase.name}")
-    bag = state.bag
+    try:
+        # E9 at no cost to a state: what has no phase or no bag (a table view) raises here, and gets the typed error.
+        phase = state.phase
+        bag = state.bag
+    except Exception:
+        raise _no_state(state) from None
+    if phase is not _CHANCE:
+        if state.__class__ is not GameState:
+            raise _no_state(state)
+        raise NotAChanceNodeError(f"no draw is pending in phase {phase.name}")
     size = _size(bag)
     if size <= 0:  # pragma: no cover - a checked chance node always has a token in the bag
         raise NotAChanceNodeError("no draw is possible: the bag is empty")
@@ -441,7 +491,7 @@ def _pick(state: GameState, rng: random.Random) -> int:
         while pick >= size:
             pick = _getrandbits(rng, bits)
     else:
-        pick = rng.randrange(size)
+        pick = _other_pick(rng, size)
     # The pick counts tokens in animal order: it lands on each animal as often as it has tokens (R5).
     animal = 0
     for count in bag:
@@ -450,6 +500,31 @@ def _pick(state: GameState, rng: random.Random) -> int:
             return animal
         animal += 1  # noqa: SIM113 (enumerate would build a tuple per animal)
     raise AssertionError("unreachable: the pick is below the bag's size")  # pragma: no cover
+
+
+def _other_pick(rng: object, size: int) -> int:
+    """``rng.randrange(size)`` from an ``rng`` that is not a plain :class:`random.Random`, checked (E9).
+
+    Anything with a ``randrange`` will do (a subclass of Random, a wrapper); what has none, or gives something
+    but an integer from 0 to ``size - 1``, gets :class:`~cheekymonkey.InvalidValueError`.
+    """
+    randrange = getattr(rng, "randrange", None)
+    if not callable(randrange):
+        raise InvalidValueError(f"E9: rng must be a random.Random (or have its randrange), got {reprlib.repr(rng)}")
+    drawn = randrange(size)
+    try:
+        pick = operator.index(drawn)
+    except TypeError:
+        raise _bad_pick(drawn, size) from None
+    if not 0 <= pick < size:
+        raise _bad_pick(drawn, size)
+    return pick
+
+
+def _bad_pick(drawn: object, size: int) -> InvalidValueError:
+    return InvalidValueError(
+        f"E9: rng.randrange({size}) gave {reprlib.repr(drawn)}, not an integer from 0 to {size - 1}"
+    )
 
 
 _Random: Final = random.Random
@@ -462,11 +537,25 @@ def apply_all(state: GameState, actions: Iterable[Action]) -> GameState:
 
     Raises:
         IllegalActionError: For the first action that is illegal where it falls; the error's
-            ``state`` is the state it was applied to. Since states are values, ``state`` is unchanged.
+            ``state`` is the state it was applied to. Since states are values, ``state`` is unchanged. Also
+            if ``actions`` cannot be iterated (E9).
     """
-    for action in actions:
+    for action in _each(state, actions):
         state = apply(state, action)
     return state
+
+
+def _each(state: object, actions: Iterable[Action]) -> Iterator[Action]:
+    # E9: a state that is not one, or actions that cannot be iterated, get the typed error, carrying what was
+    # given, even when there are no actions to apply.
+    if state.__class__ is not GameState:
+        raise _not_a_state(state, actions)
+    try:
+        return iter(actions)
+    except TypeError:
+        raise _illegal(
+            state, actions, f"E9: the actions must be an iterable of actions, got {reprlib.repr(actions)}"
+        ) from None
 
 
 def illegal_reason(state: GameState, action: Action) -> str | None:
@@ -477,11 +566,16 @@ def illegal_reason(state: GameState, action: Action) -> str | None:
     :class:`~cheekymonkey.ActionTextError` does). It is worked out only when asked, by trying the action, so
     :func:`apply` and :func:`legal_actions` pay nothing for it.
 
+    Raises:
+        InvalidStateError: If ``state`` is not a :class:`~cheekymonkey.GameState` (E9).
+
     >>> from cheekymonkey import Animal, Claim, Reveal, Stop, apply_all, new_game
     >>> state = apply_all(new_game(3), [Reveal(Animal.LION), Stop(), Reveal(Animal.LION)])
     >>> illegal_reason(state, Claim(2)), illegal_reason(state, Claim(0))
     ("R7: seat 2's stack is empty", None)
     """
+    if state.__class__ is not GameState:
+        raise _no_state(state)
     try:
         apply(state, action)
     except IllegalActionError as error:
@@ -594,7 +688,12 @@ def bust_probability(state: GameState) -> float:
     >>> from cheekymonkey import new_game, apply, Reveal, Animal
     >>> bust_probability(apply(new_game(2), Reveal(Animal.ELEPHANT)))  # 2 elephants left of 51 tokens
     0.0392156862745098
+
+    Raises:
+        InvalidStateError: If ``state`` is not a :class:`~cheekymonkey.GameState` (E9).
     """
+    if state.__class__ is not GameState:
+        raise _no_state(state)
     bag = state.bag
     total = _size(bag)
     if not total:
@@ -635,7 +734,88 @@ def _stop_in_order_checked(state: object, order: Iterable[Animal]) -> GameState:
     raise AssertionError("unreachable: the order check refuses anything but a state")  # pragma: no cover
 
 
-entry_points(
-    globals(),
-    {"apply": _apply_checked, "claim_all": _claim_all_checked, "stop_in_order": _stop_in_order_checked},
-)
+def _apply_all_checked(state: object, actions: Iterable[Action]) -> GameState:
+    if isinstance(state, GameState):
+        return apply_all(state, actions)
+    raise _not_a_state(state, actions)
+
+
+def _legal_actions_checked(state: object) -> tuple[Action, ...]:
+    if isinstance(state, GameState):
+        return legal_actions(state)
+    raise _no_state(state)
+
+
+def _is_chance_node_checked(state: object) -> bool:
+    if isinstance(state, GameState):
+        return is_chance_node(state)
+    raise _no_state(state)
+
+
+def _is_terminal_checked(state: object) -> bool:
+    if isinstance(state, GameState):
+        return is_terminal(state)
+    raise _no_state(state)
+
+
+def _current_player_checked(state: object) -> int | None:
+    if isinstance(state, GameState):
+        return current_player(state)
+    raise _no_state(state)
+
+
+def _begins_turn_checked(state: object) -> bool:
+    if isinstance(state, GameState):
+        return begins_turn(state)
+    raise _no_state(state)
+
+
+def _chance_outcomes_checked(state: object) -> tuple[tuple[Reveal, Fraction], ...]:
+    if isinstance(state, GameState):
+        return chance_outcomes(state)
+    raise _no_state(state)
+
+
+def _sample_chance_checked(state: object, rng: random.Random) -> Reveal:
+    if isinstance(state, GameState):
+        return sample_chance(state, rng)
+    raise _no_state(state)
+
+
+def _resolve_chance_checked(state: object, rng: random.Random) -> GameState:
+    if isinstance(state, GameState):
+        return resolve_chance(state, rng)
+    raise _no_state(state)
+
+
+def _bust_probability_checked(state: object) -> float:
+    if isinstance(state, GameState):
+        return bust_probability(state)
+    raise _no_state(state)
+
+
+def _illegal_reason_checked(state: object, action: Action) -> str | None:
+    if isinstance(state, GameState):
+        return illegal_reason(state, action)
+    raise _no_state(state)
+
+
+_TWINS: Final = {
+    "apply": _apply_checked,
+    "apply_all": _apply_all_checked,
+    "begins_turn": _begins_turn_checked,
+    "bust_probability": _bust_probability_checked,
+    "chance_outcomes": _chance_outcomes_checked,
+    "claim_all": _claim_all_checked,
+    "current_player": _current_player_checked,
+    "illegal_reason": _illegal_reason_checked,
+    "is_chance_node": _is_chance_node_checked,
+    "is_terminal": _is_terminal_checked,
+    "legal_actions": _legal_actions_checked,
+    "resolve_chance": _resolve_chance_checked,
+    "sample_chance": _sample_chance_checked,
+    "stop_in_order": _stop_in_order_checked,
+}
+"""Each public function taking a state, and its twin typed ``object`` that a caller from Python meets compiled."""
+
+entry_points(globals(), _TWINS)

@@ -10,7 +10,7 @@ import attrs
 
 from cheekymonkey.errors import InvalidRulesetError, InvalidValueError
 
-__all__ = ["ANIMALS", "MAX_PLAYERS", "Animal", "Ruleset"]
+__all__ = ["ANIMALS", "MAX_COUNT", "MAX_PLAYERS", "Animal", "Ruleset"]
 
 
 class Animal(enum.IntEnum):
@@ -87,6 +87,12 @@ _BY_NAME: Final = {a.name.lower(): a for a in ANIMALS}
 MAX_PLAYERS: Final = 16
 """The most seats any rule set may allow (ruling E4: the box says 2-6; custom sets may go further)."""
 
+MAX_COUNT: Final = 2**48
+"""The largest count or bonus value a rule set may give an animal (E7). Sixteen such numbers (eight counts, eight
+values) and the seats stay below ``2**53 - 1``, the largest integer a JSON document keeps exact, so every count,
+size and score a game under any rule set can make is saved and loaded back
+(:data:`cheekymonkey.serialization.MAX_INTEGER`)."""
+
 _STANDARD_COUNTS: Final = (3, 4, 5, 6, 7, 8, 9, 10)  # R1
 # R2: the number on a tile is how many tokens of its animal are in the game, and it is the tile's value:
 # Elephant 3 up to Monkey 10 (000: "cuántas fichas del animal ilustrado hay en el juego").
@@ -101,6 +107,11 @@ def _check_per_animal(name: str, values: object) -> tuple[int, ...]:
             raise InvalidRulesetError(f"{name} for {animal.label} must be an integer, got {value!r}")
         if value < 0:
             raise InvalidRulesetError(f"{name} for {animal.label} is {value}: a count below 0 is impossible")
+        if value > MAX_COUNT:
+            raise InvalidRulesetError(
+                f"{name} for {animal.label} is {value}: at most {MAX_COUNT} (2**48), so that every count and "
+                "score a game makes can be saved"
+            )
     return values
 
 

@@ -19,6 +19,7 @@ this module never imports: the package joins the two when it is imported (:func:
 from __future__ import annotations
 
 import enum
+import reprlib
 from collections.abc import Callable
 from typing import Any, ClassVar, Final, NoReturn, cast
 
@@ -306,11 +307,20 @@ def check_fields(
     check_turn(ruleset, phase, any(bag), tokens, claimable, swap_open)
 
 
-def check_state(state: GameState) -> None:
-    """Check every invariant of a state; raise :class:`~cheekymonkey.InvalidStateError` if one fails (E8)."""
-    check_fields(
-        state.ruleset, state.seat, state.phase, state.bag, state.stacks, state.front, state.claimable, state.swap_open
-    )
+def check_state(state: object) -> None:
+    """Check every invariant of a state; raise :class:`~cheekymonkey.InvalidStateError` if one fails (E8).
+
+    Args:
+        state: A :class:`GameState`, or any object with its fields; one that lacks a field is not a state at
+            all, and is refused the same way (E9).
+    """
+    values: list[object] = []
+    for name in GameState.__match_args__:
+        try:
+            values.append(getattr(state, name))
+        except AttributeError:
+            raise _fail(f"E9: {reprlib.repr(state)} is not a Cheeky Monkey GameState: it has no {name}") from None
+    check_fields(*values)
 
 
 def check_turn(

@@ -98,8 +98,8 @@ class _Builder:
     def ref(self, name: str) -> dict[str, Any]:
         return {"$ref": f"#/$defs/{name}"}
 
-    def per_member(self, spelling: Spelling, nullable: bool, optional: bool) -> dict[str, Any]:
-        value: dict[str, Any] = {"type": "integer", "minimum": 0, "maximum": MAX_INTEGER}
+    def per_member(self, spelling: Spelling, nullable: bool, optional: bool, maximum: int) -> dict[str, Any]:
+        value: dict[str, Any] = {"type": "integer", "minimum": 0, "maximum": maximum}
         if nullable:
             value = {"anyOf": [value, {"type": "null"}]}
         schema: dict[str, Any] = {
@@ -110,11 +110,18 @@ class _Builder:
         }
         return {"anyOf": [schema, {"type": "null"}]} if optional else schema
 
-    def type_schema(self, tp: Any, owner: type, name: str) -> dict[str, Any]:
+    def type_schema(
+        self, tp: Any, owner: type, name: str, levels: tuple[tuple[int, int | None], ...] | None = None
+    ) -> dict[str, Any]:
+        """The schema of a value of type ``tp`` in the field ``name`` of ``owner``.
+
+        ``levels`` are the numbers of items a list (and each list in it) may hold; None: the field's own.
+        """
         fmt = self.fmt
         if (owner, name) in fmt.per_member:
             spelling, nullable = fmt.per_member[owner, name]
-            return self.per_member(spelling, nullable, type(None) in get_args(tp))
+            maximum = fmt.member_bounds.get((owner, name), MAX_INTEGER)
+            return self.per_member(spelling, nullable, type(None) in get_args(tp), maximum)
         if tp is bool:
             return {"type": "boolean"}
         if tp is int:
@@ -133,7 +140,13 @@ class _Builder:
         origin = get_origin(tp)
         args = get_args(tp)
         if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
-            return {"type": "array", "items": self.type_schema(args[0], owner, name)}
+            levels = fmt.lengths.get((owner, name), ()) if levels is None else levels
+            items = self.type_schema(args[0], owner, name, levels[1:])
+            if not levels:
+                return {"type": "array", "items": items}
+            least, most = levels[0]
+            counted = {"minItems": least} if most is None else {"minItems": least, "maxItems": most}
+            return {"type": "array", "items": items, **counted}
         if origin is types.UnionType or origin is typing.Union:
             members = [a for a in args if a is not type(None)]
             if len(members) < len(args):
@@ -170,18 +183,23 @@ class _Builder:
             required.append(self.fmt.tag_field)
         for field in attrs.fields(cls):
             schema = self.type_schema(hints[field.name], cls, field.name)
+            refine = self.fmt.refine.get((cls, field.name))
+            if refine is not None:
+                schema = refine(schema)
             if field.name in docs:
                 schema = {**schema, "description": docs[field.name]}
             properties[field.name] = schema
             if field.default is attrs.NOTHING:
                 required.append(field.name)
-        return {
+        whole = {
             "type": "object",
             "description": _description(cls),
             "properties": properties,
             "required": sorted(required),
             "additionalProperties": False,
         }
+        refine = self.fmt.refine.get((cls, ""))
+        return whole if refine is None else refine(whole)
 
 
 def _as_document(schema: dict[str, Any], kind: str, fmt: DocumentFormat) -> dict[str, Any]:

@@ -27,15 +27,16 @@ from cheekymonkey.errors import CheekyMonkeyError
 from cheekymonkey.serialization.errors import BadValue, describe
 from cheekymonkey.serialization.spec import MAX_INTEGER, DocumentFormat, Spelling, TaggedUnion
 
-__all__ = ["make_converter", "problems"]
+__all__ = ["check_lengths", "make_converter", "problems"]
 
 Hook = Callable[[object, object], Any]
 
 
 def _check_size(value: int, maximum: int = MAX_INTEGER, minimum: int = 0) -> int:
-    if value > maximum or value < -MAX_INTEGER:
-        what = "too large" if maximum == MAX_INTEGER else f"above {maximum}"
-        raise BadValue(f"the integer {describe(value)} is {what}: documents hold integers up to {maximum}")
+    if value > MAX_INTEGER or value < -MAX_INTEGER:
+        raise BadValue(f"the integer {describe(value)} is too large: documents hold integers up to {MAX_INTEGER}")
+    if value > maximum:
+        raise BadValue(f"the integer {describe(value)} is above {maximum}: this field holds at most {maximum}")
     if value < minimum:
         raise BadValue(f"expected an integer of {minimum} or more, got {describe(value)}")
     return value
@@ -55,6 +56,43 @@ def _bounded_hook(maximum: int, minimum: int, nullable: bool) -> Hook:
         if isinstance(value, bool) or not isinstance(value, int):
             raise BadValue(f"expected an integer{' or null' if nullable else ''}, got {describe(value)}")
         return _check_size(value, maximum, minimum)
+
+    return structure
+
+
+def _bounded_list_hook(maximum: int, minimum: int) -> Hook:
+    # A list of integers, each within its bounds (a list of row sizes, of ranks).
+    item = _bounded_hook(maximum, minimum, False)
+
+    def structure(value: object, _: object) -> tuple[int | None, ...]:
+        if not isinstance(value, list):
+            raise BadValue(f"expected a list, got {describe(value)}")
+        return tuple(item(number, int) for number in value)
+
+    return structure
+
+
+def check_lengths(value: object, levels: tuple[tuple[int, int | None], ...], where: str = "") -> None:
+    """Count the items of a list, and of the lists in it level by level, before any is read.
+
+    Raises:
+        BadValue: If a list holds more or fewer items than its level allows (a value that is not a list is
+            left to the field's own hook).
+    """
+    if not levels or not isinstance(value, list):
+        return  # not a list: the field's own hook says what is wrong with it
+    least, most = levels[0]
+    if len(value) < least or (most is not None and len(value) > most):
+        count = f"{least} or more" if most is None else f"{least}" if least == most else f"{least} to {most}"
+        raise BadValue(f"{where}{len(value)} items, where {count} belong")
+    for index, item in enumerate(value):
+        check_lengths(item, levels[1:], f"{where}item {index}: ")
+
+
+def _counted_hook(inner: Hook, levels: tuple[tuple[int, int | None], ...]) -> Hook:
+    def structure(value: object, target: object) -> Any:
+        check_lengths(value, levels)
+        return inner(value, target)
 
     return structure
 
@@ -161,7 +199,9 @@ def _is_untagged_union(spellings: dict[type, Spelling]) -> Callable[[Any], bool]
     return predicate
 
 
-def _per_member_hooks(spelling: Spelling, nullable: bool, optional: bool) -> tuple[Hook, Callable[[Any], Any]]:
+def _per_member_hooks(
+    spelling: Spelling, nullable: bool, optional: bool, maximum: int = MAX_INTEGER
+) -> tuple[Hook, Callable[[Any], Any]]:
     names = spelling.words
     known = set(names)
     noun = spelling.key
@@ -187,7 +227,7 @@ def _per_member_hooks(spelling: Spelling, nullable: bool, optional: bool) -> tup
             if isinstance(item, bool) or not isinstance(item, int) or item < 0:
                 expected = "a seat number or null" if nullable else "a count (an integer, 0 or more)"
                 raise BadValue(f"the value for {name} must be {expected}, got {describe(item)}")
-            values.append(_check_size(item))
+            values.append(_check_size(item, maximum))
         return tuple(values)
 
     def unstructure(values: tuple[object, ...] | None) -> dict[str, object] | None:
@@ -281,14 +321,23 @@ def make_converter(fmt: DocumentFormat) -> cattrs.Converter:
         return type(None) in get_args(_field_types(cls)[name])
 
     for (cls, name), (spelling, nullable) in fmt.per_member.items():
-        classes.setdefault(cls, {})[name] = _per_member_hooks(spelling, nullable, optional(cls, name))
+        maximum = fmt.member_bounds.get((cls, name), MAX_INTEGER)
+        classes.setdefault(cls, {})[name] = _per_member_hooks(spelling, nullable, optional(cls, name), maximum)
     for cls, name in fmt.signed:
         hook = _bounded_hook(MAX_INTEGER, -MAX_INTEGER, optional(cls, name))
         classes.setdefault(cls, {})[name] = (hook, None)
     for cls, name in {**fmt.bounds, **fmt.minimums}:
         maximum = fmt.bounds.get((cls, name), MAX_INTEGER)
-        hook = _bounded_hook(maximum, fmt.minimums.get((cls, name), 0), optional(cls, name))
+        minimum = fmt.minimums.get((cls, name), 0)
+        if _is_homogenous_tuple(_field_types(cls)[name]):
+            hook = _bounded_list_hook(maximum, minimum)
+        else:
+            hook = _bounded_hook(maximum, minimum, optional(cls, name))
         classes.setdefault(cls, {})[name] = (hook, None)
+    for cls, name in fmt.lengths:
+        # Wrapped when the class is registered (_register), around its own hook or its type's.
+        own, unstructure = classes.setdefault(cls, {}).get(name, (None, None))
+        classes[cls][name] = (_Counted(fmt.lengths[cls, name], own), unstructure)
     # A class's hooks are generated when registered, and look up the hooks of its fields' types then; the
     # unions look up their members' hooks when configured. So: the classes that hold no union first (the
     # members among them), each after those it holds, then the unions, then the classes that hold a union
@@ -304,7 +353,19 @@ def make_converter(fmt: DocumentFormat) -> cattrs.Converter:
     return converter
 
 
+@attrs.frozen
+class _Counted:
+    """A list field whose items are counted first: its own hook, or None for its type's (looked up when registered)."""
+
+    levels: tuple[tuple[int, int | None], ...]
+    own: Hook | None
+
+
 def _register(converter: cattrs.Converter, cls: type, hooks: dict[str, tuple[Any, Any]]) -> None:
+    for name, (hook, unstructure) in list(hooks.items()):
+        if isinstance(hook, _Counted):
+            inner = hook.own or converter.get_structure_hook(_field_types(cls)[name])
+            hooks[name] = (_counted_hook(inner, hook.levels), unstructure)
     structure_overrides: dict[str, Any] = {n: override(struct_hook=s) for n, (s, _) in hooks.items()}
     unstructure_overrides: dict[str, Any] = {
         n: override(unstruct_hook=u) for n, (_, u) in hooks.items() if u is not None

@@ -20,7 +20,7 @@ import attrs
 import cattrs
 
 from cheekymonkey.errors import CheekyMonkeyError, ReplayError
-from cheekymonkey.serialization._converter import make_converter, problems
+from cheekymonkey.serialization._converter import check_lengths, make_converter, problems
 from cheekymonkey.serialization._parsing import parse, too_deep, value_depth
 from cheekymonkey.serialization.errors import BadValue, DocumentError, describe
 from cheekymonkey.serialization.limits import LIMITS, Limits
@@ -80,24 +80,44 @@ def check_header(document: object, kind: str | None, fmt: DocumentFormat) -> tup
 
 
 def open_document(
-    document: object, kind: str | None, fmt: DocumentFormat, limits: Limits
+    document: object, kind: str | None, fmt: DocumentFormat, limits: Limits, *, depth_checked: bool = False
 ) -> tuple[str, dict[str, Any]]:
-    """The checks before a document's fields are read: its nesting, its header, a record's length.
+    """The checks before a document's fields are read: its header, the lengths of its lists, its nesting.
+
+    The header and the lengths look at the document's top level only, so they come first: a document that a
+    limit refuses there (a record of too many actions, a state of a million rows) is refused before its
+    nesting is walked.
+
+    Args:
+        document: The parsed document.
+        kind: The kind expected, or None for any kind.
+        fmt: The game's document format.
+        limits: The nesting and the record length to refuse beyond.
+        depth_checked: Whether the nesting was checked already, on the text the document was parsed from
+            (a loader that parses text does): then the value is not walked again.
 
     Returns:
         The document's kind and its fields without the header.
 
     Raises:
-        DocumentError: If the document nests deeper than ``limits`` allow, its header is wrong
-            (:func:`check_header`), or it is a record of more actions than ``limits`` allow.
+        DocumentError: If the document's header is wrong (:func:`check_header`), it is a record of more actions
+            than ``limits`` allow, a list of it holds more or fewer items than its format allows
+            (:attr:`~cheekymonkey.serialization.spec.DocumentFormat.lengths`), or it nests deeper than
+            ``limits`` allow.
     """
-    if value_depth(document, limits.max_depth) > limits.max_depth:
-        raise too_deep(kind, limits)
     declared, body = check_header(document, kind, fmt)
     actions = body.get("actions") if declared == "record" else None
     if isinstance(actions, list) and len(actions) > limits.max_actions:
         reason = f"{len(actions)} actions, over the limit of {limits.max_actions} a record may hold"
         raise DocumentError(declared, [("$.actions", reason)])
+    for (owner, name), levels in fmt.lengths.items():
+        if fmt.types[declared] == (owner,) and name in body:
+            try:
+                check_lengths(body[name], levels)
+            except BadValue as error:
+                raise DocumentError(declared, [(f"$.{name}", str(error))]) from None
+    if not depth_checked and value_depth(document, limits.max_depth) > limits.max_depth:
+        raise too_deep(kind, limits)
     return declared, body
 
 
@@ -230,7 +250,10 @@ class DocumentCodec:
             DocumentError: If the document is malformed, of another kind or a newer format, holds a value
                 that breaks an invariant, or is over a limit; it names the problem and its JSON path.
         """
-        declared, body = open_document(document, self._kind(kind), self.spec, limits or self.limits)
+        return self._read(document, self._kind(kind), limits or self.limits, depth_checked=False)
+
+    def _read(self, document: object, kind: str | None, limits: Limits, *, depth_checked: bool) -> Any:
+        declared, body = open_document(document, kind, self.spec, limits, depth_checked=depth_checked)
         return self.structure(declared, body)
 
     def loads(self, text: str | bytes, kind: str | None = None, *, limits: Limits | None = None) -> Any:
@@ -241,4 +264,6 @@ class DocumentCodec:
                 repeats a key or holds a huge number, or that is over the size limit.
         """
         limits = limits or self.limits
-        return self.from_document(parse(text, self._kind(kind), limits), kind, limits=limits)
+        kind = self._kind(kind)
+        # The text's nesting is checked as it is parsed: the parsed value is not walked a second time.
+        return self._read(parse(text, kind, limits), kind, limits, depth_checked=True)

@@ -19,7 +19,7 @@ functions (:class:`~cheekymonkey.serialization.codec.DocumentCodec`), and the JS
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 import attrs
@@ -122,12 +122,25 @@ class DocumentFormat:
     per_member: Mapping[tuple[type, str], tuple[Spelling, bool]] = attrs.field(factory=dict)
     """Fields holding one value per member of an enum, written as an object keyed by the members' words:
     ``(class, field)`` to the enum's spelling and whether a value may be null."""
+    member_bounds: Mapping[tuple[type, str], int] = attrs.field(factory=dict)
+    """Fields of :attr:`per_member` whose values have a tighter upper bound than :data:`MAX_INTEGER` (a count
+    bounded by the rule set's, a seat)."""
     signed: frozenset[tuple[type, str]] = frozenset()
     """Integer fields that may be negative."""
     bounds: Mapping[tuple[type, str], int] = attrs.field(factory=dict)
-    """Integer fields (not lists of them) with a tighter upper bound than :data:`MAX_INTEGER`."""
+    """Integer fields (or lists of integers: each item) with a tighter upper bound than :data:`MAX_INTEGER`."""
     minimums: Mapping[tuple[type, str], int] = attrs.field(factory=dict)
-    """Integer fields (not lists of them) whose least value is above 0 (a position counts from 1)."""
+    """Integer fields (or lists of integers: each item) whose least value is above 0 (a position counts from 1)."""
+    lengths: Mapping[tuple[type, str], tuple[tuple[int, int | None], ...]] = attrs.field(factory=dict)
+    """List fields with a least and a most number of items (None: no most), one pair per level of nesting (the
+    rows, then each row). The loader counts the items before it reads any of them, so a list far too long costs
+    nothing; the schema says ``minItems`` and ``maxItems``."""
+    refine: Mapping[tuple[type, str], Callable[[dict[str, Any]], dict[str, Any]]] = attrs.field(factory=dict)
+    """What a schema says beyond the types, for the rules a value's own checks enforce (its constructor, the
+    game's checks): ``(class, field)`` to a function of the field's generated schema giving the one to ship (a
+    face-down card is a number or a wild; each position of a row holds its own number), and ``(class, "")``
+    to one of the class's schema (relations between its fields, as an ``if``/``then`` on constant values). The
+    loader is not changed by them: they say in the schema what it refuses already."""
     headerless: str | None = "action"
     """A kind that may come without its ``format`` and ``kind`` (a view lists its legal actions so), or None."""
     tag_field: str = "type"

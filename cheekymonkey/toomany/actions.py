@@ -111,7 +111,7 @@ class Reveal(Frozen):
         return other.__class__ is Reveal and self.card is other.card
 
     def __hash__(self) -> int:
-        return hash(("Reveal", self.card))
+        return hash((Reveal, self.card))
 
     def __repr__(self) -> str:
         return f"Reveal({self.card!r})"
@@ -136,7 +136,7 @@ class PlaceWild(Frozen):
         return other.__class__ is PlaceWild and self.position == other.position
 
     def __hash__(self) -> int:
-        return hash(("PlaceWild", self.position))
+        return hash((PlaceWild, self.position))
 
     def __repr__(self) -> str:
         return f"PlaceWild({self.position})"
@@ -168,7 +168,7 @@ class RaccoonTake(Frozen):
         return other.__class__ is RaccoonTake and self.card is other.card
 
     def __hash__(self) -> int:
-        return hash(("RaccoonTake", self.card))
+        return hash((RaccoonTake, self.card))
 
     def __repr__(self) -> str:
         return f"RaccoonTake({self.card!r})"
@@ -199,7 +199,7 @@ class TurnDown(Frozen):
         return self.seat == that.seat and self.position == that.position
 
     def __hash__(self) -> int:
-        return hash(("TurnDown", self.seat, self.position))
+        return hash((TurnDown, self.seat, self.position))
 
     def __repr__(self) -> str:
         return f"TurnDown({self.seat}, {self.position})"
@@ -224,7 +224,7 @@ class GiveSkip(Frozen):
         return other.__class__ is GiveSkip and self.seat == other.seat
 
     def __hash__(self) -> int:
-        return hash(("GiveSkip", self.seat))
+        return hash((GiveSkip, self.seat))
 
     def __repr__(self) -> str:
         return f"GiveSkip({self.seat})"

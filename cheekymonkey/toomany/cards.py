@@ -154,7 +154,7 @@ class FaceDown(Frozen):
         return self.card is that.card
 
     def __hash__(self) -> int:
-        return hash(("FaceDown", self.card))
+        return hash((FaceDown, self.card))
 
     def __repr__(self) -> str:
         return f"FaceDown({self.card!r})"

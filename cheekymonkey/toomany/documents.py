@@ -36,6 +36,7 @@ cheekymonkey.serialization.DocumentError: invalid action document at $.position:
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from typing import Any, Final, Literal, TypeAlias, cast, get_args, overload
 
 import attrs
@@ -57,7 +58,7 @@ from cheekymonkey.toomany.actions import (
     TakeDiscard,
     TurnDown,
 )
-from cheekymonkey.toomany.cards import MAX_NUMBER, Card
+from cheekymonkey.toomany.cards import CARDS, MAX_NUMBER, NUMBERS, Card, FaceDown
 from cheekymonkey.toomany.events import (
     BonusTaken,
     Discarded,
@@ -78,7 +79,7 @@ from cheekymonkey.toomany.events import (
     WildPlaced,
 )
 from cheekymonkey.toomany.records import GameRecord
-from cheekymonkey.toomany.rules import MAX_PLAYERS, Ruleset
+from cheekymonkey.toomany.rules import MAX_COUNT, MAX_PLAYERS, Ruleset
 from cheekymonkey.toomany.state import GameState, Phase
 from cheekymonkey.toomany.views import TableView
 
@@ -194,17 +195,112 @@ BOUNDS: Final[dict[tuple[type, str], int]] = {
     **{(cls, name): _AT_MOST[name] for cls, name in _INTEGERS if name in _AT_MOST},
     (Ruleset, "min_players"): MAX_PLAYERS,
     (Ruleset, "max_players"): MAX_PLAYERS,
+    (RoundStarted, "row_sizes"): MAX_NUMBER,
+    (Outcome, "winners"): MAX_PLAYERS - 1,
+    (Outcome, "ranks"): MAX_PLAYERS,
 }
-"""Integer fields with a tighter bound than :data:`~cheekymonkey.serialization.MAX_INTEGER`: a seat is 0 to 5,
-a position or a row size 1 to 6, a seat count 2 to 6 (TM2, TM3, TM24)."""
+"""Integer fields (and lists of them) with a tighter bound than :data:`~cheekymonkey.serialization.MAX_INTEGER`:
+a seat is 0 to 5, a position or a row size 1 to 6, a seat count 2 to 6, a place 1 to 6 (TM2, TM3, TM24)."""
 
 MINIMUMS: Final[dict[tuple[type, str], int]] = {
     **{(cls, name): _COUNTED_FROM_ONE[name] for cls, name in _INTEGERS if name in _COUNTED_FROM_ONE},
     (RoundStarted, "round"): 2,
+    (RoundStarted, "row_sizes"): 1,
     (Reshuffled, "cards"): 1,
+    (Outcome, "ranks"): 1,
 }
 """Integer fields whose least value is above 0: positions and rounds count from 1, a game has 2 seats or more,
 a round that starts follows one won, and a reshuffle makes a pile of one card at least."""
+
+_SEATS: Final = (2, MAX_PLAYERS)
+LENGTHS: Final[dict[tuple[type, str], tuple[tuple[int, int | None], ...]]] = {
+    (GameState, "rows"): (_SEATS, (1, MAX_NUMBER)),
+    (GameState, "skips"): (_SEATS,),
+    (TableView, "rows"): (_SEATS, (1, MAX_NUMBER)),
+    (TableView, "skips"): (_SEATS,),
+    (RoundStarted, "row_sizes"): (_SEATS,),
+    (Outcome, "winners"): ((1, 1),),
+    (Outcome, "ranks"): (_SEATS,),
+    (Outcome, "returns"): (_SEATS,),
+    (GameRecord, "names"): ((0, MAX_PLAYERS),),
+    (GameRecord, "bots"): ((0, MAX_PLAYERS),),
+}
+"""Lists with a least and a most number of items: a row per seat, 2 to 6 (TM2), of 1 to 6 cards (TM3, TM24),
+one Skip flag, rank and return per seat, one winner (TM23), a name and a kind of player per seat (or none)."""
+
+Refine: TypeAlias = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+def _only(cards: Iterable[Card], *, null: bool = False) -> Refine:
+    """A card field (or a list of cards: each) that holds only ``cards`` (and null, if ``null``)."""
+    words = [CARD.word(card) for card in cards]
+
+    def refine(schema: dict[str, Any]) -> dict[str, Any]:
+        if schema.get("type") == "array":
+            return {**schema, "items": {"enum": words}}
+        return {**schema, "anyOf": [{"enum": words}, {"type": "null"}]} if null else {**schema, "enum": words}
+
+    return refine
+
+
+def _rows(schema: dict[str, Any]) -> dict[str, Any]:
+    # TM7, TM11, TM15: position p of a row holds the number p or a wild, face up or turned down, or a card
+    # nobody has seen; nothing else, whatever the rest of the state.
+    def position(number: int) -> dict[str, Any]:
+        words = [CARD.word(NUMBERS[number - 1]), CARD.word(Card.WILD)]
+        face_down = {"type": "object", "properties": {"card": {"enum": words}}, "required": ["card"]}
+        return {"anyOf": [{"enum": words}, {**face_down, "additionalProperties": False}, {"type": "null"}]}
+
+    row = {**schema["items"], "prefixItems": [position(number) for number in range(1, MAX_NUMBER + 1)]}
+    del row["items"]
+    return {**schema, "items": {**row, "items": False}}
+
+
+def _no_wild(schema: dict[str, Any]) -> dict[str, Any]:
+    # TM11, TM20: a reshuffled draw pile holds discarded cards, and a wild is never discarded.
+    counts = schema["anyOf"][0]
+    wild = CARD.word(Card.WILD)
+    properties = {**counts["properties"], wild: {**counts["properties"][wild], "maximum": 0}}
+    return {**schema, "anyOf": [{**counts, "properties": properties}, *schema["anyOf"][1:]]}
+
+
+def _zero_or_one(schema: dict[str, Any]) -> dict[str, Any]:
+    # TM23: the winner's return is 1, every other seat's 0.
+    return {**schema, "items": {"enum": [0, 1]}}
+
+
+def _no_scores(schema: dict[str, Any]) -> dict[str, Any]:
+    # Too Many Monkeys counts no points: an outcome has no scores.
+    return {key: value for key, value in schema.items() if key != "anyOf"} | {"type": "null"}
+
+
+_NOT_WILD: Final = tuple(card for card in CARDS if card is not Card.WILD)
+REFINE: Final[dict[tuple[type, str], Refine]] = {
+    (FaceDown, "card"): _only((*NUMBERS, Card.WILD)),
+    (GameState, "rows"): _rows,
+    (TableView, "rows"): _rows,
+    (GameState, "discard"): _only(_NOT_WILD),
+    (TableView, "discard"): _only(_NOT_WILD),
+    (GameState, "pile"): _no_wild,
+    (TableView, "pile"): _no_wild,
+    (RaccoonTake, "card"): _only(NUMBERS),
+    (TurnedUp, "card"): _only(NUMBERS),
+    (TookDiscard, "card"): _only(NUMBERS),
+    (BonusTaken, "card"): _only(NUMBERS),
+    (RaccoonTook, "card"): _only(NUMBERS, null=True),
+    (TurnedDown, "card"): _only((*NUMBERS, Card.WILD)),
+    (Discarded, "card"): _only(_NOT_WILD),
+    (Outcome, "returns"): _zero_or_one,
+    (Outcome, "scores"): _no_scores,
+}
+"""What the schemas say beyond the types, each of one field alone (the loader's checks refuse it already): a card
+turned face down, or the cards a turned-up event or a bonus names, are numbers or a wild; each position of a row
+its own number or a wild (TM7, TM11, TM15); a wild is never discarded (TM11); the raccoon takes numbers (TM14);
+an outcome's returns are 0 or 1, and it has no scores (TM23)."""
+
+_PER_CARD: Final = ((Ruleset, "counts"), (GameState, "unseen"), (GameState, "pile"), (TableView, "pile"))
+"""The fields that hold a count per card: a deck's, and counts of its cards, so none above
+:data:`~cheekymonkey.toomany.rules.MAX_COUNT` (TME4)."""
 
 DOCUMENT_FORMAT: Final = DocumentFormat(
     name=FORMAT_NAME,
@@ -216,15 +312,13 @@ DOCUMENT_FORMAT: Final = DocumentFormat(
         TaggedUnion(Action, ACTION_TAGS, "an action", "Action", "Any action: a player's decision or chance's outcome."),
         TaggedUnion(Event, EVENT_TAGS, "an event", "Event", "Any event: one thing an action did."),
     ),
-    per_member={
-        (Ruleset, "counts"): (CARD, False),
-        (GameState, "unseen"): (CARD, False),
-        (GameState, "pile"): (CARD, False),
-        (TableView, "pile"): (CARD, False),
-    },
+    per_member=dict.fromkeys(_PER_CARD, (CARD, False)),
+    member_bounds=dict.fromkeys(_PER_CARD, MAX_COUNT),
     signed=frozenset({(GameRecord, "seed")}),
     bounds=BOUNDS,
     minimums=MINIMUMS,
+    lengths=LENGTHS,
+    refine=REFINE,
 )
 """Too Many Monkeys' documents, as the tables above say."""
 

@@ -14,7 +14,9 @@ draw of chance. With a list to write to (:func:`apply_with_events`), it also say
 
 from __future__ import annotations
 
+import operator
 import random
+import reprlib
 from collections.abc import Iterable
 from fractions import Fraction
 from itertools import compress
@@ -22,7 +24,12 @@ from typing import Final
 
 from cheekymonkey._compiled import COMPILED, entry_points
 from cheekymonkey._values import count_sum as _size
-from cheekymonkey.errors import IllegalActionError, NotAChanceNodeError
+from cheekymonkey.errors import (
+    IllegalActionError,
+    InvalidStateError,
+    InvalidValueError,
+    NotAChanceNodeError,
+)
 from cheekymonkey.toomany.actions import (
     ACTION_KINDS,
     DECLINE,
@@ -676,6 +683,12 @@ def _not_applicable(state: object, action: object) -> IllegalActionError:
     return _illegal(state, action, f"{state!r} is not a Too Many Monkeys GameState")
 
 
+def _no_state(value: object) -> InvalidStateError:
+    # TME8: a question asked of something that is not a state gets the typed error, never an AttributeError from
+    # inside. Shown short, as the value may be huge.
+    return InvalidStateError(f"TME8: {reprlib.repr(value)} is not a Too Many Monkeys GameState")
+
+
 def apply(state: object, action: object) -> GameState:
     """Return the state after ``action``, with every move the rules then make by themselves (TM18).
 
@@ -749,10 +762,19 @@ def apply_all(state: GameState, actions: Iterable[Action]) -> GameState:
 
 def _apply_all_checked(state: object, actions: Iterable[object]) -> GameState:
     # apply_all on a state typed object: compiled, a GameState parameter would refuse anything else with a
-    # bare TypeError, where the first action gets an IllegalActionError; the compiled twin comes here.
-    for action in actions:
+    # bare TypeError, where an IllegalActionError is promised; the compiled twin comes here. TME8: a state that
+    # is not one, or actions that cannot be iterated, are refused even when there is no action to apply.
+    if state.__class__ is not GameState:
+        raise _illegal(state, actions, f"{state!r} is not a Too Many Monkeys GameState")
+    try:
+        steps = iter(actions)
+    except TypeError:
+        raise _illegal(
+            state, actions, f"TME8: the actions must be an iterable of actions, got {reprlib.repr(actions)}"
+        ) from None
+    for action in steps:
         state = _apply(state, action, None)
-    return state  # type: ignore[return-value]
+    return state
 
 
 def illegal_reason(state: GameState, action: Action) -> str | None:
@@ -763,6 +785,9 @@ def illegal_reason(state: GameState, action: Action) -> str | None:
     :class:`~cheekymonkey.ActionTextError` does). It is worked out only when asked, by trying the action, so
     :func:`apply` and :func:`legal_actions` pay nothing for it.
 
+    Raises:
+        InvalidStateError: If ``state`` is not a :class:`~cheekymonkey.toomany.GameState` (TME8).
+
     >>> from cheekymonkey.toomany import Card, Draw, GiveSkip, Reveal, apply_all, new_game
     >>> state = apply_all(new_game(3), [Reveal(Card.SKIP), GiveSkip(2), Reveal(Card.SKIP)])
     >>> illegal_reason(state, GiveSkip(2)), illegal_reason(state, GiveSkip(0))
@@ -770,6 +795,8 @@ def illegal_reason(state: GameState, action: Action) -> str | None:
     >>> illegal_reason(apply_all(new_game(2), [Reveal(Card.WILD)]), Draw())
     'TM11: the wild in your hand must be placed first, on a face-down position of your row'
     """
+    if state.__class__ is not GameState:
+        raise _no_state(state)
     try:
         _apply(state, action, None)
     except IllegalActionError as error:
@@ -791,19 +818,29 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     At the end: nothing. A choice the rules leave no alternative to is never asked (TM18). This order is the
     engine's own ruling (TME2).
 
+    Raises:
+        InvalidStateError: If ``state`` is not a :class:`~cheekymonkey.toomany.GameState` (TME8).
+
     >>> from cheekymonkey.toomany import new_game
     >>> legal_actions(new_game(2))[:3]
     (Reveal(Card.ONE), Reveal(Card.TWO), Reveal(Card.THREE))
     """
-    phase = state.phase
+    # TME8 at no cost to a state: the turn's start, the most frequent decision, comes first, with the class
+    # checked in place of the three phases it skips; anything else with no phase or no seat (a table view has
+    # none) raises inside and gets the typed error; and the end, where another game's state arrives, checks the
+    # class again.
+    try:
+        phase = state.phase
+        if phase is _START and state.__class__ is GameState:
+            return _START_ACTIONS
+        seat = state.seat
+    except Exception:
+        raise _no_state(state) from None
     if phase is _TURN_UP:
         return tuple(compress(REVEALS, state.unseen))
     if phase is _DRAW or phase is _CHOSEN_DRAW:
         pile = state.pile
         return tuple(compress(REVEALS, state.unseen if pile is None else pile))
-    if phase is _START:
-        return _START_ACTIONS
-    seat = state.seat
     if phase is _WILD_PHASE:
         row = state.rows[seat]
         return tuple([PLACE_WILDS[index] for index in range(len(row)) if row[index].__class__ is not Card])
@@ -825,6 +862,8 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     if phase is _SKIP_PHASE:
         skips = state.skips
         return (*[GIVE_SKIPS[other] for other in range(len(skips)) if other != seat and not skips[other]], DECLINE)
+    if state.__class__ is not GameState:
+        raise _no_state(state)  # another game's state: its phase is none of the above
     return ()
 
 
@@ -832,19 +871,34 @@ _START_ACTIONS: Final[tuple[Action, ...]] = (DRAW, TAKE_DISCARD)
 _BONUS_ACTIONS: Final[tuple[Action, ...]] = (TAKE_BONUS, DECLINE)
 
 
+# The questions below check the state's class first (TME8): reading the phase alone, another game's state would
+# get an answer, wrong, where it should get the typed error.
+
+
 def is_chance_node(state: GameState) -> bool:
-    """Whether chance acts next: a card drawn or picked up is being revealed (TM19)."""
+    """Whether chance acts next: a card drawn or picked up is being revealed (TM19).
+
+    Raises:
+        InvalidStateError: If ``state`` is not a :class:`~cheekymonkey.toomany.GameState` (TME8), as every
+            question below.
+    """
+    if state.__class__ is not GameState:
+        raise _no_state(state)
     phase = state.phase
     return phase is _DRAW or phase is _CHOSEN_DRAW or phase is _TURN_UP
 
 
 def is_terminal(state: GameState) -> bool:
     """Whether the game is over: a seat completed a one-card row (TM23)."""
+    if state.__class__ is not GameState:
+        raise _no_state(state)
     return state.phase is _OVER
 
 
 def current_player(state: GameState) -> int | None:
     """The seat that decides next, or None at a chance node or after the end."""
+    if state.__class__ is not GameState:
+        raise _no_state(state)
     phase = state.phase
     if phase is _DRAW or phase is _CHOSEN_DRAW or phase is _TURN_UP or phase is _OVER:
         return None
@@ -860,7 +914,10 @@ def chance_pool(state: GameState) -> tuple[int, ...]:
 
     Raises:
         NotAChanceNodeError: If ``state`` is not a chance node.
+        InvalidStateError: If ``state`` is not a :class:`~cheekymonkey.toomany.GameState` (TME8).
     """
+    if state.__class__ is not GameState:
+        raise _no_state(state)  # TME8; a table view too, which has the pool (nothing is hidden, TM19)
     phase = state.phase
     if phase is _TURN_UP:
         return state.unseen
@@ -893,7 +950,13 @@ def sample_chance(state: GameState, rng: random.Random) -> Reveal:
 
     Raises:
         NotAChanceNodeError: If ``state`` is not a chance node.
+        InvalidStateError: If ``state`` is not a :class:`~cheekymonkey.toomany.GameState` (TME8).
+        InvalidValueError: If ``rng`` has no ``randrange``, or its ``randrange(n)`` gives anything but an
+            integer from 0 to n - 1 (TME8).
     """
+    # chance_pool inline: one call less per draw.
+    if state.__class__ is not GameState:
+        raise _no_state(state)  # TME8, as chance_pool
     phase = state.phase
     if phase is _TURN_UP:
         pool = state.unseen
@@ -913,6 +976,7 @@ def resolve_chance(state: GameState, rng: random.Random) -> GameState:
 
     Raises:
         NotAChanceNodeError: If ``state`` is not a chance node.
+        InvalidStateError, InvalidValueError: As :func:`sample_chance` (TME8).
     """
     return _apply_reveal(state, REVEALS[_pick(chance_pool(state), rng)], None)
 
@@ -927,7 +991,7 @@ def _pick(pool: tuple[int, ...], rng: random.Random) -> int:
         while pick >= size:
             pick = _getrandbits(rng, bits)
     else:
-        pick = rng.randrange(size)
+        pick = _other_pick(rng, size)
     index = 0
     for count in pool:
         pick -= count
@@ -937,12 +1001,108 @@ def _pick(pool: tuple[int, ...], rng: random.Random) -> int:
     raise AssertionError("unreachable: the pick is below the pool's size")  # pragma: no cover
 
 
+def _other_pick(rng: object, size: int) -> int:
+    """``rng.randrange(size)`` from an ``rng`` that is not a plain :class:`random.Random`, checked (TME8).
+
+    Anything with a ``randrange`` will do (a subclass of Random, a wrapper); what has none, or gives anything
+    but an integer from 0 to ``size - 1``, gets :class:`~cheekymonkey.InvalidValueError`.
+    """
+    randrange = getattr(rng, "randrange", None)
+    if not callable(randrange):
+        raise InvalidValueError(f"TME8: rng must be a random.Random (or have its randrange), got {reprlib.repr(rng)}")
+    drawn = randrange(size)
+    try:
+        pick = operator.index(drawn)
+    except TypeError:
+        raise _bad_pick(drawn, size) from None
+    if not 0 <= pick < size:
+        raise _bad_pick(drawn, size)
+    return pick
+
+
+def _bad_pick(drawn: object, size: int) -> InvalidValueError:
+    return InvalidValueError(
+        f"TME8: rng.randrange({size}) gave {reprlib.repr(drawn)}, not an integer from 0 to {size - 1}"
+    )
+
+
 _Random: Final = random.Random
 # The C method behind rng.getrandbits for a plain Random, called unbound: no bound method per pick.
 _getrandbits: Final = random.Random.getrandbits
 
 
 # --- the compiled build's entry points (cheekymonkey._compiled) ------------------------------------------
-# apply and apply_with_events take object already; apply_all's GameState parameter would refuse anything else
-# with a bare TypeError when compiled, so a caller from Python gets the twin that takes object.
-entry_points(globals(), {"apply_all": _apply_all_checked})
+# apply and apply_with_events take object already. Compiled, a GameState parameter refuses anything else with a
+# bare TypeError before the first line runs, where the typed error is promised (TME8): a caller from Python gets
+# these twins, typed object, which check the class and call the typed function natively.
+
+
+def _legal_actions_checked(state: object) -> tuple[Action, ...]:
+    if isinstance(state, GameState):
+        return legal_actions(state)
+    raise _no_state(state)
+
+
+def _is_chance_node_checked(state: object) -> bool:
+    if isinstance(state, GameState):
+        return is_chance_node(state)
+    raise _no_state(state)
+
+
+def _is_terminal_checked(state: object) -> bool:
+    if isinstance(state, GameState):
+        return is_terminal(state)
+    raise _no_state(state)
+
+
+def _current_player_checked(state: object) -> int | None:
+    if isinstance(state, GameState):
+        return current_player(state)
+    raise _no_state(state)
+
+
+def _chance_pool_checked(state: object) -> tuple[int, ...]:
+    if isinstance(state, GameState):
+        return chance_pool(state)
+    raise _no_state(state)
+
+
+def _chance_outcomes_checked(state: object) -> tuple[tuple[Reveal, Fraction], ...]:
+    if isinstance(state, GameState):
+        return chance_outcomes(state)
+    raise _no_state(state)
+
+
+def _sample_chance_checked(state: object, rng: random.Random) -> Reveal:
+    if isinstance(state, GameState):
+        return sample_chance(state, rng)
+    raise _no_state(state)
+
+
+def _resolve_chance_checked(state: object, rng: random.Random) -> GameState:
+    if isinstance(state, GameState):
+        return resolve_chance(state, rng)
+    raise _no_state(state)
+
+
+def _illegal_reason_checked(state: object, action: Action) -> str | None:
+    if isinstance(state, GameState):
+        return illegal_reason(state, action)
+    raise _no_state(state)
+
+
+_TWINS: Final = {
+    "apply_all": _apply_all_checked,
+    "chance_outcomes": _chance_outcomes_checked,
+    "chance_pool": _chance_pool_checked,
+    "current_player": _current_player_checked,
+    "illegal_reason": _illegal_reason_checked,
+    "is_chance_node": _is_chance_node_checked,
+    "is_terminal": _is_terminal_checked,
+    "legal_actions": _legal_actions_checked,
+    "resolve_chance": _resolve_chance_checked,
+    "sample_chance": _sample_chance_checked,
+}
+"""Each public function taking a state typed GameState, and its twin typed ``object``, met compiled."""
+
+entry_points(globals(), _TWINS)

@@ -16,10 +16,15 @@ import attrs
 from cheekymonkey.errors import InvalidRulesetError, InvalidValueError
 from cheekymonkey.toomany.cards import CARDS, MAX_NUMBER, Card
 
-__all__ = ["MAX_PLAYERS", "STANDARD_COUNTS", "Ruleset"]
+__all__ = ["MAX_COUNT", "MAX_PLAYERS", "STANDARD_COUNTS", "Ruleset"]
 
 MAX_PLAYERS: Final = 6
 """The most seats any rule set may have (TM2: the box says 2 to 6)."""
+
+MAX_COUNT: Final = 2**48
+"""The most cards of one kind a deck may hold (TME4). Twelve such counts, and the rounds, stay below ``2**53 - 1``,
+the largest integer a JSON document keeps exact, so every count, pile size and round a game under any rule set
+can make is saved and loaded back (:data:`cheekymonkey.serialization.MAX_INTEGER`)."""
 
 STANDARD_COUNTS: Final[tuple[int, ...]] = (6, 6, 6, 6, 6, 6, 4, 4, 3, 3, 3, 2)
 """TM1's deck, one count per :class:`~cheekymonkey.toomany.Card` in order: six of each number 1 to 6, four wild
@@ -87,6 +92,11 @@ class Ruleset:
         for card, count in zip(CARDS, counts, strict=True):
             if _check_int(f"the count of {card.label}", count) < 0:
                 raise InvalidRulesetError(f"the count of {card.label} is {count}: a count below 0 is impossible")
+            if count > MAX_COUNT:
+                raise InvalidRulesetError(
+                    f"the count of {card.label} is {count}: at most {MAX_COUNT} (2**48), so that every pile "
+                    "a game makes can be saved"
+                )
         row = _check_int("row_size", self.row_size)
         if not 1 <= row <= MAX_NUMBER:
             raise InvalidRulesetError(f"row_size is {row}: a row has 1 to {MAX_NUMBER} cards (TM24)")

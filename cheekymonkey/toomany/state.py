@@ -11,6 +11,7 @@ compiled build can make native), its checks, attrs' description of its fields, a
 from __future__ import annotations
 
 import enum
+import reprlib
 from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any, ClassVar, Final, NoReturn, cast
@@ -374,9 +375,16 @@ def check_state(state: object) -> None:
         state: A :class:`~cheekymonkey.toomany.GameState`, or any object with its fields.
 
     Raises:
-        InvalidStateError: Naming the invariant broken (and the rule it rests on).
+        InvalidStateError: Naming the invariant broken (and the rule it rests on); also for an object without
+            a state's fields, which is not a state at all (TME8).
     """
-    get = state.__getattribute__
+    values: dict[str, object] = {}
+    for name in FIELDS:
+        try:
+            values[name] = getattr(state, name)
+        except AttributeError:
+            raise _fail(f"TME8: {reprlib.repr(state)} is not a Too Many Monkeys GameState: it has no {name}") from None
+    get: Any = values.__getitem__
     ruleset = get("ruleset")
     if not isinstance(ruleset, Ruleset):
         raise _fail(f"ruleset must be a Ruleset, got {ruleset!r}")

@@ -30,6 +30,7 @@ from cheekymonkey.toomany import (
 )
 from cheekymonkey.toomany.documents import Document, to_document
 from cheekymonkey.toomany.results import outcome
+from tests.document_testing import TEXT_AND_LIMITS, Beyond
 from tests.toomany.helpers import TINY
 
 GAME: Final = "too-many-monkeys"
@@ -44,6 +45,51 @@ SMALL: Final = Ruleset.custom(
 
 RULESETS: Final = (Ruleset.standard(), Ruleset.short(), SMALL, TINY)
 """The rule sets games are played under."""
+
+BEYOND_SCHEMA: Final[tuple[Beyond, ...]] = (
+    *TEXT_AND_LIMITS,
+    Beyond("every card in one place (TM1)", r"card\(s\) are in the game .* but the deck has"),
+    Beyond(
+        "the cards never seen and the draw pile (TM19, TM20)",
+        r"cards are counted as never seen|the draw pile holds \d+ cards, but pile_size",
+    ),
+    Beyond("the rows and the round (TM22)", r"round \d+, but the rows are \d+ card|rows have 1 to \d+ \(TM22"),
+    Beyond(
+        "a seat that the game has",
+        r"is not one of the \d+ seats|is not one of seats|rows, but the rule set allows|seats, but the rule set allows"
+        r"|skips must be a tuple of \d+ booleans|players: the .* rules allow|quit_by must be None or one of the",
+    ),
+    Beyond(
+        "the turn in progress (TM6, TM11-TM18, TM21, TM23)",
+        r"in phase \w+ the hand holds|the turn offers a choice|a draw is pending but|the discard top can be taken"
+        r"|the player chose to draw|a wild with one face-down position|the bonus needs|the raccoon's choice is made"
+        r"|the raccoon has nothing to take|no opponent has a face-up card|every opponent has a Skip waiting"
+        r"|to move with a Skip waiting|the game is over, so seat|the winner holds|row is all face up",
+    ),
+    Beyond(
+        "a view's legal actions and outcome",
+        r"legal actions|an outcome needs one rank and one return per seat|the outcome .* is not the game's",
+    ),
+    Beyond(
+        "an event that agrees with itself (TM7, TM9, TM13-TM16)",
+        r"TM7: a number is put face up at the position|TM15: a face-up card in a row is a wild, or a number at"
+        r"|a Skip is played on an opponent|only a number is discarded|only an elephant or a giraffe|only a raccoon or"
+        r"|a declined card is a number|only a Do Not Disturb or a Skip can lack",
+    ),
+    Beyond(
+        "an outcome of a finished game (TM23)",
+        r"the winner alone is ranked first|seats that tie share a place|the winner's return is 1",
+    ),
+    Beyond(
+        "a record that replays",
+        r"does not replay|names for \d+ seats|bots for \d+ seats|kinds for \d+ seats",
+    ),
+    Beyond(
+        "a deck that can be played (TME4, TME5, TM25)",
+        r"max_players \d+ is below min_players|cards are too few|could stall|can be completed",
+    ),
+)
+"""What Too Many Monkeys' loader checks that its schemas do not state: relations between fields."""
 
 VALIDATORS: Final = {kind: jsonschema.Draft202012Validator(load_schema(kind, game=GAME)) for kind in SCHEMA_GAMES[GAME]}
 """The shipped schema of every kind, ready to validate."""

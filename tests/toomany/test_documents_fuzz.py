@@ -39,7 +39,7 @@ from cheekymonkey.toomany import (
 )
 from cheekymonkey.toomany import documents as tmm
 from tests.document_testing import HUGE, Fuzzing, hostile_documents
-from tests.toomany.documents_support import VALIDATORS, samples
+from tests.toomany.documents_support import BEYOND_SCHEMA, VALIDATORS, samples
 from tests.toomany.invariants import cards_held, check_state_invariants
 
 SAMPLES: Final = samples()
@@ -130,7 +130,7 @@ def _check_consistent(value: tmm.Document) -> None:
         _check_event(value)
 
 
-FUZZING = Fuzzing(tmm, VALIDATORS, _check_consistent)
+FUZZING = Fuzzing(tmm, VALIDATORS, _check_consistent, BEYOND_SCHEMA)
 
 
 @settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large], deadline=None)

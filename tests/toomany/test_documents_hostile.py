@@ -7,8 +7,10 @@ exception, never a long message, and never a value loaded that play could not gi
 
 from __future__ import annotations
 
+import gc
 import json
 import random
+import sys
 import tracemalloc
 from collections.abc import Callable
 from typing import Any, Final
@@ -16,7 +18,7 @@ from typing import Any, Final
 import pytest
 
 from cheekymonkey.errors import CheekyMonkeyError
-from cheekymonkey.serialization import DocumentError, Limits, _parsing
+from cheekymonkey.serialization import DocumentError, Limits, _parsing, codec
 from cheekymonkey.serialization.codec import DocumentCodec
 from cheekymonkey.toomany import (
     Action,
@@ -35,7 +37,7 @@ from cheekymonkey.toomany import (
 )
 from cheekymonkey.toomany import documents as tmm
 from tests.document_testing import DROP, MAX_MESSAGE, changed, count_calls
-from tests.toomany.documents_support import SMALL, play
+from tests.toomany.documents_support import SMALL, VALIDATORS, play
 from tests.toomany.helpers import TINY, make
 
 
@@ -77,7 +79,7 @@ TAMPERED_STATES = [
     ("a Skip on the seat to move", [(("skips", 1), True), (("unseen", "skip"), 2)], "$", "(TM16)"),
     ("a Skip counted twice", [(("skips", 0), True)], "$", "5 Skip card(s) are in the game"),
     ("two Skips on one seat", [(("skips", 2), 2)], "$.skips[2]", "expected true or false"),
-    ("seven rows of cards", [(("rows", 0), [None] * 7)], "$", "seat 0's row has 7 cards; rows have 1 to 6"),
+    ("seven rows of cards", [(("rows", 0), [None] * 7)], "$.rows", "item 0: 7 items, where 1 to 6 belong"),
     ("a round not yet reached", [(("round",), 2)], "$", "this is round 1 (TM22)"),
     ("a choice of pile with a giraffe on top", [(("discard",), ["five", "giraffe"])], "$", "(TM6, TM18)"),
     ("the bonus with nothing in hand", [(("phase",), "bonus")], "$", "the bonus needs a number in hand"),
@@ -165,7 +167,7 @@ TAMPERED_EVENTS = [
     ("a reason unknown", _event("discarded", seat=0, card="four", reason="bored"), "$.reason", "expected a reason"),
     ("a round begun by a fourth seat", _event("round_started", round=2, first_seat=3, row_sizes=[5, 6, 6]),
      "$.first_seat", "seat 3 is not one of the 3 seats"),
-    ("a row of 7 dealt", _event("round_started", round=2, first_seat=1, row_sizes=[7, 6]), "$.row_sizes", "TM24"),
+    ("a row of 7 dealt", _event("round_started", round=2, first_seat=1, row_sizes=[7, 6]), "$.row_sizes", "above 6"),
     ("round 1 begun again", _event("round_started", round=1, first_seat=1, row_sizes=[5, 6]), "$.round",
      "expected an integer of 2 or more"),
     ("a reshuffle of nothing", _event("reshuffled", cards=0), "$.cards", "expected an integer of 1 or more"),
@@ -189,7 +191,7 @@ def _outcome(**fields: object) -> dict[str, Any]:
 
 
 TAMPERED_OUTCOMES = [
-    ("two winners", _outcome(winners=[0, 1], ranks=[1, 1, 3], returns=[0.5, 0.5, 0.0]), "$.winners", "TM23"),
+    ("two winners", _outcome(winners=[0, 1], ranks=[1, 1, 3], returns=[0.5, 0.5, 0.0]), "$.winners", "where 1 belong"),
     ("the winner ranked second", _outcome(ranks=[1, 2, 3]), "$.ranks", "TM23"),
     ("a place skipped", _outcome(ranks=[3, 1, 3]), "$.ranks", "1, 2, 2, 4"),
     ("a shared return", _outcome(returns=[0.0, 0.5, 0.5]), "$.returns", "the winner's return is 1"),
@@ -333,15 +335,18 @@ def test_every_truncation_of_a_state_document_is_refused() -> None:
 
 @pytest.mark.parametrize("depth", [40, 5_000, 200_000])
 def test_a_document_nested_too_deep_is_refused_in_text_and_parsed(depth: int) -> None:
-    """Nesting beyond the limit is refused before anything else is read, whatever the depth."""
-    text = '{"format": "too-many-monkeys/1", "kind": "state", "rows": ' + "[" * depth + "]" * depth + "}"
+    """Nesting beyond the limit is refused before any value is read, whatever the depth.
+
+    Only the header and the lengths of the lists at the top are checked first: they read nothing below them.
+    """
+    text = '{"format": "too-many-monkeys/1", "kind": "state", "discard": ' + "[" * depth + "]" * depth + "}"
     with pytest.raises(DocumentError, match="nests deeper than the limit of 32 levels"):
         tmm.loads(text)
     nested: list[Any] = []
     for _ in range(min(depth, 5_000)):
         nested = [nested]
     with pytest.raises(DocumentError, match="nests deeper"):
-        tmm.from_document({"format": tmm.FORMAT, "kind": "state", "rows": nested})
+        tmm.from_document({"format": tmm.FORMAT, "kind": "state", "discard": nested})
 
 
 @pytest.mark.parametrize(
@@ -377,7 +382,7 @@ def test_a_document_over_the_size_limit_is_refused_before_it_is_read(monkeypatch
     huge = " " * (Limits().max_bytes + 1)
     huge_bytes = huge.encode()
     parses = count_calls(monkeypatch, json, "loads")
-    scans = count_calls(monkeypatch, _parsing, "_text_depth")
+    scans = count_calls(monkeypatch, _parsing, "text_depth")
     tracemalloc.start()
     try:
         with pytest.raises(DocumentError, match="limit"):
@@ -450,3 +455,76 @@ def test_a_state_with_one_card_more_or_fewer_of_any_kind_is_refused() -> None:
                 continue
             with pytest.raises(DocumentError, match="TM1"):
                 tmm.from_document(moved, "state")
+
+
+def _python_calls(call: Callable[[], object]) -> int:
+    """How many of the library's Python functions ``call`` enters (a profile hook counts them; C code is free).
+
+    The garbage collector is paused meanwhile: its callbacks (hypothesis keeps one) are not the loader's work.
+    """
+    entered = 0
+
+    def count(frame: Any, event: str, arg: object) -> None:
+        nonlocal entered
+        if event == "call" and "cheekymonkey" in frame.f_code.co_filename:
+            entered += 1
+
+    gc.disable()
+    sys.setprofile(count)
+    try:
+        call()
+    except DocumentError:
+        pass
+    finally:
+        sys.setprofile(None)
+        gc.enable()
+    return entered
+
+
+def _rows(count: int) -> str:
+    return json.dumps({**STATE, "rows": [[None]] * count})
+
+
+def test_a_state_of_a_million_rows_is_walked_once_and_refused_by_its_length_before_any_row_is_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """TM2: 2 to 6 rows, counted before any is read, and the depth walked once, on the text.
+
+    An 8 MB state of 10**6 rows costs no more work in Python than a state of seven rows.
+    """
+    huge = _rows(10**6)
+    assert len(huge) > 8_000_000
+    _python_calls(lambda: tmm.loads(_rows(7)))  # once first, for what a first call caches
+    seven = _python_calls(lambda: tmm.loads(_rows(7)))
+    text_walks = count_calls(monkeypatch, _parsing, "text_depth")
+    value_walks = count_calls(monkeypatch, codec, "value_depth")
+    refused: list[DocumentError] = []
+    # Within a few calls of seven rows' (the message's numbers differ); a walk or a read per row would be millions.
+    assert _python_calls(lambda: refused.append(_refused(huge, "state"))) < seven + 20
+    assert (refused[0].path, refused[0].reason) == ("$.rows", "1000000 items, where 2 to 6 belong")
+    assert (text_walks.count, value_walks.count) == (1, 0)
+    tmm.loads(json.dumps(STATE))  # a document that is read whole: its depth too is walked once, on the text
+    assert (text_walks.count, value_walks.count) == (2, 0)
+    # A parsed document has no text to read its depth from, and its rows are counted before its value is walked.
+    with pytest.raises(DocumentError, match="1000000 items, where 2 to 6 belong"):
+        tmm.from_document({**STATE, "rows": [[None]] * 10**6}, "state")
+    assert (text_walks.count, value_walks.count) == (2, 0)
+    tmm.from_document(STATE, "state")
+    assert value_walks.count == 1
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "reason"),
+    [
+        ("rows", [[None] * 6], "1 items, where 2 to 6 belong"),
+        ("rows", [[None] * 6, [None] * 7, [None] * 6], "item 1: 7 items, where 1 to 6 belong"),
+        ("rows", [[None] * 6, []], "item 1: 0 items, where 1 to 6 belong"),
+        ("skips", [False] * 7, "7 items, where 2 to 6 belong"),
+    ],
+)
+def test_a_list_of_the_wrong_length_is_refused_by_its_count(field: str, value: object, reason: str) -> None:
+    """TM2, TM3, TM24: the loader counts a list's items (and each row's) before it reads them; the schema agrees."""
+    document = {**STATE, field: value}
+    error = _refused(document, "state")
+    assert (error.path, error.reason) == (f"$.{field}", reason)
+    assert not VALIDATORS["state"].is_valid(document)

@@ -7,6 +7,7 @@ rule sets that cannot be played (TM25).
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any, Final
 
 import pytest
 
@@ -203,3 +204,85 @@ def test_the_constructor_checks_as_custom_does() -> None:
     with pytest.raises(InvalidRulesetError, match="no preset named 'long'"):
         Ruleset.preset("long")
     assert Ruleset.custom() == Ruleset(Ruleset.standard().counts, name="custom")
+
+
+_UNTYPED: Any = Ruleset
+"""Ruleset as an untyped caller sees it: these tests pass what the types forbid, as a careless caller would."""
+
+_TME5_AFTER_TM25: Final = (
+    "a round could stall for ever (TME5): 2 rows can hold every card numbered 1 (2) and every wild (0) at "
+    "position 1 of the rows, out of everybody's reach; these cards must number more than 2 (add copies or wilds, "
+    "or allow fewer seats)"
+)
+
+
+@pytest.mark.parametrize(
+    ("build", "reason"),
+    [
+        pytest.param(
+            lambda: Ruleset((6, 6, 6)), "counts must be a tuple of 12 counts, one per card, got (6, 6, 6)", id="short"
+        ),
+        pytest.param(lambda: _UNTYPED.custom({3: "2"}), "the count of 3 must be an integer, got '2'", id="text"),
+        pytest.param(lambda: Ruleset.custom({3: True}), "the count of 3 must be an integer, got True", id="bool"),
+        pytest.param(
+            lambda: Ruleset.custom({3: -1}), "the count of 3 is -1: a count below 0 is impossible", id="negative"
+        ),
+        pytest.param(
+            lambda: Ruleset.custom({"giraffe": 2**48 + 1}),
+            "the count of giraffe is 281474976710657: at most 281474976710656 (2**48), so that every pile a game "
+            "makes can be saved",
+            id="above-max-count",
+        ),
+        pytest.param(lambda: _UNTYPED.custom(row_size=2.0), "row_size must be an integer, got 2.0", id="row-float"),
+        pytest.param(lambda: Ruleset.custom(row_size=0), "row_size is 0: a row has 1 to 6 cards (TM24)", id="row-0"),
+        pytest.param(lambda: Ruleset.custom(row_size=7), "row_size is 7: a row has 1 to 6 cards (TM24)", id="row-7"),
+        pytest.param(lambda: _UNTYPED.custom(min_players="2"), "min_players must be an integer, got '2'", id="min"),
+        pytest.param(lambda: _UNTYPED.custom(max_players="6"), "max_players must be an integer, got '6'", id="max"),
+        pytest.param(
+            lambda: Ruleset.custom(min_players=1), "min_players is 1: a game needs at least 2 players (TM2)", id="one"
+        ),
+        pytest.param(
+            lambda: Ruleset.custom(min_players=4, max_players=3), "max_players 3 is below min_players 4", id="range"
+        ),
+        pytest.param(
+            lambda: Ruleset.custom(max_players=7), "max_players 7 is above the supported 6 (TM2)", id="seven-seats"
+        ),
+        pytest.param(lambda: Ruleset.custom(name="  "), "name must be a non-empty string, got '  '", id="blank"),
+        pytest.param(
+            lambda: Ruleset.custom({2: 3, "elephant": 9}, row_size=2, max_players=2),
+            "no row of 2 can be completed: the deck has no 1 and 0 wild(s) to stand in",
+            id="no-1",
+        ),
+        pytest.param(
+            lambda: Ruleset.custom({1: 2, 2: 2, "skip": 1}, row_size=2, max_players=2),
+            "5 cards are too few (TM25): 2 rows of 2 and up to 1 Skip(s) waiting leave nothing to draw; the deck "
+            "needs 6 or more",
+            id="tm25",
+        ),
+        # Two Skips, two seats: one Skip at most waits (the mover never has one), so 4 cards leave one to draw;
+        # the deck is refused by TME5 instead, which TM25 could never be without (a deck past TME5 has a card to
+        # draw whatever the rows and Skips hold).
+        pytest.param(
+            lambda: Ruleset.custom({1: 2, "skip": 2}, row_size=1, max_players=2), _TME5_AFTER_TM25, id="tm25-skips"
+        ),
+        pytest.param(
+            lambda: _UNTYPED.custom([1, 2]), "counts must be a mapping of cards to counts, got [1, 2]", id="list"
+        ),
+        pytest.param(
+            lambda: _UNTYPED.preset(3), "no preset named 3; the presets are standard, short", id="preset-not-text"
+        ),
+    ],
+)
+def test_each_rule_set_refused_gives_its_whole_reason(build: Any, reason: str) -> None:
+    """TME4: the whole reason, word for word (a match on part of it lets a reworded or emptied message through)."""
+    with pytest.raises(InvalidRulesetError) as caught:
+        build()
+    assert caught.value.reason == reason
+    assert str(caught.value) == reason
+
+
+def test_a_preset_name_that_is_not_text_is_refused_with_the_presets_named() -> None:
+    """TME4: Ruleset.preset of anything but a name of a preset, a list even, says which presets there are."""
+    with pytest.raises(InvalidRulesetError) as caught:
+        Ruleset.preset(["standard"])  # type: ignore[arg-type]
+    assert caught.value.reason == "no preset named ['standard']; the presets are standard, short"

@@ -16,6 +16,7 @@ import pytest
 
 from cheekymonkey.errors import IllegalActionError, InvalidStateError, InvalidValueError
 from cheekymonkey.toomany import (
+    CARDS,
     Card,
     Decline,
     Draw,
@@ -26,6 +27,7 @@ from cheekymonkey.toomany import (
     PlaceWild,
     RaccoonTake,
     Reveal,
+    Ruleset,
     TakeBonus,
     TakeDiscard,
     TurnDown,
@@ -33,8 +35,9 @@ from cheekymonkey.toomany import (
     face_down,
     new_game,
 )
+from cheekymonkey.toomany import state as toomany_state
 from cheekymonkey.toomany.state import make_state, trusted_state
-from tests.toomany.helpers import STANDARD, make, random_game, row
+from tests.toomany.helpers import STANDARD, TINY, make, random_game, row
 
 FIELDS = [field.name for field in attrs.fields(GameState)]
 
@@ -210,3 +213,121 @@ def test_the_state_shares_its_tuples_with_the_state_before() -> None:
     assert after.discard is before.discard
     assert after.skips is before.skips
     assert after.ruleset is before.ruleset is STANDARD
+
+
+# --- what the module tells attrs, and the engine's unchecked build (run again here: at import, out of reach) ---
+
+
+def test_attrs_sees_the_states_twelve_fields_with_their_types() -> None:
+    """TME9: attrs, and so cattrs and the documents, see GameState's fields by name and type, in order.
+
+    The description is made when the module is imported; it is made again here, so that what it says is checked.
+    """
+    toomany_state._describe()
+    fields = attrs.fields(GameState)
+    assert [field.name for field in fields] == list(FIELDS)
+    assert {field.name: field.type for field in fields} == {
+        "ruleset": Ruleset,
+        "round": int,
+        "round_first": int,
+        "seat": int,
+        "phase": Phase,
+        "rows": tuple[tuple[Card | FaceDown | None, ...], ...],
+        "hand": Card | None,
+        "discard": tuple[Card, ...],
+        "pile_size": int,
+        "pile": tuple[int, ...] | None,
+        "unseen": tuple[int, ...],
+        "skips": tuple[bool, ...],
+    }
+    assert all(field.default is attrs.NOTHING for field in fields)
+    assert attrs.resolve_types(GameState) is GameState
+    assert attrs.fields(GameState) == fields
+
+
+def _with_a_pile() -> GameState:
+    """A state of the tiny game after a reshuffle, a card turned down, a card in hand: every field holds something."""
+    return make(["? (2)", "W ?"], discard="3 1", pile="1 G G", ruleset=TINY)
+
+
+def test_the_engines_unchecked_builds_keep_every_field_as_given() -> None:
+    """TME9: the engine's unchecked builds give a GameState of the very values given, equal to the checked build.
+
+    They are trusted_state and make_state's pure-Python class (made when the module is imported, made again here).
+    """
+    state = _with_a_pile()
+    values: tuple[Any, ...] = state._values()
+    builds: tuple[Any, ...] = (toomany_state._unfrozen(), trusted_state)
+    for build in builds:
+        built = build(*values)
+        assert built.__class__ is GameState
+        assert built == GameState(*values) == state
+        assert all(getattr(built, name) is value for name, value in zip(FIELDS, values, strict=True))
+
+
+def test_each_card_reads_as_its_name_in_the_rules_and_its_code() -> None:
+    """TM1: the twelve cards, as people read them (str, format, label), their codes, and numbers 1 to 6 only."""
+    words = ["1", "2", "3", "4", "5", "6", "wild", "Skip", "elephant", "giraffe", "raccoon", "Do Not Disturb"]
+    assert [str(card) for card in CARDS] == words
+    assert [f"{card}" for card in CARDS] == words
+    assert [f"{card:>3}" for card in CARDS[:7]] == ["  1", "  2", "  3", "  4", "  5", "  6", "wild"]
+    assert [card.label for card in CARDS] == words
+    assert [card.code for card in CARDS] == ["1", "2", "3", "4", "5", "6", "W", "S", "E", "G", "R", "D"]
+    assert [card.number for card in CARDS] == [1, 2, 3, 4, 5, 6, None, None, None, None, None, None]
+    assert [card.is_number for card in CARDS] == [True] * 6 + [False] * 6
+
+
+def test_distinct_actions_and_face_down_cards_hash_apart() -> None:
+    """TME9: values hashed by value: the twelve Reveals, the RaccoonTakes, the FaceDowns each hash differently."""
+    for values in (
+        [Reveal(card) for card in CARDS],
+        [RaccoonTake(card) for card in CARDS[:6]],
+        [FaceDown(card) for card in (*CARDS[:6], Card.WILD)],
+        [PlaceWild(position) for position in range(1, 7)],
+        [GiveSkip(seat) for seat in range(6)],
+        [TurnDown(seat, position) for seat in range(6) for position in range(1, 7)],
+        [Draw(), TakeDiscard(), TakeBonus(), Decline()],
+    ):
+        assert len({hash(value) for value in values}) == len(values)
+
+
+def test_a_state_prints_as_the_board_it_is_given_and_as_its_repr_without_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """print(state) draws with what show_states_with was given (the package gives the text board).
+
+    The state's module alone, with no drawing given, prints the repr, the call that builds the state.
+    """
+    state = new_game(2)
+    monkeypatch.setattr(toomany_state, "_DRAW", [])
+    assert str(state) == repr(state)
+    toomany_state.show_states_with(lambda value: f"a table of {value.players} seats")
+    assert str(state) == "a table of 2 seats"
+
+
+def test_actions_with_fields_are_equal_only_when_every_field_is() -> None:
+    """TME9: equal by value, field by field: a TurnDown of another seat or position is another action."""
+    assert TurnDown(1, 2) == TurnDown(1, 2)
+    assert TurnDown(1, 2) != TurnDown(1, 3)
+    assert TurnDown(1, 2) != TurnDown(0, 2)
+    assert GiveSkip(1) != GiveSkip(2)
+    assert PlaceWild(1) != PlaceWild(2)
+    assert Reveal(Card.ONE) != RaccoonTake(Card.ONE)
+
+
+def test_states_that_differ_hash_apart_and_phases_format_as_their_words() -> None:
+    """TME9: states are hashed by value (a state's successors hash differently); a phase is written as its word."""
+    states = list(random_game(1, 3))
+    assert len({hash(state) for state in states}) == len(set(states))
+    assert [f"{phase}" for phase in Phase] == [phase.name.lower() for phase in Phase]
+    assert f"{Phase.CHOSEN_DRAW:>12}|{Phase.OVER:<6}|" == " chosen_draw|over  |"
+
+
+def test_the_engines_unchecked_build_does_no_checking() -> None:
+    """TME7: trusted_state builds what the checked constructor refuses (here a draw pile three cards short).
+
+    It trusts the engine, which derives its states from checked ones by legal actions; GameState(...) checks.
+    """
+    values: list[Any] = list(BASE._values())
+    values[FIELDS.index("pile_size")] = 3
+    assert trusted_state(*values).pile_size == 3
+    with pytest.raises(InvalidStateError, match="never seen"):
+        GameState(*values)
