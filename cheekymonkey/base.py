@@ -68,7 +68,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 import attrs
 
-from cheekymonkey.documents import Documents, GenericDocuments
+from cheekymonkey.documents import Documents
 from cheekymonkey.encoding import Encoding
 from cheekymonkey.errors import ActionTextError, InvalidValueError, NotAChanceNodeError, NotOfferedError
 from cheekymonkey.game import Game, GameBot
@@ -472,11 +472,16 @@ class BaseGame(ABC, Generic[S, A, R, V, E]):
         return Record(self, ruleset, players, first_player, tuple(actions), seed, tuple(names), tuple(bots), quit_by)
 
     def documents(self) -> Documents:
-        """Default: :class:`~cheekymonkey.documents.GenericDocuments`, format ``<name>/1``.
+        """Default: :class:`~cheekymonkey.serialization.generic.GenericDocuments`, format ``<name>/1``.
 
         They write any value made of attrs classes, enums, numbers, strings and tuples, and read back
         those whose classes live in the game's own top-level package.
+
+        Raises:
+            ImportError: If the ``json`` extra is not installed (the documents' parser needs it).
         """
+        from cheekymonkey.serialization.generic import GenericDocuments
+
         return GenericDocuments(self)
 
     # -- capabilities absent unless a game offers them -------------------------------------------------

@@ -113,3 +113,17 @@ def test_what_the_game_does_not_offer_is_absent_with_a_typed_error_or_none() -> 
     assert RACE.bot_names() == ("random",)
     with pytest.raises(InvalidValueError, match="no bot named 'clever'"):
         RACE.bot_named("clever")
+
+
+def test_the_base_class_implements_the_whole_protocol_and_the_docs_count_its_members() -> None:
+    """Every member of Game is the base class's, required or a default; the reference page gives the counts."""
+    from pathlib import Path
+
+    members = {name for name in vars(Game) if not name.startswith("_")}
+    required = set(BaseGame.__abstractmethods__)
+    assert required < members
+    assert members <= {name for name in dir(BaseGame) if not name.startswith("_")}
+    page = (Path(__file__).resolve().parent.parent / "docs" / "reference" / "base.md").read_text(encoding="utf-8")
+    counts = f"has {len(members)} members; a subclass of `BaseGame` writes {len(required)} of them, the rules"
+    assert counts in " ".join(page.split())
+    assert f"inherits the other {len(members) - len(required)} as defaults" in " ".join(page.split())
