@@ -7,9 +7,13 @@ Screenshots of the phone-width checks are written to pytest's temporary folder, 
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
+import contextlib
 import json
 import random
 import re
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,7 +26,8 @@ from cheekymonkey.cheeky.actions import Draw, Stop
 from cheekymonkey.cheeky.documents import load_record, to_document
 from cheekymonkey.games import DEFAULT_GAME, GAME_NAMES, game_named
 from cheekymonkey.table import Table
-from cheekymonkey.web import Room
+from cheekymonkey.web import Room, RoomManager, SeatSpec
+from cheekymonkey.web.store import SqliteStore
 from tests.web_support import LiveServer, Pages, browser_rooms, live_server, make_room
 
 pytestmark = pytest.mark.slow
@@ -424,3 +429,47 @@ def test_the_lobby_shows_every_seats_number_as_its_legend_promises_for_both_game
         for seat in range(4):  # the name box is read with its seat's number
             expect(page.locator(f"#seat-name-{seat}")).to_have_accessible_name(f"Seat {seat} name")
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def test_a_damaged_room_shows_one_message_and_the_page_stops_asking_the_server(pages: Pages, tmp_path: Path) -> None:
+    """A room whose rows cannot be read answers 410: the page says so once and sends no request after it.
+
+    The page's clock is Playwright's fake one, run two minutes ahead after the message: a page that retried
+    (its reconnection waits 0.5 s, then longer, up to 10 s) would send several requests meanwhile.
+    """
+    path = tmp_path / "rooms.sqlite3"
+
+    async def make() -> dict[int, str]:
+        manager = RoomManager(store=SqliteStore(str(path)), allow_seeds=True)
+        room, tokens = await manager.create(
+            CHEEKY_MONKEY, CHEEKY_MONKEY.ruleset(), [SeatSpec("Ann"), SeatSpec("Bob")], seed=3
+        )
+        await room.play(0, room.version, text="d")
+        await manager.stop()
+        return tokens
+
+    with concurrent.futures.ThreadPoolExecutor(1) as worker:  # Playwright's own event loop runs in this thread
+        tokens = worker.submit(asyncio.run, make()).result()
+    with contextlib.closing(sqlite3.connect(path)) as db:  # one action row that is not JSON any more
+        assert db.execute("UPDATE actions SET action = '{not json' WHERE number = 1").rowcount == 1
+        db.commit()
+    rooms = RoomManager(store=SqliteStore(str(path)), allow_seeds=True, bot_delay=0.0)
+    with live_server(rooms) as damaged:
+        page = pages.open(damaged.url + "/static/favicon.svg")
+        page.clock.install()
+        asked: list[str] = []
+        page.on("request", lambda r: asked.append(r.url) if "/api/" in r.url and "marker" not in r.url else None)
+        page.goto(damaged.url + "/play#" + tokens[0])
+        expect(page.locator("#fatal")).to_be_visible()
+        expect(page.locator("#fatal-title")).to_have_text("This room is closed")
+        expect(page.locator("#fatal-reason")).to_contain_text("damaged")
+        expect(page.locator("#status")).to_have_text("This room is closed.")
+        for hidden in ("#controls", "#board", "#command", "#result"):
+            expect(page.locator(hidden)).to_be_hidden()
+        assert [url.removeprefix(damaged.url) for url in asked] == ["/api/events?since=0"]
+        for _ in range(12):
+            page.clock.run_for(10_000)
+            # A request of the test's own: whatever the page's timers started has been sent before it.
+            assert page.evaluate("fetch('/api/options?marker').then(r => r.status)") == 200
+            page.keyboard.press("d")  # no key sends a move either
+        assert [url.removeprefix(damaged.url) for url in asked] == ["/api/events?since=0"]

@@ -304,7 +304,7 @@ def chromium() -> Iterator[Browser]:
 
 
 # Refused requests are answers the page shows, not script errors (the browser logs their status).
-_REFUSED = re.compile(r"^Failed to load resource: the server responded with a status of (400|404|409)")
+_REFUSED = re.compile(r"^Failed to load resource: the server responded with a status of (400|404|409|410)")
 
 
 class Pages:

@@ -9,6 +9,7 @@ shows the result at the end.
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -160,5 +161,10 @@ class TableRun:
         self.save()
         if self.save_failed:
             return 3
-        self.console.print(f"Record saved to {self.file.path}; replay it with: cheekymonkey replay {self.file.path}")
+        # The path and the command are never broken across lines (at 80 columns a long path was, and the
+        # command copied from the screen then lost its file): a terminal narrower than them wraps them itself.
+        self.console.print(f"Record saved to {self.file.path}", soft_wrap=True, markup=False, highlight=False)
+        self.console.print("Replay it with:")
+        command = f"  cheekymonkey replay {shlex.quote(str(self.file.path))}"
+        self.console.print(command, soft_wrap=True, markup=False, highlight=False)
         return status

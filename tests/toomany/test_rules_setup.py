@@ -22,6 +22,7 @@ from cheekymonkey.toomany import (
     chance_outcomes,
     new_game,
 )
+from cheekymonkey.toomany.rules import MAX_COUNT
 from tests.toomany.helpers import TM1_COUNTS, random_game
 
 
@@ -286,3 +287,12 @@ def test_a_preset_name_that_is_not_text_is_refused_with_the_presets_named() -> N
     with pytest.raises(InvalidRulesetError) as caught:
         Ruleset.preset(["standard"])  # type: ignore[arg-type]
     assert caught.value.reason == "no preset named ['standard']; the presets are standard, short"
+
+
+def test_a_count_may_be_max_count_itself_and_no_more() -> None:
+    """TME4: a count of MAX_COUNT (2**48) is allowed (of wilds, of giraffes); one above it is refused."""
+    for card in (Card.WILD, Card.GIRAFFE):
+        counts = dict(TM1_COUNTS)
+        assert Ruleset.custom({**counts, card: MAX_COUNT}).counts[card.value - 1] == MAX_COUNT
+        with pytest.raises(InvalidRulesetError, match=rf"is {MAX_COUNT + 1}: at most {MAX_COUNT} \(2\*\*48\)"):
+            Ruleset.custom({**counts, card: MAX_COUNT + 1})

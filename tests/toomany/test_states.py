@@ -14,7 +14,7 @@ import attrs
 import cattrs
 import pytest
 
-from cheekymonkey.errors import IllegalActionError, InvalidStateError, InvalidValueError
+from cheekymonkey.errors import CheekyMonkeyError, IllegalActionError, InvalidStateError, InvalidValueError
 from cheekymonkey.toomany import (
     CARDS,
     Card,
@@ -246,8 +246,16 @@ def test_attrs_sees_the_states_twelve_fields_with_their_types() -> None:
 
 
 def _with_a_pile() -> GameState:
-    """A state of the tiny game after a reshuffle, a card turned down, a card in hand: every field holds something."""
+    """A state of the tiny game after a reshuffle, with a card turned down and a discard pile."""
     return make(["? (2)", "W ?"], discard="3 1", pile="1 G G", ruleset=TINY)
+
+
+def _filled() -> list[GameState]:
+    """States between them holding something in every field: a reshuffled pile, a card in hand, a Skip waiting."""
+    played = list(random_game(4, 3))
+    with_hand = next(state for state in played if state.hand is not None)
+    with_skip = next(state for state in played if any(state.skips))
+    return [_with_a_pile(), with_hand, with_skip]
 
 
 def test_the_engines_unchecked_builds_keep_every_field_as_given() -> None:
@@ -255,14 +263,14 @@ def test_the_engines_unchecked_builds_keep_every_field_as_given() -> None:
 
     They are trusted_state and make_state's pure-Python class (made when the module is imported, made again here).
     """
-    state = _with_a_pile()
-    values: tuple[Any, ...] = state._values()
     builds: tuple[Any, ...] = (toomany_state._unfrozen(), trusted_state)
-    for build in builds:
-        built = build(*values)
-        assert built.__class__ is GameState
-        assert built == GameState(*values) == state
-        assert all(getattr(built, name) is value for name, value in zip(FIELDS, values, strict=True))
+    for state in _filled():
+        values: tuple[Any, ...] = state._values()
+        for build in builds:
+            built = build(*values)
+            assert built.__class__ is GameState
+            assert built == GameState(*values) == state
+            assert all(getattr(built, name) is value for name, value in zip(FIELDS, values, strict=True))
 
 
 def test_each_card_reads_as_its_name_in_the_rules_and_its_code() -> None:
@@ -331,3 +339,41 @@ def test_the_engines_unchecked_build_does_no_checking() -> None:
     assert trusted_state(*values).pile_size == 3
     with pytest.raises(InvalidStateError, match="never seen"):
         GameState(*values)
+
+
+def test_every_phase_is_a_value_that_is_true_the_start_included() -> None:
+    """A phase is never "nothing": Phase.START is the number 0, yet `if state.phase:` holds in every phase."""
+    assert int(Phase.START) == 0
+    assert all(bool(phase) is True for phase in Phase)
+
+
+def test_new_games_compiled_entry_answers_as_new_game() -> None:
+    """TM2, TME8: the entry a caller from Python meets compiled deals the same game and refuses the same input."""
+    checked = toomany_state._new_game_checked
+    for players in (2, 3, 6):
+        for first in range(players):
+            assert checked(players, first_player=first) == new_game(players, first_player=first)
+    assert checked(2, ruleset=TINY) == new_game(2, ruleset=TINY)
+    bad: list[tuple[Any, dict[str, Any]]] = [(1, {}), (7, {}), ("2", {}), (2, {"first_player": 2})]
+    bad.append((2, {"ruleset": "x"}))
+    for players, kwargs in bad:
+        with pytest.raises(CheekyMonkeyError) as expected:
+            new_game(players, **kwargs)
+        with pytest.raises(type(expected.value)) as caught:
+            checked(players, **kwargs)
+        assert str(caught.value) == str(expected.value)
+
+
+def test_a_winner_holding_a_card_that_could_not_lie_at_position_one_is_refused_saying_so() -> None:
+    """TM21, TM23: the card a game's winner turned up last lay at position 1, so it is a 1 or a wild, or none.
+
+    The state is a real game's end with its winner's hand changed (the card taken from those never seen).
+    """
+    over = list(random_game(4, 2))[-1]
+    assert over.phase is Phase.OVER
+    fields = dict(zip(FIELDS, over._values(), strict=True))
+    unseen = list(over.unseen)
+    unseen[Card.TWO.value - 1] -= 1
+    with pytest.raises(InvalidStateError) as caught:
+        GameState(**{**fields, "hand": Card.TWO, "unseen": tuple(unseen)})
+    assert caught.value.reason == "the winner holds Card.TWO, which cannot have lain face down at position 1 (TM21)"

@@ -52,6 +52,17 @@
     document.body.dataset.fatal = "true";
   }
 
+  // A room the server has closed for good (410: its record in the store is damaged): one message, and from
+  // then on the page asks the server nothing more (no stream, no retry, no move).
+  let gone = false;
+  function closedForGood(reason) {
+    gone = true;
+    fatal(reason || "the server has closed this room");
+    $("fatal-title").textContent = "This room is closed";
+    $("status").textContent = "This room is closed.";
+    document.body.dataset.gone = "true";
+  }
+
   function nameOf(index) {
     return table.seats[index].name;
   }
@@ -243,7 +254,7 @@
   // already played, a move from an old table), the server refuses it and sends the table as it is now.
   // Returns whether the server took the move (false also when it was not sent: one is on its way already).
   async function send(move) {
-    if (!table || moveOnItsWay()) return false;
+    if (!table || gone || moveOnItsWay()) return false;
     const version = table.version;
     $("error").textContent = "";
     sentFrom = version;
@@ -257,6 +268,10 @@
       });
       const answer = await response.json().catch(() => ({}));
       if (sentFrom === version) sentFrom = null;
+      if (response.status === 410) {
+        closedForGood(answer.error);
+        return false;
+      }
       if (!response.ok) {
         $("error").textContent = answer.error || "The move was refused (" + response.status + ").";
         if (answer.table) await receive(answer.table);
@@ -268,7 +283,7 @@
       $("error").textContent = "The server cannot be reached: " + error;
     } finally {
       if (sentFrom === version) sentFrom = null;
-      if (table) render();
+      if (table && !gone) render();
     }
     return taken;
   }
@@ -294,7 +309,7 @@
 
   // A button's key presses it whenever the button is enabled. A key held down does not repeat a move.
   document.addEventListener("keydown", (event) => {
-    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (gone || event.ctrlKey || event.metaKey || event.altKey) return;
     const target = event.target;
     if (target && (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA")) return;
     if (event.key === "/") {
@@ -316,6 +331,10 @@
     try {
       const response = await fetch("/api/record", { headers: auth(), cache: "no-store" });
       const answer = await response.json();
+      if (response.status === 410) {
+        closedForGood(answer.error);
+        return;
+      }
       if (!response.ok) {
         $("winners").textContent = answer.error || "The record cannot be had (" + response.status + ").";
         return;
@@ -340,6 +359,10 @@
     for (;;) {
       try {
         const response = await fetch("/api/events?since=" + nextSeq, { headers: auth(), cache: "no-store" });
+        if (response.status === 410) {
+          closedForGood((await response.json().catch(() => ({}))).error);
+          return;
+        }
         if (response.status === 401 || response.status === 404) {
           const answer = await response.json().catch(() => ({}));
           if (table) {
@@ -364,11 +387,12 @@
             const block = buffer.slice(0, end);
             buffer = buffer.slice(end + 2);
             const data = block.split("\n").filter((line) => line.startsWith("data: ")).map((line) => line.slice(6)).join("\n");
-            if (data) await receive(JSON.parse(data));
+            if (data && !gone) await receive(JSON.parse(data));
           }
         }
-        if (table && table.closed) return;
+        if (gone || (table && table.closed)) return;
       } catch (error) {
+        if (gone) return;
         console.warn(error);
         $("status").textContent = "Reconnecting…";
       }
