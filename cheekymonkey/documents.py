@@ -1,4 +1,9 @@
-"""JSON documents: the protocol every game's documents follow (the codec of :mod:`cheekymonkey.serialization`)."""
+"""JSON documents: the protocol every game's documents follow.
+
+A built-in game's documents are made with :mod:`cheekymonkey.serialization` (a format described as data, JSON
+Schemas beside it); :class:`~cheekymonkey.serialization.generic.GenericDocuments` are what a game gets that
+describes none.
+"""
 
 from __future__ import annotations
 

@@ -16,6 +16,7 @@ __all__ = [
     "InvalidStateError",
     "InvalidValueError",
     "NotAChanceNodeError",
+    "NotOfferedError",
     "NotYourDecisionError",
     "ReplayError",
 ]
@@ -118,6 +119,26 @@ class GameNotOverError(CheekyMonkeyError, ValueError):
 
 class InvalidValueError(CheekyMonkeyError, ValueError):
     """A value that is not what it should be: an action built with something not an animal or a seat."""
+
+
+class NotOfferedError(InvalidValueError):
+    """A game asked for a capability it does not offer (encodings for learning, say), naming both.
+
+    A game declares a capability absent by leaving the :class:`~cheekymonkey.base.BaseGame` default in place;
+    a front end that cannot do without it (the RL adapters without encodings) refuses the game with this.
+
+    Attributes:
+        game: The game's name.
+        capability: What it does not offer, in words (``"encodings for learning"``).
+    """
+
+    def __init__(self, game: str, capability: str) -> None:
+        super().__init__(f"the game {game!r} offers no {capability}")
+        self.game = game
+        self.capability = capability
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (self.__class__, (self.game, self.capability))
 
 
 class ReplayError(CheekyMonkeyError, ValueError):

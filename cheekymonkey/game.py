@@ -234,11 +234,13 @@ class Game(Protocol[S, A, R, V_co, E]):
         """
         ...
 
-    def number_bound(self, ruleset: R) -> int:
-        """An upper bound on every whole number a game under ``ruleset`` can put in its documents.
+    def number_bound(self, ruleset: R) -> int | None:
+        """An upper bound on every whole number a game under ``ruleset`` can put in its documents, or None.
 
         Sizes, counts and scores all stay at or below it, so a front end whose numbers are doubles
         (JavaScript's are exact up to ``2**53 - 1``) can tell from the rules alone whether it can show the game.
+        None: the game gives no bound (:class:`~cheekymonkey.base.BaseGame`'s default), and such a front end
+        takes the game as it comes.
         """
         ...
 

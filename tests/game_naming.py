@@ -59,6 +59,7 @@ FRONT_ENDS: Final[dict[str, tuple[str, ...]]] = {
     ),
     "table/session": (
         "game.py",
+        "base.py",
         "table.py",
         "play.py",
         "games/__init__.py",

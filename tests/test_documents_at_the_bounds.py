@@ -109,7 +109,9 @@ def test_every_cheeky_monkey_state_of_a_rule_set_near_the_bound_round_trips(
 ) -> None:
     """E7: the rule set, a state reached (the last, and one drawn) and its views are saved and loaded back equal."""
     game = game_named("cheeky-monkey")
-    assert game.number_bound(ruleset) <= MAX_INTEGER
+    bound = game.number_bound(ruleset)
+    assert bound is not None
+    assert bound <= MAX_INTEGER
     players = data.draw(st.integers(ruleset.min_players, ruleset.max_players))
     _round_trips(cm_documents, CM_SCHEMAS, ruleset)
     states = _play(cheekymonkey, cheekymonkey.new_game(players, ruleset=ruleset), random.Random(seed), steps)
@@ -126,7 +128,9 @@ def test_every_too_many_monkeys_state_of_a_rule_set_near_the_bound_round_trips(
 ) -> None:
     """TME4: the rule set, a state reached (its pile size above all) and its views are saved and loaded back equal."""
     game = game_named("too-many-monkeys")
-    assert game.number_bound(ruleset) <= MAX_INTEGER
+    bound = game.number_bound(ruleset)
+    assert bound is not None
+    assert bound <= MAX_INTEGER
     players = data.draw(st.integers(ruleset.min_players, ruleset.max_players))
     _round_trips(tm_documents, TM_SCHEMAS, ruleset)
     states = _play(toomany, toomany.new_game(players, ruleset=ruleset), random.Random(seed), steps)

@@ -30,6 +30,7 @@ from cheekymonkey import (
     ReplayError,
     new_game,
 )
+from cheekymonkey.errors import NotOfferedError
 from cheekymonkey.serialization import DocumentError
 
 
@@ -48,6 +49,7 @@ def _examples() -> dict[type[BaseException], BaseException]:
         ReplayError: ReplayError(3, illegal),
         GameTooLongError: GameTooLongError("the game passed 10 actions: does every bot stop? (R22)"),
         ActionTextError: ActionTextError("c 9", "there is no seat 9 in this game", ("d", "s", "c 1")),
+        NotOfferedError: NotOfferedError("dice-race", "encodings for learning"),
         DocumentError: DocumentError("record", [(f"$.actions[{i}]", "type None is not an action") for i in range(40)]),
     }
 
@@ -56,7 +58,7 @@ EXAMPLES = _examples()
 
 
 def _public_exceptions() -> set[type[BaseException]]:
-    found: set[type[BaseException]] = {DocumentError}
+    found: set[type[BaseException]] = {DocumentError, NotOfferedError}
     for name in cheekymonkey.__all__:
         value = getattr(cheekymonkey, name)
         if isinstance(value, type) and issubclass(value, BaseException):

@@ -69,12 +69,14 @@ CORE: tuple[str, ...] = (*SHARED_CORE, *(name for core in ENGINE_CORES.values() 
 
 BELOW_THE_GAMES: tuple[str, ...] = (
     *SHARED_CORE,
+    "cheekymonkey.base",
     "cheekymonkey.serialization",
     "cheekymonkey.verify",
     "cheekymonkey.batched",
 )
-"""The shared modules a game's package may import: the shared core, the documents' machinery, the proofs'
-framework and the batched engines' base (a package here stands for its modules too)."""
+"""The shared modules a game's package may import: the shared core, the base class of a game's binding, the
+documents' machinery, the proofs' framework and the batched engines' base (a package here stands for its
+modules too)."""
 
 ABOVE_THE_GAMES_MAY_IMPORT_A_GAME: frozenset[str] = frozenset({"cheekymonkey", "cheekymonkey._moved"})
 """The shared modules that may name a game's package: the facade (``import cheekymonkey as cm; cm.apply``, the

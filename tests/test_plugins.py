@@ -6,8 +6,10 @@ schemas, a page drawing) is absent, and each front end says so instead of failin
 
 from __future__ import annotations
 
+import http.client
 import importlib
 import importlib.metadata
+import io
 import logging
 import subprocess
 import sys
@@ -18,7 +20,7 @@ import pytest
 
 from cheekymonkey import RandomBot as CheekyRandomBot
 from cheekymonkey.cli import main
-from cheekymonkey.errors import InvalidValueError
+from cheekymonkey.errors import InvalidValueError, NotOfferedError
 from cheekymonkey.game import Game
 from cheekymonkey.games import ENTRY_POINT_GROUP, GAME_NAMES, Registry, game_named, games
 from cheekymonkey.play import play_game
@@ -27,6 +29,7 @@ from cheekymonkey.toomany import TOO_MANY_MONKEYS
 from cheekymonkey.toomany import RandomBot as TooManyRandomBot
 from cheekymonkey.verify import proofs_of
 from cheekymonkey.web.app import page_script
+from tests.minimal_game import RACE, Move, Race
 
 
 class _Plain:
@@ -139,18 +142,30 @@ def test_a_broken_plug_in_installed_beside_the_library_costs_one_line_at_the_com
         assert name in done.stdout
 
 
-@pytest.fixture
-def plain(monkeypatch: pytest.MonkeyPatch) -> _Plain:
-    """The plain game, installed as a plug-in beside the others for one test."""
+def _install(monkeypatch: pytest.MonkeyPatch, entry: importlib.metadata.EntryPoint) -> None:
+    """Install one more plug-in beside the others, for one test."""
     from cheekymonkey import games as registry_module
 
     # The command line's modules take the games' names when first imported: imported before the registry changes.
     commands = [importlib.import_module(name) for name in ("cheekymonkey.cli.options", "cheekymonkey.cli.replay")]
-    registry = Registry([*_installed(), _entry("plain-monkeys", f"{__name__}:PLAIN")])
+    registry = Registry([*_installed(), entry])
     monkeypatch.setattr(registry_module, "_REGISTRY", [registry])
     for module in commands:
         monkeypatch.setattr(module, "GAME_NAMES", registry.names)
+
+
+@pytest.fixture
+def plain(monkeypatch: pytest.MonkeyPatch) -> _Plain:
+    """The plain game, installed as a plug-in beside the others for one test."""
+    _install(monkeypatch, _entry("plain-monkeys", f"{__name__}:PLAIN"))
     return PLAIN
+
+
+@pytest.fixture
+def race(monkeypatch: pytest.MonkeyPatch) -> Race:
+    """The dice race (:mod:`tests.minimal_game`: the base class's required core and nothing else), installed."""
+    _install(monkeypatch, _entry(RACE.name, "tests.minimal_game:RACE"))
+    return RACE
 
 
 def test_a_game_without_proofs_gets_verify_s_one_line_and_status_2(
@@ -187,3 +202,122 @@ def test_play_game_plays_the_game_it_is_given() -> None:
     assert too_many.outcome == TOO_MANY_MONKEYS.outcome(too_many.state)
     with pytest.raises(AttributeError, match="Too Many Monkeys keeps no score sheet"):
         _ = too_many.score
+
+
+def test_a_game_of_the_core_alone_is_a_plug_in_like_the_others(race: Race) -> None:
+    """Registered by its entry point, the dice race is found by name and by its documents' format."""
+    from cheekymonkey.games import GAME_NAMES as names
+    from cheekymonkey.games import game_of_document
+
+    assert race.name in names
+    assert game_named(race.name) is race
+    assert isinstance(race, Game)
+    document = race.documents().to_document(Move.ROLL)
+    assert document["format"] == "dice-race/1"
+    assert game_of_document(document) is race
+    assert "dice-race" not in SCHEMA_GAMES
+    assert page_script(race) is None
+    assert proofs_of(race) is None
+
+
+def test_a_game_of_the_core_alone_is_watched_saved_and_replayed_at_the_command_line(
+    race: Race, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``watch`` narrates it with the default bot, saves a generic record; ``replay`` reads it without --game."""
+    record = tmp_path / "race.json"
+    assert main(["watch", "--game", race.name, "--players", "3", "--seed", "4", "--record", str(record)]) == 0
+    watched = capsys.readouterr().out
+    assert watched.startswith("Dice Race, standard rules, 3 players, seed 4: Random 0 (random)")
+    assert "Chance: roll (pips " in watched
+    assert "Winner: " in watched
+    loaded = race.documents().loads(record.read_text(encoding="utf-8"), "record")
+    assert race.is_terminal(loaded.final_state())
+    assert main(["replay", str(record), "--no-step"]) == 0
+    replayed = capsys.readouterr().out
+    narration = [line for line in watched.splitlines()[1:] if line.startswith(("Random", "Chance"))]
+    assert len(narration) > 5
+    assert all(line in replayed for line in narration)
+
+
+def test_a_game_of_the_core_alone_is_played_at_the_command_line_by_its_legal_moves_texts(
+    race: Race, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A person types the moves as the game's default texts; a text no move has is refused with the valid ones."""
+    monkeypatch.setattr("sys.stdin", io.StringIO("jump\n" + "step\n" * 200))
+    assert main(["play", "--game", race.name, "--players", "2", "--seed", "1", "--no-record"]) == 0
+    out = capsys.readouterr().out
+    assert "'jump': that is no legal action now. Type ? for help." in out
+    assert "  step  step" in out  # the choices, listed by their texts
+    assert "Winner: " in out
+
+
+def test_a_game_of_the_core_alone_is_simulated(race: Race, capsys: pytest.CaptureFixture[str]) -> None:
+    """``simulate`` plays it with its one bot and counts every game."""
+    assert main(["simulate", "--game", race.name, "--players", "2", "--games", "30", "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "30 games" in out
+
+
+def test_a_game_of_the_core_alone_is_served_played_over_the_api_and_rebuilt_from_the_store(race: Race) -> None:
+    """Two people play it through ``serve``'s API, by text and by action document; the room survives a rebuild."""
+    from cheekymonkey.web import RoomManager
+    from tests.web_support import call, live_server, token_of
+
+    with live_server(RoomManager(games=[race.name], allow_seeds=True)) as server:
+        status, options = call(server, "GET", "/api/options")
+        assert status == 200, options
+        status, room = call(server, "POST", "/api/rooms",
+                             {"game": race.name, "preset": "short", "seats": [{"name": "Ann"}, {"name": "Bob"}],
+                              "seed": 3})  # fmt: skip
+        assert status == 201, room
+        status, table = call(server, "GET", "/api/table", token=token_of(room, 0))
+        assert status == 200, table
+        assert [item["text"] for item in table["legal"]] == ["step", "roll"]
+        assert "Dice Race" in table["board"]
+        assert "Ann to move." in table["board"]
+        move = {"version": table["version"], "action": table["legal"][1]["action"]}
+        status, answer = call(server, "POST", "/api/move", move, token=token_of(room, 0))
+        assert status == 200, answer
+        server.manager.rooms.clear()  # read back from the store: header record, then each action document
+        for turn in range(12):
+            seat = turn % 2
+            status, table = call(server, "GET", "/api/table", token=token_of(room, seat))
+            if table["outcome"] is not None:
+                break
+            if table["to_move"] != seat:
+                continue
+            status, answer = call(server, "POST", "/api/move", {"version": table["version"], "text": "step"},
+                                  token=token_of(room, seat))  # fmt: skip
+            assert status == 200, answer
+        assert table["outcome"] is not None
+        status, record = call(server, "GET", "/api/record", token=token_of(room, 0))
+        assert status == 200, record
+        assert race.is_terminal(race.documents().from_document(record, "record").final_state())
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        connection.request("GET", f"/static/games/{race.name}.js")
+        assert connection.getresponse().status == 404  # no drawing: the page draws the board text
+        connection.close()
+
+
+@pytest.mark.parametrize("adapter", ["gymnasium", "pettingzoo", "openspiel"])
+def test_a_game_without_encodings_is_refused_by_the_rl_adapters_naming_it(race: Race, adapter: str) -> None:
+    """Each adapter refuses the dice race with the typed error that names the game and what it lacks."""
+    if adapter == "gymnasium":
+        from cheekymonkey.rl.gymnasium_env import SoloEnv
+
+        def build() -> object:
+            return SoloEnv(game=race.name)
+    elif adapter == "pettingzoo":
+        from cheekymonkey.rl.pettingzoo_env import GameEnv
+
+        def build() -> object:
+            return GameEnv(game=race)
+    else:
+        from cheekymonkey.rl.openspiel_game import load
+
+        def build() -> object:
+            return load(game=race.name)
+
+    with pytest.raises(NotOfferedError, match="the game 'dice-race' offers no encodings for learning") as caught:
+        build()
+    assert caught.value.game == race.name

@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 from cheekymonkey import InvalidGameError, InvalidValueError
-from cheekymonkey.games import game_named
+from cheekymonkey.games import GAME_NAMES, game_named
 from cheekymonkey.rl.gymnasium_env import SoloEnv
 from cheekymonkey.simulation import (
     GameFailedError,
@@ -66,7 +66,11 @@ class FirstLegalBot:
 # -- policies where bots play --------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["cheeky-monkey", "too-many-monkeys"])
+LEARNABLE = [name for name in GAME_NAMES if game_named(name).observation_kinds()]
+"""The installed games that offer encodings: the policies here choose through them."""
+
+
+@pytest.mark.parametrize("name", LEARNABLE)
 def test_simulate_takes_a_policy_and_plays_it_as_the_bot_with_its_choices(name: str) -> None:
     """A policy, a PolicyBot on tuples and the equivalent bot give one summary, in process and in a pool."""
     bot = simulate(["heuristic", FirstLegalBot(name)], 12, seed=3, game=name, max_turns=300)
@@ -241,8 +245,8 @@ def _replayed_wins(result: League, entries: dict[str, Any], name: str) -> dict[s
     return wins
 
 
-@pytest.mark.parametrize(("name", "games"), [("cheeky-monkey", 12), ("too-many-monkeys", 10)])
-def test_a_seeded_tiny_league_ranks_the_entries_as_its_games_imply(name: str, games: int) -> None:
+@pytest.mark.parametrize("name", LEARNABLE)
+def test_a_seeded_tiny_league_ranks_the_entries_as_its_games_imply(name: str) -> None:
     """Three entries, a policy among them: the ratings rank them by the wins of their games played again.
 
     In a league where every pair plays the same number of games, the Bradley-Terry ratings order the entries
@@ -255,6 +259,7 @@ def test_a_seeded_tiny_league_ranks_the_entries_as_its_games_imply(name: str, ga
         "first_legal": PolicyBot(first_legal, game_named(name)),
     }
     progress: list[SimulationProgress] = []
+    games = 10
     result = league(list(entries.values()), games, seed=11, game=name, progress=progress.append)
     assert [p.first + "-" + p.second for p in result.pairings] == [
         "random-heuristic",

@@ -45,7 +45,10 @@ def _int_enums() -> list[type[enum.IntEnum]]:
     for path in sorted(PACKAGE.rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in tree.body:
-            if isinstance(node, ast.ClassDef) and any("IntEnum" in ast.unparse(base) for base in node.bases):
+            # An IntEnum, or a subclass of the games' shared base (itself an IntEnum, so found too).
+            if isinstance(node, ast.ClassDef) and any(
+                name in ast.unparse(base) for base in node.bases for name in ("IntEnum", "ValueEnum")
+            ):
                 module = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts)
                 found.append(getattr(importlib.import_module(module), node.name))
     return found

@@ -65,9 +65,12 @@ def test_each_seat_gets_its_view_document_and_never_the_full_state(server: LiveS
     assert status == 200
     assert set(table) == {
         "game", "title", "rules", "room", "seat", "version", "closed", "seats", "waiting", "to_move", "view",
-        "legal", "facts", "events", "outcome",
+        "board", "legal", "facts", "events", "outcome",
     }  # fmt: skip
     assert (table["room"], table["seat"], [s["name"] for s in table["seats"]]) == (room["room"], 1, ["Ann", "Bob"])
+    game = held(server, room).game
+    assert table["board"] == game.board_table(held(server, room).table.state, ["Ann", "Bob"], 1).text()
+    assert "Bob (you)" in table["board"]
     assert (table["game"], table["title"], table["rules"]) == ("cheeky-monkey", "Cheeky Monkey", "standard")
     seen = load_view(json.dumps(table["view"]))  # a valid view document, checked by the library
     state = held(server, room).table.state

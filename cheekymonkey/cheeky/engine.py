@@ -7,7 +7,6 @@ legal move costs little and an illegal one still raises :class:`IllegalActionErr
 
 from __future__ import annotations
 
-import operator
 import random
 import reprlib
 from collections.abc import Iterable, Iterator
@@ -17,6 +16,7 @@ from typing import Final
 
 from cheekymonkey._compiled import COMPILED, entry_points
 from cheekymonkey._values import count_sum as _size
+from cheekymonkey._values import pick_from_counts as _pick_from_counts
 from cheekymonkey.cheeky.actions import (
     CLAIMS,
     DRAW,
@@ -37,7 +37,7 @@ from cheekymonkey.cheeky.actions import (
 from cheekymonkey.cheeky.rules import ANIMALS, Animal
 from cheekymonkey.cheeky.state import GameState, Phase, all_one_animal, make_state
 from cheekymonkey.cheeky.state import trusted_state as _make
-from cheekymonkey.errors import IllegalActionError, InvalidStateError, InvalidValueError, NotAChanceNodeError
+from cheekymonkey.errors import IllegalActionError, InvalidStateError, NotAChanceNodeError
 
 __all__ = [
     "apply",
@@ -482,54 +482,8 @@ def _pick(state: GameState, rng: random.Random) -> int:
     size = _size(bag)
     if size <= 0:  # pragma: no cover - a checked chance node always has a token in the bag
         raise NotAChanceNodeError("no draw is possible: the bag is empty")
-    if rng.__class__ is _Random:
-        # What Random.randrange(size) computes, without its argument handling: the same pick from the
-        # same stream, at a third of the cost. A subclass may override randrange, so it gets the call.
-        # The C method is called unbound: no bound method is made per draw.
-        bits = size.bit_length()
-        pick: int = _getrandbits(rng, bits)
-        while pick >= size:
-            pick = _getrandbits(rng, bits)
-    else:
-        pick = _other_pick(rng, size)
     # The pick counts tokens in animal order: it lands on each animal as often as it has tokens (R5).
-    animal = 0
-    for count in bag:
-        pick -= count
-        if pick < 0:
-            return animal
-        animal += 1  # noqa: SIM113 (enumerate would build a tuple per animal)
-    raise AssertionError("unreachable: the pick is below the bag's size")  # pragma: no cover
-
-
-def _other_pick(rng: object, size: int) -> int:
-    """``rng.randrange(size)`` from an ``rng`` that is not a plain :class:`random.Random`, checked (E9).
-
-    Anything with a ``randrange`` will do (a subclass of Random, a wrapper); what has none, or gives something
-    but an integer from 0 to ``size - 1``, gets :class:`~cheekymonkey.InvalidValueError`.
-    """
-    randrange = getattr(rng, "randrange", None)
-    if not callable(randrange):
-        raise InvalidValueError(f"E9: rng must be a random.Random (or have its randrange), got {reprlib.repr(rng)}")
-    drawn = randrange(size)
-    try:
-        pick = operator.index(drawn)
-    except TypeError:
-        raise _bad_pick(drawn, size) from None
-    if not 0 <= pick < size:
-        raise _bad_pick(drawn, size)
-    return pick
-
-
-def _bad_pick(drawn: object, size: int) -> InvalidValueError:
-    return InvalidValueError(
-        f"E9: rng.randrange({size}) gave {reprlib.repr(drawn)}, not an integer from 0 to {size - 1}"
-    )
-
-
-_Random: Final = random.Random
-# Random.getrandbits is the C base class's method: what rng.getrandbits(k) calls for a plain Random.
-_getrandbits: Final = random.Random.getrandbits
+    return _pick_from_counts(bag, size, rng, "E9")
 
 
 def apply_all(state: GameState, actions: Iterable[Action]) -> GameState:

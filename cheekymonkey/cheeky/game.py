@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
+from cheekymonkey.base import BaseGame
 from cheekymonkey.cheeky.actions import Action, Claim, Draw, Herd, Place, Reveal, Stop, Swap
 from cheekymonkey.cheeky.board import board_text
 from cheekymonkey.cheeky.bots.registry import BOTS, bot_named
@@ -179,7 +180,7 @@ claim it):
 
 
 @attrs.frozen(slots=True)
-class CheekyMonkey:
+class CheekyMonkey(BaseGame[GameState, Action, Ruleset, TableView, Event]):
     """Reiner Knizia's *Cheeky Monkey* as a :class:`~cheekymonkey.game.Game`; use :data:`CHEEKY_MONKEY`."""
 
     @property

@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Callable, Mapping
 from typing import Final
 
 import attrs
 
+from cheekymonkey._values import ValueEnum
 from cheekymonkey.errors import InvalidRulesetError, InvalidValueError
 
 __all__ = ["ANIMALS", "MAX_COUNT", "MAX_PLAYERS", "Animal", "Ruleset"]
 
 
-class Animal(enum.IntEnum):
+class Animal(ValueEnum):
     """The eight animals, numbered by their standard token count (R1).
 
     An animal is identified by its role and count; the name is the default English one from the
@@ -29,20 +29,9 @@ class Animal(enum.IntEnum):
     LION = 6
     MONKEY = 7
 
-    def __repr__(self) -> str:
-        return f"Animal.{self.name}"
-
-    def __bool__(self) -> bool:
-        # An animal is a value, never "nothing": Animal.ELEPHANT is the number 0, but `if top:` must not skip it.
-        return True
-
     def __str__(self) -> str:
         # A front end formatting a message shows the word, not the number: str(Animal.LION) == "Lion".
         return self.name.capitalize()
-
-    def __format__(self, spec: str) -> str:
-        # IntEnum formats as its number by default; f"{animal}" and f"{animal:>8}" give the name too.
-        return format(str(self), spec)
 
     @property
     def label(self) -> str:

@@ -18,7 +18,6 @@ this module never imports: the package joins the two when it is imported (:func:
 
 from __future__ import annotations
 
-import enum
 import reprlib
 from collections.abc import Callable
 from typing import Any, ClassVar, Final, NoReturn, cast
@@ -27,14 +26,14 @@ import attrs
 from attrs.exceptions import FrozenInstanceError
 
 from cheekymonkey._compiled import COMPILED, entry_points
-from cheekymonkey._values import attrs_view, count_sum
+from cheekymonkey._values import ValueEnum, attrs_view, count_sum
 from cheekymonkey.cheeky.rules import ANIMALS, Animal, Ruleset
 from cheekymonkey.errors import InvalidGameError, InvalidStateError
 
 __all__ = ["GameState", "Phase", "new_game"]
 
 
-class Phase(enum.IntEnum):
+class Phase(ValueEnum):
     """Where in a turn the game is. Together with the other fields it says who acts next."""
 
     CHANCE = 0
@@ -45,20 +44,6 @@ class Phase(enum.IntEnum):
     """The player is putting the tokens in front onto the stack, one at a time (R9)."""
     OVER = 3
     """The game has ended (R15)."""
-
-    def __repr__(self) -> str:
-        return f"Phase.{self.name}"
-
-    def __bool__(self) -> bool:
-        # A phase is a value, never "nothing": Phase.CHANCE is the number 0, but `if phase:` must not skip it.
-        return True
-
-    def __str__(self) -> str:
-        # A word, the same as in JSON documents: str(Phase.DECIDE) == "decide".
-        return self.name.lower()
-
-    def __format__(self, spec: str) -> str:
-        return format(str(self), spec)
 
 
 # How str(state) and str(view) draw the table: set by the package (cheekymonkey/__init__.py) to the text

@@ -81,7 +81,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from cheekymonkey.encoding import Encoding
-from cheekymonkey.errors import InvalidValueError
+from cheekymonkey.errors import InvalidValueError, NotOfferedError
 from cheekymonkey.game import Game
 from cheekymonkey.games import AnyGame, game_named
 
@@ -95,6 +95,7 @@ __all__ = [
     "default_opponent",
     "game_of",
     "lead",
+    "learnable_game",
     "observation_divisors",
     "ruleset_of",
     "scaled",
@@ -119,6 +120,19 @@ def game_of(game: str | AnyGame) -> AnyGame:
     if not isinstance(game, Game):
         raise InvalidValueError(f"game must be a game's name or a Game, got {game!r}")
     return game
+
+
+def learnable_game(game: str | AnyGame) -> AnyGame:
+    """:func:`game_of`, refused if the game offers no encodings for learning: what every RL adapter plays.
+
+    Raises:
+        NotOfferedError: If the game has no observation kinds (no :meth:`~cheekymonkey.Game.encoding`), naming it.
+        InvalidValueError: As :func:`game_of`.
+    """
+    found = game_of(game)
+    if not found.observation_kinds():
+        raise NotOfferedError(found.name, "encodings for learning (the RL adapters need them)")
+    return found
 
 
 PREFERRED_OPPONENT: Final = "heuristic"

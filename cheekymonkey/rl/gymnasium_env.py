@@ -71,8 +71,8 @@ from cheekymonkey.rl.episodes import (
     check_margin,
     check_scaled,
     default_opponent,
-    game_of,
     lead,
+    learnable_game,
     ruleset_of,
 )
 from cheekymonkey.simulation.policies import Policy, as_bot
@@ -139,7 +139,7 @@ class SoloEnv(gymnasium.Env[Observation, np.int64]):
         max_decisions: int | None = None,
         scaled: bool = False,
     ) -> None:
-        self.game: AnyGame = game_of(game)
+        self.game: AnyGame = learnable_game(game)
         """The game played."""
         ruleset = ruleset_of(self.game, ruleset)
         self.encoding = self.game.encoding(players, ruleset, observation)

@@ -66,7 +66,7 @@ from cheekymonkey.encoding import Encoding
 from cheekymonkey.errors import CheekyMonkeyError, InvalidValueError
 from cheekymonkey.games import DEFAULT_GAME, GAME_NAMES, AnyGame, game_named
 from cheekymonkey.rl._arrays import Observations
-from cheekymonkey.rl.episodes import DEFAULT_MAX_STEPS, check_scaled
+from cheekymonkey.rl.episodes import DEFAULT_MAX_STEPS, check_scaled, learnable_game
 from cheekymonkey.table import past_limits
 
 __all__ = [
@@ -222,7 +222,7 @@ class SpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships without ty
     """The library's name of the game this class plays."""
 
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
-        game = game_named(self.game_name)
+        game = learnable_game(self.game_name)
         game_type = _game_type(game)
         params = dict(params or {})
         unknown = set(params) - set(game_type.parameter_specification)
@@ -443,7 +443,7 @@ def load(
     Raises:
         InvalidValueError: If a parameter is out of range.
     """
-    library_game = game_named(game)
+    library_game = learnable_game(game)
     if not isinstance(rules, str):
         rules = rules_parameter(library_game, rules)
     params: dict[str, Any] = {"players": players, "rules": rules, "max_turns": max_turns or 0, "max_steps": max_steps}

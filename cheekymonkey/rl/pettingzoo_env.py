@@ -63,8 +63,8 @@ from cheekymonkey.rl.episodes import (
     check_limits,
     check_margin,
     check_scaled,
-    game_of,
     lead,
+    learnable_game,
     ruleset_of,
 )
 from cheekymonkey.table import Seat, Table
@@ -111,7 +111,7 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships without types
         scaled: bool = False,
     ) -> None:
         super().__init__()
-        self.game: AnyGame = game_of(game)
+        self.game: AnyGame = learnable_game(game)
         """The game played."""
         ruleset = ruleset_of(self.game, ruleset)
         self.encoding = self.game.encoding(players, ruleset, observation)

@@ -16,18 +16,17 @@ FaceDown(Card.FOUR)
 
 from __future__ import annotations
 
-import enum
 from typing import ClassVar, Final, TypeAlias
 
 from attrs import NOTHING
 
-from cheekymonkey._values import Frozen, attrs_view
+from cheekymonkey._values import Frozen, ValueEnum, attrs_view
 from cheekymonkey.errors import InvalidValueError
 
 __all__ = ["CARDS", "MAX_NUMBER", "NUMBERS", "Card", "FaceDown", "Slot", "face_down"]
 
 
-class Card(enum.IntEnum):
+class Card(ValueEnum):
     """A kind of card (TM1). The numbered monkeys are worth their number: ``Card.THREE == 3``.
 
     Every card that is not a number is *special*, the wild monkey included (TM1): special cards are never
@@ -47,16 +46,9 @@ class Card(enum.IntEnum):
     RACCOON = 11
     DO_NOT_DISTURB = 12
 
-    def __repr__(self) -> str:
-        return f"Card.{self.name}"
-
     def __str__(self) -> str:
         # What a person reads: "3", "wild", "Skip", "Do Not Disturb".
         return _WORDS[self.value - 1]
-
-    def __format__(self, spec: str) -> str:
-        # IntEnum would format as its value; f"{card}" gives the word, as str does.
-        return format(str(self), spec)
 
     @property
     def number(self) -> int | None:

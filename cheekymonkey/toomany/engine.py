@@ -14,7 +14,6 @@ draw of chance. With a list to write to (:func:`apply_with_events`), it also say
 
 from __future__ import annotations
 
-import operator
 import random
 import reprlib
 from collections.abc import Iterable
@@ -24,10 +23,10 @@ from typing import Final
 
 from cheekymonkey._compiled import COMPILED, entry_points
 from cheekymonkey._values import count_sum as _size
+from cheekymonkey._values import pick_from_counts as _pick_from_counts
 from cheekymonkey.errors import (
     IllegalActionError,
     InvalidStateError,
-    InvalidValueError,
     NotAChanceNodeError,
 )
 from cheekymonkey.toomany.actions import (
@@ -982,53 +981,9 @@ def resolve_chance(state: GameState, rng: random.Random) -> GameState:
 
 
 def _pick(pool: tuple[int, ...], rng: random.Random) -> int:
-    size = _size(pool)  # compiled, a loop on native ints; in pure Python, the builtin sum
-    if rng.__class__ is _Random:
-        # What randrange(size) computes for a plain Random, without its argument handling: the same pick from
-        # the same stream, cheaper. A subclass may override randrange, so it is called for one.
-        bits = size.bit_length()
-        pick: int = _getrandbits(rng, bits)
-        while pick >= size:
-            pick = _getrandbits(rng, bits)
-    else:
-        pick = _other_pick(rng, size)
-    index = 0
-    for count in pool:
-        pick -= count
-        if pick < 0:
-            return index
-        index += 1  # noqa: SIM113 (enumerate builds a tuple per card)
-    raise AssertionError("unreachable: the pick is below the pool's size")  # pragma: no cover
-
-
-def _other_pick(rng: object, size: int) -> int:
-    """``rng.randrange(size)`` from an ``rng`` that is not a plain :class:`random.Random`, checked (TME8).
-
-    Anything with a ``randrange`` will do (a subclass of Random, a wrapper); what has none, or gives anything
-    but an integer from 0 to ``size - 1``, gets :class:`~cheekymonkey.InvalidValueError`.
-    """
-    randrange = getattr(rng, "randrange", None)
-    if not callable(randrange):
-        raise InvalidValueError(f"TME8: rng must be a random.Random (or have its randrange), got {reprlib.repr(rng)}")
-    drawn = randrange(size)
-    try:
-        pick = operator.index(drawn)
-    except TypeError:
-        raise _bad_pick(drawn, size) from None
-    if not 0 <= pick < size:
-        raise _bad_pick(drawn, size)
-    return pick
-
-
-def _bad_pick(drawn: object, size: int) -> InvalidValueError:
-    return InvalidValueError(
-        f"TME8: rng.randrange({size}) gave {reprlib.repr(drawn)}, not an integer from 0 to {size - 1}"
-    )
-
-
-_Random: Final = random.Random
-# The C method behind rng.getrandbits for a plain Random, called unbound: no bound method per pick.
-_getrandbits: Final = random.Random.getrandbits
+    # Each card of the pool equally likely, counted in card order (TME10); _size is compiled a loop on native
+    # ints, in pure Python the builtin sum.
+    return _pick_from_counts(pool, _size(pool), rng, "TME8")
 
 
 # --- the compiled build's entry points (cheekymonkey._compiled) ------------------------------------------

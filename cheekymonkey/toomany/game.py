@@ -1,6 +1,8 @@
 """*Too Many Monkeys* bound into a :class:`~cheekymonkey.game.Game`: the engine's own functions, one object.
 
-Nothing here is new rules: each method calls the function of the same idea in this package's modules, and
+Nothing here is new rules: each method calls the function of the same idea in this package's modules (what
+the base class :class:`~cheekymonkey.base.BaseGame` gives by default is left to it: no figures beside the view
+(every seat sees the whole table, TM19), each decision a move of its own, bots' kinds capitalised), and
 :data:`TOO_MANY_MONKEYS` is what the layers written for any game (:class:`~cheekymonkey.table.Table`, the
 command line, the web rooms, the RL adapters, the simulation) hold. Its JSON documents are
 :mod:`cheekymonkey.toomany.documents` (the ``json`` extra); its learning encodings are
@@ -23,10 +25,11 @@ from collections.abc import Sequence
 from fractions import Fraction
 from importlib import resources
 from importlib.resources.abc import Traversable
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
 import attrs
 
+from cheekymonkey.base import BaseGame
 from cheekymonkey.documents import Documents
 from cheekymonkey.encoding import Encoding
 from cheekymonkey.game import Game, GameBot
@@ -87,7 +90,7 @@ After a Skip:
 
 
 @attrs.frozen(slots=True)
-class TooManyMonkeys:
+class TooManyMonkeys(BaseGame[GameState, Action, Ruleset, TableView, Event]):
     """Gamewright's *Too Many Monkeys* as a :class:`~cheekymonkey.game.Game`; use :data:`TOO_MANY_MONKEYS`."""
 
     @property
@@ -187,10 +190,6 @@ class TooManyMonkeys:
         """:func:`~cheekymonkey.toomany.view`."""
         return view(state, seat)
 
-    def facts(self, state: GameState, seat: int | None) -> dict[str, Any]:
-        """``{}``: every seat sees the whole table (TM19), so the view holds all a seat could work out."""
-        return {}
-
     def number_bound(self, ruleset: Ruleset) -> int:
         """The deck's size plus every seat's first row: no count, size, position or round passes it.
 
@@ -233,18 +232,6 @@ class TooManyMonkeys:
     def round_of(self, state: GameState) -> int:
         """``state.round``: each round won deals a new one (TM22)."""
         return state.round
-
-    def mid_move(self, state: GameState) -> bool:
-        """Never: every decision of Too Many Monkeys is a move of its own."""
-        return False
-
-    def merge_events(self, events: Sequence[Event]) -> tuple[Event, ...]:
-        """The events as they are: no move is made of several actions."""
-        return tuple(events)
-
-    def bot_title(self, name: str) -> str:
-        """The bot's kind for people: ``"Random"``, ``"Heuristic"``, ``"Expectimax"`` (a caller's own, capitalised)."""
-        return name.capitalize()
 
     def action_text(self, action: Action, state: GameState) -> str:
         """:func:`~cheekymonkey.toomany.action_text`: ``"d"``, ``"w 4"``, ``"x 1 3"``."""

@@ -10,7 +10,6 @@ compiled build can make native), its checks, attrs' description of its fields, a
 
 from __future__ import annotations
 
-import enum
 import reprlib
 from collections.abc import Callable
 from types import SimpleNamespace
@@ -20,6 +19,7 @@ import attrs
 from attrs.exceptions import FrozenInstanceError
 
 from cheekymonkey._compiled import COMPILED, entry_points
+from cheekymonkey._values import ValueEnum
 from cheekymonkey.errors import InvalidGameError, InvalidStateError
 from cheekymonkey.toomany.cards import CARDS, MAX_NUMBER, Card, FaceDown, Slot
 from cheekymonkey.toomany.rules import Ruleset
@@ -27,7 +27,7 @@ from cheekymonkey.toomany.rules import Ruleset
 __all__ = ["FIELDS", "GameState", "Phase", "check_state", "drawn", "new_game", "show_states_with", "trusted_state"]
 
 
-class Phase(enum.IntEnum):
+class Phase(ValueEnum):
     """What happens next in a state: a player's decision, a draw of chance, or nothing (the end)."""
 
     START = 0
@@ -50,20 +50,6 @@ class Phase(enum.IntEnum):
     """The player picks an opponent to give the Skip to, or none (TM16, TM17)."""
     OVER = 9
     """The game is won (TM23)."""
-
-    def __repr__(self) -> str:
-        return f"Phase.{self.name}"
-
-    def __bool__(self) -> bool:
-        # A phase is a value, never "nothing": Phase.START is the number 0, but `if phase:` must not skip it.
-        return True
-
-    def __str__(self) -> str:
-        # A word, as in documents: str(Phase.CHOSEN_DRAW) == "chosen_draw".
-        return self.name.lower()
-
-    def __format__(self, spec: str) -> str:
-        return format(str(self), spec)
 
 
 CHANCE_PHASES: Final = frozenset({Phase.DRAW, Phase.CHOSEN_DRAW, Phase.TURN_UP})

@@ -84,6 +84,7 @@ def table_message(room: MessageSource, seat: int, since: int = 0) -> dict[str, A
         "waiting": table.waiting.value,
         "to_move": table.to_move,
         "view": documents.to_document(table.view(seat)),
+        "board": game.board_table(state, names, seat).text(),
         "legal": [
             {
                 "action": bare(documents.to_document(action)),

@@ -58,7 +58,7 @@ from cheekymonkey.web.errors import (
     StaleMoveError,
 )
 from cheekymonkey.web.limits import SAFE_INTEGER, Counters, Limits, LocalCounters, RedisCounters, StreamSlot
-from cheekymonkey.web.messages import table_message
+from cheekymonkey.web.messages import bare, table_message
 from cheekymonkey.web.store import (
     MemoryStore,
     RedisStore,
@@ -243,11 +243,9 @@ class Room:
         return self._documents.to_document(self.table.record())
 
     def _action_documents(self, steps: Sequence[Step[Any, Any, Any]]) -> list[dict[str, Any]]:
-        # The actions as the game's record writes them, so a stored room reads back as one record document.
-        table = self.table
-        record = self.game.record(table.ruleset, table.players, table.first_player, [s.action for s in steps])
-        actions: list[dict[str, Any]] = self._documents.to_document(record)["actions"]
-        return actions
+        # Each action as its own document without the header (as a view lists the legal actions), read back
+        # one by one with the game's documents when the room is rebuilt.
+        return [bare(self._documents.to_document(step.action)) for step in steps]
 
     def _changed_now(self) -> None:
         self._changed.set()
@@ -392,6 +390,8 @@ class Room:
           kind for people, ``"MCTS"``; None for a person);
         - ``waiting`` (``"person"``, ``"bot"``, ``"over"`` or ``"truncated"``) and ``to_move``;
         - ``view``: the seat's view document (:meth:`~cheekymonkey.Game.view`), never the full state;
+        - ``board``: the table as this seat reads it in the terminal (:meth:`~cheekymonkey.Game.board_table`
+          as text), which the page shows for a game without a drawing of its own;
         - ``legal``: the seat's moves now, each its ``action`` document, its ``text`` in the game's notation
           and its ``words``; empty unless the seat is to move;
         - ``facts``: :meth:`~cheekymonkey.Game.facts`, what the seat could work out for itself;
@@ -568,7 +568,18 @@ class RoomManager:
 
     def _rebuild(self, stored: StoredRoom) -> Room:
         game = self.game(stored.game)
-        record = game.documents().from_document({**stored.record, "actions": list(stored.actions)}, "record")
+        documents = game.documents()
+        # The stored header is a record of no actions; the actions are read as actions, each on its own.
+        record = documents.from_document(stored.record, "record")
+        record = game.record(
+            record.ruleset,
+            record.players,
+            record.first_player,
+            [documents.from_document(action, "action") for action in stored.actions],
+            seed=record.seed,
+            names=record.names,
+            bots=record.bots,
+        )
         seats = [self._seat(name, kind) for name, kind in zip(record.names, record.bots, strict=True)]
         seed = record.seed if record.seed is not None else random.SystemRandom()
         table = Table(
@@ -642,7 +653,7 @@ class RoomManager:
                 raise RoomError(f"no bot named {spec.bot!r}; the bots are {', '.join(game.bot_names())}")
         check_names([s.name for s in seats])
         bound = game.number_bound(ruleset)
-        if bound > self.limits.max_number:
+        if bound is not None and bound > self.limits.max_number:
             raise RoomError(
                 f"these rules allow numbers up to {bound}, over this server's limit of {self.limits.max_number}: "
                 "use fewer tokens or smaller values"

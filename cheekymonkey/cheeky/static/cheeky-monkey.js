@@ -217,5 +217,8 @@
 
   const tagline = "Push your luck, stack your animals, and steal the tops of other stacks.";
 
-  registerGame("cheeky-monkey", { tagline, drawTable, actionLabel, status, hint, drawResult, customRules });
+  // The move box's example moves, in the game's notation (the terminal game's).
+  const notation = "d, s, c 2";
+
+  registerGame("cheeky-monkey", { tagline, notation, drawTable, actionLabel, status, hint, drawResult, customRules });
 })();

@@ -98,13 +98,21 @@
     }
   }
 
-  // A game with no drawing of its own: its view document, as it is.
+  // A game with no drawing of its own: the game's own board text, as the terminal shows it to this seat.
   const FALLBACK = {
     drawTable(root, message) {
       root.textContent = "";
-      root.appendChild(el("pre", "view-json", JSON.stringify(message.view, null, 2)));
+      root.appendChild(el("pre", "board-text", message.board));
     },
   };
+
+  // The move box's example moves: the drawing's, or else the texts of the moves offered now (the game's own
+  // notation, as its terminal reads it); a page between moves keeps the last example it had.
+  function notationHint(message) {
+    if (drawing.notation) return drawing.notation;
+    const texts = message.legal.map((item) => item.text);
+    return texts.length ? texts.slice(0, 6).join(", ") : $("command-text").placeholder;
+  }
 
   // -- drawing ------------------------------------------------------------------------------------
 
@@ -222,7 +230,7 @@
     $("who").textContent = "You are " + nameOf(message.seat) + " (seat " + message.seat + ") · " + message.rules + " rules";
     $("status").textContent = statusLine(message);
     $("status").classList.toggle("yours", mine);
-    if (drawing.notation) $("command-text").placeholder = drawing.notation;
+    $("command-text").placeholder = notationHint(message);
     drawing.drawTable($("board"), message);
     watchAnimations();
     $("hint").textContent = mine && drawing.hint ? drawing.hint(message) : "";

@@ -1,0 +1,514 @@
+"""The base class a game's binding subclasses: write the rules, get every other member of the protocol.
+
+:class:`~cheekymonkey.game.Game` is what the front ends see, and it is wide: text, narration, bots, records,
+documents, encodings. :class:`BaseGame` implements it all but a small core, so a game's author writes the
+rules and nothing else:
+
+- who the game is: :attr:`~BaseGame.name` and :attr:`~BaseGame.title`;
+- the rules: :meth:`~BaseGame.ruleset`, :meth:`~BaseGame.seat_range`, :meth:`~BaseGame.new_game`,
+  :meth:`~BaseGame.ruleset_of`, :meth:`~BaseGame.players`;
+- playing: :meth:`~BaseGame.legal_actions`, :meth:`~BaseGame.apply`;
+- chance: :meth:`~BaseGame.is_chance_node`, :meth:`~BaseGame.chance_outcomes`;
+- the turn, the end and the outcome: :meth:`~BaseGame.to_move`, :meth:`~BaseGame.is_terminal`,
+  :meth:`~BaseGame.outcome`;
+- the view: :meth:`~BaseGame.view`.
+
+Every other member has a default built from these, which a game overrides when it has better: a board drawn
+from the view, a line of narration per action, an action's text (and reading it back by matching the legal
+actions' texts), a random bot, a generic record, JSON documents for values made of attrs classes and enums.
+Some capabilities have no sensible default and are *absent* unless overridden: encodings for learning
+(:meth:`~BaseGame.encoding` raises :class:`~cheekymonkey.errors.NotOfferedError`, so the RL adapters refuse
+the game naming it), proofs, JSON schemas and a page drawing (each returns None, and ``cheekymonkey
+verify``, :mod:`cheekymonkey.schema` and the web page say so or fall back to the generic page).
+
+The defaults are never on the hot path: :meth:`~BaseGame.sample_chance` and the random bot are written once
+for every game, but a game's own engine functions (the ones its bots, search and benchmarks call) stay as
+fast as the game makes them, and a game may override any default with its own.
+
+A whole game, the smallest there is: one seat tosses a coin, and wins on heads.
+
+>>> from fractions import Fraction
+>>> from cheekymonkey.outcome import Outcome
+>>> class Toss(BaseGame[tuple[str, ...], str, None, tuple[str, ...], Played[str]]):
+...     name = "toss"
+...     title = "Toss"
+...     def ruleset(self, name=None): return None
+...     def seat_range(self, ruleset=None): return (1, 1)
+...     def new_game(self, players, ruleset=None, *, first_player=0): return ()
+...     def ruleset_of(self, state): return None
+...     def players(self, state): return 1
+...     def legal_actions(self, state):
+...         return () if len(state) == 2 else ("heads", "tails") if state else ("toss",)
+...     def apply(self, state, action): return (*state, action)
+...     def is_chance_node(self, state): return len(state) == 1
+...     def chance_outcomes(self, state): return (("heads", Fraction(1, 2)), ("tails", Fraction(1, 2)))
+...     def to_move(self, state): return 0 if not state else None
+...     def is_terminal(self, state): return len(state) == 2
+...     def outcome(self, state): return Outcome((0,), (1,), (1.0 if state[1] == "heads" else 0.0,))
+...     def view(self, state, seat): return state
+>>> toss = Toss()
+>>> toss.parse_actions("toss", toss.new_game(1)), toss.bot_names(), toss.preset_names()
+(('toss',), ('random',), ('standard',))
+>>> state, events = toss.apply_with_events(toss.new_game(1), "toss")
+>>> toss.event_text(events[0], ["Ann"], viewer=0)
+'You: toss'
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from enum import Enum
+from fractions import Fraction
+from importlib.resources.abc import Traversable
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
+
+import attrs
+
+from cheekymonkey.documents import Documents
+from cheekymonkey.encoding import Encoding
+from cheekymonkey.errors import ActionTextError, InvalidValueError, NotAChanceNodeError, NotOfferedError
+from cheekymonkey.game import Game, GameBot
+from cheekymonkey.outcome import Outcome
+from cheekymonkey.record import Record, RecordLike
+from cheekymonkey.text_table import Cell, Column, TextTable
+
+if TYPE_CHECKING:
+    from cheekymonkey.verify import Proofs
+
+__all__ = ["BaseGame", "Played", "RandomChoiceBot", "plain_text", "weighted_pick"]
+
+S = TypeVar("S")
+A = TypeVar("A")
+R = TypeVar("R")
+V = TypeVar("V")
+E = TypeVar("E")
+
+
+@attrs.frozen(slots=True)
+class Played(Generic[A]):
+    """The event of the default :meth:`BaseGame.apply_with_events`: who played which action, and its text."""
+
+    seat: int | None
+    """The seat that chose the action, or None for chance's outcome."""
+    action: A
+    """The action."""
+    text: str
+    """The action's text (:meth:`BaseGame.action_text`) where it was played."""
+
+
+class RandomChoiceBot(Generic[S, A]):
+    """The default bot of every game: a legal action picked uniformly with the ``rng`` it is given.
+
+    Args:
+        game: The game whose legal actions it picks from.
+    """
+
+    __slots__ = ("game",)
+
+    kind = "random"
+    """The bot's kind, as :meth:`BaseGame.bot_named` knows it."""
+
+    def __init__(self, game: Game[S, A, Any, Any, Any]) -> None:
+        self.game = game
+
+    def choose(self, state: S, rng: random.Random) -> A:
+        """A legal action of ``state`` picked uniformly with ``rng``."""
+        actions = self.game.legal_actions(state)
+        return actions[rng.randrange(len(actions))]
+
+    def __repr__(self) -> str:
+        return f"RandomChoiceBot({self.game.name!r})"
+
+
+def weighted_pick(outcomes: Sequence[tuple[A, Fraction]], rng: random.Random) -> A:
+    """One of ``outcomes`` drawn with its exact probability: one ``rng.randrange`` over their common denominator.
+
+    >>> rng = random.Random(1)
+    >>> "".join(weighted_pick([("a", Fraction(1, 3)), ("b", Fraction(2, 3))], rng) for _ in range(12))
+    'abababbbbbaa'
+    """
+    denominator = math.lcm(*(p.denominator for _, p in outcomes))
+    weights = [probability.numerator * (denominator // probability.denominator) for _, probability in outcomes]
+    if sum(weights) != denominator:
+        raise InvalidValueError(
+            f"the chance outcomes' probabilities add up to {Fraction(sum(weights), denominator)}, not 1"
+        )
+    ticket = rng.randrange(denominator)
+    for index, weight in enumerate(weights):
+        ticket -= weight
+        if ticket < 0:
+            return outcomes[index][0]
+    raise AssertionError("unreachable: the weights add up to the denominator")  # pragma: no cover
+
+
+def plain_text(value: object) -> str:
+    """A value as a person reads it: enum members by name, tuples as lists, nested classes by their fields.
+
+    >>> from enum import Enum
+    >>> class Face(Enum):
+    ...     ONE = 1
+    ...     SNAKE_EYES = 2
+    >>> plain_text((Face.ONE, Face.SNAKE_EYES, None, Fraction(1, 6)))
+    'one, snake eyes, -, 1/6'
+    """
+    if isinstance(value, Enum):
+        return value.name.lower().replace("_", " ")
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, tuple | list | frozenset):
+        return ", ".join(plain_text(item) for item in value) if value else "none"
+    if attrs.has(type(value)):
+        fields = ", ".join(
+            f"{f.name} {plain_text(getattr(value, f.name))}" for f in attrs.fields(cast(Any, type(value)))
+        )
+        return f"{type(value).__name__.lower()} ({fields})" if fields else type(value).__name__.lower()
+    return str(value)
+
+
+def _public_fields(view: object) -> list[tuple[str, object]]:
+    if attrs.has(type(view)):
+        return [
+            (f.name, getattr(view, f.name)) for f in attrs.fields(cast(Any, type(view))) if not f.name.startswith("_")
+        ]
+    if isinstance(view, dict):
+        return [(str(key), item) for key, item in view.items()]
+    return []
+
+
+class BaseGame(ABC, Generic[S, A, R, V, E]):
+    """A game's binding: subclass it, write the core (the abstract members), and every other member is a default.
+
+    The type parameters are the game's own: ``S`` its states, ``A`` its actions (chance's outcomes included),
+    ``R`` its rule sets, ``V`` a seat's view, ``E`` its events (:class:`Played` unless the game narrates its
+    own). Every default is documented with what it does, so a game overrides exactly what it does better.
+    A subclass registers its one object in the entry-point group ``cheekymonkey.games``
+    (:mod:`cheekymonkey.games`).
+    """
+
+    __slots__ = ()
+
+    # -- who the game is (required: set name and title as class attributes) ----------------------------
+
+    @property
+    @abstractmethod
+    def name(self) -> str:
+        """The game's short name, as the command line and documents spell it, and as it registers."""
+
+    @property
+    @abstractmethod
+    def title(self) -> str:
+        """The game's title for people."""
+
+    @property
+    def summary(self) -> str:
+        """Default: the first paragraph of the class's docstring, or the title."""
+        doc = inspect.getdoc(type(self))
+        return doc.split("\n\n")[0].replace("\n", " ") if doc else f"{self.title}."
+
+    @property
+    def results_note(self) -> str:
+        """Default: nothing (``cheekymonkey simulate`` prints no note under its table)."""
+        return ""
+
+    # -- the rules (required) --------------------------------------------------------------------------
+
+    @abstractmethod
+    def ruleset(self, name: str | None = None) -> R:
+        """The preset rule set called ``name``: None and each of :meth:`preset_names` (by default, "standard").
+
+        Raises:
+            InvalidRulesetError: If there is no preset of that name.
+        """
+
+    @abstractmethod
+    def seat_range(self, ruleset: R | None = None) -> tuple[int, int]:
+        """The fewest and most seats ``ruleset`` (None: the standard game) can be played with."""
+
+    @abstractmethod
+    def new_game(self, players: int, ruleset: R | None = None, *, first_player: int = 0) -> S:
+        """The state before the first action.
+
+        Raises:
+            InvalidGameError: If the seat count or first seat does not fit the rule set.
+        """
+
+    @abstractmethod
+    def ruleset_of(self, state: S) -> R:
+        """The rule set ``state`` is played under."""
+
+    @abstractmethod
+    def players(self, state: S) -> int:
+        """How many seats ``state`` has."""
+
+    def preset_names(self) -> tuple[str, ...]:
+        """Default: ``("standard",)``, the one preset (:meth:`ruleset` must know the name)."""
+        return ("standard",)
+
+    def ruleset_name(self, ruleset: R) -> str:
+        """Default: the rule set's ``name`` if it has one, else "standard" for the standard game, or "custom"."""
+        name = getattr(ruleset, "name", None)
+        if isinstance(name, str) and name:
+            return name
+        return "standard" if ruleset == self.ruleset() else "custom"
+
+    def number_bound(self, ruleset: R) -> int | None:
+        """Default: None, no bound known (a front end with double-precision numbers checks what it is sent)."""
+        return None
+
+    # -- playing (required: legal_actions, apply) ------------------------------------------------------
+
+    @abstractmethod
+    def legal_actions(self, state: S) -> Sequence[A]:
+        """The legal actions, complete and in a fixed order: at a chance node, the outcomes; at the end, none."""
+
+    @abstractmethod
+    def apply(self, state: S, action: A) -> S:
+        """The state after ``action``.
+
+        Raises:
+            IllegalActionError: If the rules forbid ``action`` in ``state``; nothing changes.
+        """
+
+    def apply_with_events(self, state: S, action: A) -> tuple[S, tuple[E, ...]]:
+        """Default: :meth:`apply`, and one :class:`Played` event (who played which action, by its text)."""
+        seat = None if self.is_chance_node(state) else self.to_move(state)
+        after = self.apply(state, action)
+        return after, (cast(E, Played(seat, action, self.action_text(action, state))),)
+
+    # -- chance (required: is_chance_node, chance_outcomes) --------------------------------------------
+
+    @abstractmethod
+    def is_chance_node(self, state: S) -> bool:
+        """Whether chance acts next."""
+
+    @abstractmethod
+    def chance_outcomes(self, state: S) -> Sequence[tuple[A, Fraction]]:
+        """Every outcome chance can give now, with its exact probability (they add up to 1).
+
+        Raises:
+            NotAChanceNodeError: If ``state`` is not a chance node.
+        """
+
+    def sample_chance(self, state: S, rng: random.Random) -> A:
+        """Default: one of :meth:`chance_outcomes` drawn with its exact probability (:func:`weighted_pick`)."""
+        if not self.is_chance_node(state):
+            raise NotAChanceNodeError("chance does not act in this state")
+        return weighted_pick(self.chance_outcomes(state), rng)
+
+    # -- the turn, the end, the outcome (required: to_move, is_terminal, outcome) -----------------------
+
+    @abstractmethod
+    def to_move(self, state: S) -> int | None:
+        """The seat that decides next, or None at a chance node and at the end."""
+
+    @abstractmethod
+    def is_terminal(self, state: S) -> bool:
+        """Whether the game has ended by its rules."""
+
+    @abstractmethod
+    def outcome(self, state: S) -> Outcome:
+        """The winners, ranks and returns of a finished game.
+
+        Raises:
+            GameNotOverError: If the game has not ended.
+        """
+
+    def turn_of(self, state: S) -> int | None:
+        """Default: :meth:`to_move` (None at a chance node: a game whose draws fall in a seat's turn says whose)."""
+        return self.to_move(state)
+
+    def round_of(self, state: S) -> int:
+        """Default: 1, a game played in one round."""
+        return 1
+
+    def begins_turn(self, state: S) -> bool:
+        """Default: every decision begins a turn (a game whose turns hold several decisions says which begins one)."""
+        return self.to_move(state) is not None
+
+    # -- the view (required) ---------------------------------------------------------------------------
+
+    @abstractmethod
+    def view(self, state: S, seat: int | None) -> V:
+        """What ``seat`` (None: a spectator) may see of ``state``, as a value of its own."""
+
+    def facts(self, state: S, seat: int | None) -> dict[str, Any]:
+        """Default: ``{}``, no figures beside the view."""
+        return {}
+
+    # -- bots ------------------------------------------------------------------------------------------
+
+    def bot_names(self) -> tuple[str, ...]:
+        """Default: ``("random",)``, the :class:`RandomChoiceBot`."""
+        return ("random",)
+
+    def bot_named(self, name: str, *, memory: int | None = None) -> GameBot[S, A]:
+        """Default: a :class:`RandomChoiceBot` for ``"random"`` (it keeps nothing, so ``memory`` is only checked).
+
+        Raises:
+            InvalidValueError: If the game has no bot of that name, or ``memory`` is not a positive integer.
+        """
+        if memory is not None and (isinstance(memory, bool) or not isinstance(memory, int) or memory < 1):
+            raise InvalidValueError(f"memory must be a positive integer or None, got {memory!r}")
+        if name != "random":
+            raise InvalidValueError(f"no bot named {name!r}; the bots are {', '.join(self.bot_names())}")
+        return RandomChoiceBot(self)
+
+    def bot_title(self, name: str) -> str:
+        """Default: the bot's name, capitalised (``"Random"``)."""
+        return name.capitalize()
+
+    # -- text ------------------------------------------------------------------------------------------
+
+    def action_text(self, action: A, state: S) -> str:
+        """Default: the action as a person reads it (:func:`plain_text`: an enum member's name in lower case)."""
+        return plain_text(action)
+
+    def parse_actions(self, text: str, state: S) -> tuple[A, ...]:
+        """Default: the one legal action whose :meth:`action_text` is ``text`` (ignoring case and outer spaces).
+
+        Raises:
+            ActionTextError: If the text is no legal action's, listing those that are.
+        """
+        legal = self.legal_actions(state)
+        texts = tuple(self.action_text(action, state) for action in legal)
+        wanted = " ".join(text.split()).casefold()
+        found = [action for action, shown in zip(legal, texts, strict=True) if shown.casefold() == wanted]
+        if len(found) == 1:
+            return (found[0],)
+        reason = "that is no legal action now" if not found else "that names more than one action"
+        raise ActionTextError(text, reason, texts)
+
+    def action_words(self, action: A, state: S, names: Sequence[str]) -> str:
+        """Default: :meth:`action_text`."""
+        return self.action_text(action, state)
+
+    def choice_notes(self, state: S, names: Sequence[str]) -> tuple[str, ...]:
+        """Default: none."""
+        return ()
+
+    def action_help(self) -> str:
+        """Default: type an action as the list of legal actions shows it."""
+        return "Type one of the legal actions as it is listed (the game's own words for it)."
+
+    def board_table(self, state: S, names: Sequence[str], viewer: int | None = None) -> TextTable:
+        """Default: the view's fields, one a row (:func:`plain_text`); a field with one entry per seat by name."""
+        players = self.players(state)
+        view = self.view(state, viewer)
+        rows: list[tuple[Cell, Cell]] = []
+        for field, value in _public_fields(view):
+            if isinstance(value, tuple) and len(value) == players and players > 1 and len(names) == players:
+                shown = ", ".join(f"{names[seat]} {plain_text(item)}" for seat, item in enumerate(value))
+            else:
+                shown = plain_text(value)
+            rows.append((Cell(field.replace("_", " ")), Cell(shown)))
+        if not rows:
+            rows.append((Cell("table"), Cell(plain_text(view))))
+        whose = self.to_move(state)
+        notes = () if whose is None or whose >= len(names) else (f"{names[whose]} to move.",)
+        return TextTable((Column(Cell(self.title)), Column(Cell(""))), tuple(rows), notes=notes)
+
+    def board_text(self, state: S) -> str:
+        """Default: the spectator's :meth:`board_table`, seats named "Seat 0", "Seat 1", ..."""
+        names = [f"Seat {seat}" for seat in range(self.players(state))]
+        return self.board_table(state, names).text()
+
+    def event_text(self, event: E, names: Sequence[str], viewer: int | None = None) -> str:
+        """Default: a :class:`Played` event as ``"Ann: roll"`` (``"You: roll"`` for the viewer, ``"Chance: 6"``)."""
+        if isinstance(event, Played):
+            if event.seat is None:
+                return f"Chance: {event.text}"
+            who = "You" if event.seat == viewer else names[event.seat] if event.seat < len(names) else "?"
+            return f"{who}: {event.text}"
+        return plain_text(event)
+
+    def mid_move(self, state: S) -> bool:
+        """Default: never, each action a move of its own."""
+        return False
+
+    def merge_events(self, events: Sequence[E]) -> tuple[E, ...]:
+        """Default: the events as they are."""
+        return tuple(events)
+
+    def result_table(self, state: S, names: Sequence[str]) -> TextTable:
+        """Default: each seat's place (and score, if the outcome has them), and the winners."""
+        outcome = self.outcome(state)
+        columns = [Column(Cell("player")), Column(Cell("place"), right=True)]
+        if outcome.scores is not None:
+            columns.append(Column(Cell("score"), right=True))
+        rows = []
+        for seat in sorted(range(len(outcome.ranks)), key=lambda s: (outcome.ranks[s], s)):
+            row = [Cell(names[seat]), Cell(str(outcome.ranks[seat]))]
+            if outcome.scores is not None:
+                row.append(Cell(str(outcome.scores[seat])))
+            rows.append(tuple(row))
+        winners = " and ".join(names[seat] for seat in outcome.winners)
+        return TextTable(tuple(columns), tuple(rows), title="Result", notes=(f"Winner: {winners}.",))
+
+    def result_text(self, state: S, names: Sequence[str]) -> str:
+        """Default: :meth:`result_table` as text, 80 columns wide."""
+        return self.result_table(state, names).text()
+
+    # -- records and documents -------------------------------------------------------------------------
+
+    def record(
+        self,
+        ruleset: R,
+        players: int,
+        first_player: int,
+        actions: Sequence[A],
+        *,
+        seed: int | None = None,
+        names: Sequence[str] = (),
+        bots: Sequence[str] = (),
+        quit_by: int | None = None,
+    ) -> RecordLike[R, A]:
+        """Default: a :class:`~cheekymonkey.record.Record`, which replays through this game."""
+        return Record(self, ruleset, players, first_player, tuple(actions), seed, tuple(names), tuple(bots), quit_by)
+
+    def documents(self) -> Documents:
+        """Default: :class:`~cheekymonkey.serialization.generic.GenericDocuments`, format ``<name>/1``.
+
+        They write any value made of attrs classes, enums, numbers, strings and tuples, and read back
+        those whose classes live in the game's own top-level package.
+
+        Raises:
+            ImportError: If the ``json`` extra is not installed (the documents' parser needs it).
+        """
+        from cheekymonkey.serialization.generic import GenericDocuments
+
+        return GenericDocuments(self)
+
+    # -- capabilities absent unless a game offers them -------------------------------------------------
+
+    def observation_kinds(self) -> tuple[str, ...]:
+        """Default: none (the game offers no encodings)."""
+        return ()
+
+    def encoding(self, players: int, ruleset: R | None = None, observation: str | None = None) -> Encoding[S, A]:
+        """Default: absent.
+
+        Raises:
+            NotOfferedError: Always, naming the game: the RL adapters refuse it with this.
+        """
+        raise NotOfferedError(self.name, "encodings for learning (the RL adapters need them)")
+
+    def proofs(self) -> Proofs | None:
+        """Default: None, no proofs (``cheekymonkey verify --game`` says so in one line, with status 2)."""
+        return None
+
+    def schemas(self) -> Traversable | None:
+        """Default: None, no JSON Schema files (:mod:`cheekymonkey.schema` leaves the game out)."""
+        return None
+
+    def page_script(self) -> Traversable | None:
+        """Default: None, no drawing: the web page shows the board text (:meth:`board_table`) and the legal moves."""
+        return None
+
+    def __repr__(self) -> str:
+        return f"<game {self.name!r}>"
