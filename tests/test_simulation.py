@@ -337,6 +337,15 @@ def test_a_local_worker_that_dies_mid_run_loses_no_game_and_counts_none_twice(tm
     assert summary == simulate(bots, 24, seed=9)  # in this process the bot never dies
 
 
+def test_a_run_on_its_own_pool_shuts_the_pool_down_before_it_returns() -> None:
+    """Every game in: the owned pool's processes have exited when simulate returns (none left to the exit)."""
+    import multiprocessing
+
+    summary = simulate(["heuristic", "random"], 12, seed=3, workers=2, block_size=2)
+    assert summary.games == 12
+    assert multiprocessing.active_children() == []
+
+
 def test_a_broken_pool_the_caller_owns_is_reported_with_the_finished_blocks(tmp_path: Path) -> None:
     """A pool passed in is not ours to restart: SimulationError, carrying the blocks finished before."""
     from concurrent.futures import ProcessPoolExecutor

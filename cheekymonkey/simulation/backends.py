@@ -130,7 +130,10 @@ def run_blocks(
         for future in pending:
             future.cancel()
         if owned:
-            current.shutdown(wait=False, cancel_futures=True)
+            # Wait for the pool's own threads when every block is in: shutting down without waiting lets
+            # the pool's manager thread write to a wake-up pipe already closed, and print a traceback
+            # ("Bad file descriptor") at exit. Only a run cut short (an error, an interrupt) leaves at once.
+            current.shutdown(wait=not pending, cancel_futures=True)
 
 
 class RayExecutor(cf.Executor):
