@@ -5,8 +5,9 @@ The network is the one :class:`cheekymonkey.cheeky.bots.learned.LearnedBot` play
 :func:`~cheekymonkey.cheeky.bots.learned.features`, two hidden layers of ReLU units, one output per action
 index), written as the same float16 file. Every game is played by
 :class:`~cheekymonkey.cheeky.batched.BatchedCheekyMonkey`, B games at a time, the heuristic bot's rule
-included (:func:`heuristic_actions`, a compiled port of :class:`~cheekymonkey.HeuristicBot` over the batch's
-arrays; ``check`` shows it chooses as the bot does in every decision of 20,000). Every step is seeded, and
+included (the engine's :meth:`~cheekymonkey.cheeky.batched.BatchedCheekyMonkey.heuristic_actions`, a compiled
+port of :class:`~cheekymonkey.HeuristicBot` over the batch's arrays; ``check`` shows it chooses as the bot does
+in every decision of 20,000). Every step is seeded, and
 PyTorch runs on one thread. Two methods:
 
 ``train``: policy gradient against the heuristic rule.
@@ -58,7 +59,7 @@ except ImportError:
     sys.exit("training needs PyTorch: pip install -e '.[train]'")
 
 from cheekymonkey import CHEEKY_MONKEY, HeuristicBot, Ruleset
-from cheekymonkey.batched import jit, seed_streams
+from cheekymonkey.batched import seed_streams
 from cheekymonkey.cheeky.batched import BatchedCheekyMonkey, CheekyBatchState
 from cheekymonkey.cheeky.bots.learned import LearnedBot, Network, features, load_network
 from cheekymonkey.cheeky.encoding import observation_layout
@@ -70,92 +71,12 @@ RISK = 0.3
 """The heuristic bot's threshold (its default)."""
 CHECK_SEED = 990_000
 
-_A = 8
-_DRAW, _STOP, _HERD, _FIXED = 0, 1, 2, 3
-_PLACING = 2
-_DECIDE = 1
-
-
-@jit
-def _heuristic(
-    mover: npt.NDArray[np.int32],
-    phase: npt.NDArray[np.int8],
-    mask: npt.NDArray[np.bool_],
-    bag: npt.NDArray[np.int32],
-    bag_size: npt.NDArray[np.int32],
-    front_counts: npt.NDArray[np.int32],
-    heights: npt.NDArray[np.int32],
-    stacks: npt.NDArray[np.int8],
-    values: npt.NDArray[np.int64],
-    risk: float,
-    out: npt.NDArray[np.int64],
-) -> None:
-    # HeuristicBot.choose, clause by clause, on one game at a time; indices as ActionCodec numbers them.
-    n = heights.shape[1]
-    for b in range(mover.shape[0]):
-        out[b] = 0
-        seat = mover[b]
-        if seat < 0:
-            continue
-        if phase[b] == _PLACING:  # the animal in front with the most left in the bag, the lowest on a tie
-            best = -1
-            for animal in range(_A):
-                if front_counts[b, animal] > 0 and (best < 0 or bag[b, animal] > bag[b, best]):
-                    best = animal
-            out[b] = _FIXED + 2 * n + best
-            continue
-        done = False
-        for s in range(n):  # the first claim, seats in their order
-            offset = (s - seat) % n
-            if mask[b, _FIXED + offset]:
-                out[b] = _FIXED + offset
-                done = True
-                break
-        if done:
-            continue
-        best_value = -1
-        for s in range(n):  # the swap for the most valuable top, the lowest seat on a tie
-            offset = (s - seat) % n
-            if mask[b, _FIXED + n + offset]:
-                value = values[stacks[b, s, heights[b, s] - 1]]
-                if value > best_value:
-                    best_value = value
-                    out[b] = _FIXED + n + offset
-        if best_value >= 0:
-            continue
-        if mask[b, _DRAW]:
-            busting = 0
-            for animal in range(_A):
-                if front_counts[b, animal] > 0:
-                    busting += bag[b, animal]
-            total = bag_size[b]
-            if total == 0 or busting / total <= risk:
-                out[b] = _DRAW
-                continue
-        out[b] = _HERD if mask[b, _HERD] else _STOP
-
 
 def heuristic_actions(
     engine: BatchedCheekyMonkey, states: CheekyBatchState, out: npt.NDArray[np.int64] | None = None
 ) -> npt.NDArray[np.int64]:
     """The heuristic bot's action index in every game of the batch (0 where nobody is to move)."""
-    if out is None:
-        out = np.zeros(states.batch_size, np.int64)
-    values = np.array(engine.ruleset.bonus_values, np.int64)
-    _heuristic(
-        states.current_player,
-        states.phase,
-        states.legal_action_mask,
-        states.bag,
-        states.bag_size,
-        states.front_counts,
-        states.heights,
-        states.stacks,
-        values,
-        RISK,
-        out,
-    )
-    return out
+    return engine.heuristic_actions(states, RISK, out)
 
 
 def gather(states: CheekyBatchState, rows: npt.NDArray[np.int64]) -> dict[str, npt.NDArray[Any]]:

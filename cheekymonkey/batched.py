@@ -455,6 +455,9 @@ class BatchedGame(Generic[StateT, S, A]):
     max_outcomes: ClassVar[int] = 1
     """The most chance outcomes one step can draw in one game (the width of :attr:`BatchState.outcomes`)."""
 
+    bots: ClassVar[tuple[str, ...]] = ("random",)
+    """The game's bots this engine plays in batched form (:meth:`bot_mask`): the random bot, and more in some games."""
+
     def __init__(
         self,
         game: Game[S, A, Any, Any, Any],
@@ -680,21 +683,54 @@ class BatchedGame(Generic[StateT, S, A]):
     def bot_mask(self, states: StateT, bot: str = "random") -> npt.NDArray[np.bool_]:
         """The actions the game's bot ``bot`` chooses among, uniformly, in each game: a new B x A bool array.
 
-        A bot with a batched form picks uniformly among these (:func:`random_legal_actions` on this mask):
-        ``"random"``, the game's random bot, which may leave some legal actions out (*Cheeky Monkey*'s never
-        draws when the draw must bust, R22). All False where nobody decides.
+        A bot with a batched form (:attr:`bots`) picks uniformly among these (:func:`random_legal_actions` on
+        this mask): ``"random"``, the game's random bot, which may leave some legal actions out (*Cheeky
+        Monkey*'s never draws when the draw must bust, R22); ``"heuristic"`` where the engine has it, one action
+        per game for a bot that chooses without chance. All False where nobody decides.
 
         Raises:
-            InvalidValueError: If ``bot`` has no batched form (:data:`~cheekymonkey.batched.BATCHED_BOTS`).
+            InvalidValueError: If ``bot`` has no batched form in this engine (:attr:`bots`).
         """
         self._check_states(states)
-        if bot not in BATCHED_BOTS:
-            raise InvalidValueError(f"bot {bot!r} has no batched form; those that do: {', '.join(BATCHED_BOTS)}")
-        return self._random_bot_mask(states)
+        if not isinstance(bot, str) or bot not in self.bots:
+            raise InvalidValueError(
+                f"bot {bot!r} has no batched form for {self.game.title}; those that do: {', '.join(self.bots)}"
+            )
+        if bot == "random":
+            return self._random_bot_mask(states)
+        return self._other_bot_mask(states, bot)
+
+    def mixed_bot_mask(
+        self, states: StateT, bots: tuple[str, ...] | list[str], choice: npt.NDArray[np.int64]
+    ) -> npt.NDArray[np.bool_]:
+        """:meth:`bot_mask` of bot ``bots[choice[i]]`` in game ``i``: a different bot in each game.
+
+        Raises:
+            InvalidValueError: If a bot has no batched form in this engine, or ``choice`` is not one index of
+                ``bots`` per game.
+        """
+        choice = np.asarray(choice)
+        if choice.shape != (states.batch_size,) or choice.dtype.kind not in "iu":
+            raise InvalidValueError(f"choice must be one index per game, got an array of shape {choice.shape}")
+        if choice.size and not (choice.min() >= 0 and choice.max() < len(bots)):
+            raise InvalidValueError(f"choice must index the {len(bots)} bots")
+        distinct = sorted(set(bots))
+        if len(distinct) == 1:
+            return self.bot_mask(states, distinct[0])
+        out = np.zeros_like(states.legal_action_mask)
+        for name in distinct:
+            rows = np.isin(choice, [i for i, bot in enumerate(bots) if bot == name])
+            if rows.any():
+                out[rows] = self.bot_mask(states, name)[rows]
+        return out
 
     def _random_bot_mask(self, states: StateT) -> npt.NDArray[np.bool_]:
         """The random bot's choices: every legal action, unless the game's random bot leaves some out."""
         return states.legal_action_mask.copy()
+
+    def _other_bot_mask(self, states: StateT, bot: str) -> npt.NDArray[np.bool_]:
+        """The choices of ``bot``, one of :attr:`bots` other than ``"random"``: the engine that names it writes it."""
+        raise NotImplementedError
 
     def _advance_where(self, states: StateT, actions: npt.NDArray[np.int64], where: npt.NDArray[np.bool_]) -> int:
         """:meth:`_advance` for the games where ``where`` is True only; the others are left as they are.
@@ -740,8 +776,9 @@ class BatchedGame(Generic[StateT, S, A]):
         return f"<{type(self).__name__}: {self.players} seats{limits}, {self.observation_kind} observation>"
 
 
-BATCHED_BOTS: Final = ("random",)
-"""The bots with a batched form (:meth:`BatchedGame.bot_mask`): the game's random bot."""
+BATCHED_BOTS: Final = ("random", "heuristic")
+"""The bots with a batched form in some game's engine (:meth:`BatchedGame.bot_mask`); each engine's own are its
+:attr:`~BatchedGame.bots` (the random bot in every game, the heuristic bot in *Cheeky Monkey*)."""
 
 ENTRY_POINT_GROUP: Final = "cheekymonkey.batched"
 """The entry-point group that names each game's batched engine: game name = ``module:class``."""

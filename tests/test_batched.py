@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from cheekymonkey import CHEEKY_MONKEY, Animal, Ruleset, apply, legal_actions
+from cheekymonkey import CHEEKY_MONKEY, Animal, HeuristicBot, Ruleset, apply, legal_actions
 from cheekymonkey import batched as shared
 from cheekymonkey.batched import draw_below, random_legal_actions, seed_streams, stream_before
 from cheekymonkey.cheeky.actions import DRAW, STOP, Reveal
@@ -633,3 +633,61 @@ def test_a_step_where_some_games_only_leaves_the_others_exactly_as_they_were() -
         engine.step(states, actions, where=np.ones(15, np.bool_))
     with pytest.raises(InvalidValueError):
         engine.step(states, actions, where=np.ones(16, np.int64))
+
+
+@pytest.mark.parametrize(
+    ("players", "ruleset"),
+    [(2, "standard"), (3, "standard"), (6, "standard"), (3, REPEATED_TILES), (2, LOPSIDED), (4, NO_SWAP)],
+)
+def test_the_batched_heuristic_bot_chooses_what_heuristic_bot_chooses(players: int, ruleset: Ruleset | str) -> None:
+    """bot_mask(states, "heuristic") holds exactly HeuristicBot's choice at every decision, nothing elsewhere.
+
+    HeuristicBot chooses without chance: its choice under several rng seeds is one action, the mask's only
+    True. The games mix the heuristic's moves and random ones, so that they reach varied positions.
+    """
+    engine = BatchedCheekyMonkey(players, ruleset, max_turns=40)
+    states = engine.init(32, seed=players)
+    player = seed_streams(players + 100, 32)
+    bot = HeuristicBot()
+    compared = 0
+    for step in range(250):
+        mask = engine.bot_mask(states, "heuristic")
+        for b in range(32):
+            if states.current_player[b] < 0:
+                assert not mask[b].any()
+                continue
+            state = engine.decode(states, b)
+            chosen = {engine.encoding.encode(bot.choose(state, random.Random(seed)), state) for seed in range(3)}
+            assert set(np.flatnonzero(mask[b]).tolist()) == chosen, state
+            compared += 1
+        assert (engine.heuristic_actions(states) == np.argmax(mask, axis=1)).all()
+        moves = random_legal_actions(engine.bot_mask(states) if step % 2 else mask, player)
+        engine.step(states, moves)
+    assert compared > 4000
+
+
+def test_the_batched_bots_are_the_engines_own() -> None:
+    """Each engine names the bots it batches; a bot it lacks, or a bad threshold, is refused with a typed error."""
+    from cheekymonkey.toomany.batched import BatchedTooManyMonkeys
+
+    assert BatchedCheekyMonkey.bots == ("random", "heuristic")
+    assert BatchedTooManyMonkeys.bots == ("random",)
+    assert set(BatchedCheekyMonkey.bots) | set(BatchedTooManyMonkeys.bots) == set(shared.BATCHED_BOTS)
+    engine = BatchedTooManyMonkeys(2)
+    with pytest.raises(InvalidValueError, match="heuristic"):
+        engine.bot_mask(engine.init(2, seed=0), "heuristic")
+    cheeky = BatchedCheekyMonkey(2)
+    states = cheeky.init(4, seed=1)
+    with pytest.raises(InvalidValueError):
+        cheeky.bot_mask(states, "learned")
+    for risk in (0, 1, True, "0.3"):
+        with pytest.raises(InvalidValueError):
+            cheeky.heuristic_actions(states, risk)  # type: ignore[arg-type]
+    with pytest.raises(InvalidValueError):
+        cheeky.heuristic_actions(states, out=np.zeros(3, np.int64))
+    mixed = cheeky.mixed_bot_mask(states, ("random", "heuristic"), np.array([0, 1, 0, 1]))
+    assert (mixed[0::2] == cheeky.bot_mask(states, "random")[0::2]).all()
+    assert (mixed[1::2] == cheeky.bot_mask(states, "heuristic")[1::2]).all()
+    for choice in (np.array([0, 1, 2, 0]), np.array([0, 1]), np.array([0.0, 1.0, 0.0, 1.0])):
+        with pytest.raises(InvalidValueError):
+            cheeky.mixed_bot_mask(states, ("random", "heuristic"), choice)

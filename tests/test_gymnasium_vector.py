@@ -191,10 +191,17 @@ def agree(hits: int, total: int, other_hits: int, other_total: int, z: float = 4
     return abs(p - q) <= z * error if error else p == q
 
 
-def test_a_fixed_policys_rewards_and_episode_lengths_agree_with_soloenvs() -> None:
-    """Against random opponents, a fixed policy's mean reward and decisions per episode agree with SoloEnv's."""
-    options: dict[str, Any] = {"players": 3, "seat": 2, "ruleset": SMALL, "max_turns": 40}
-    envs = SoloVectorEnv(128, **options)
+@pytest.mark.parametrize(
+    ("opponents", "seat"),
+    [(["random", "random"], 2), (["heuristic", "heuristic"], 0), (["heuristic", "random"], 1)],
+)
+def test_a_fixed_policys_rewards_and_episode_lengths_agree_with_soloenvs(opponents: list[str], seat: int) -> None:
+    """Against the same opponents, a fixed policy's mean reward and decisions per episode agree with SoloEnv's.
+
+    The opponents are the batched random and heuristic bots; mixed, the first sits just after the learner.
+    """
+    options: dict[str, Any] = {"players": 3, "seat": seat, "ruleset": SMALL, "max_turns": 40}
+    envs = SoloVectorEnv(128, opponents=opponents, **options)
     envs.reset(seed=21)
     per_slot = 12  # each slot's first 12 episodes: a count fixed in advance, so short episodes are not favoured
     rewards_: list[float] = []
@@ -212,7 +219,7 @@ def test_a_fixed_policys_rewards_and_episode_lengths_agree_with_soloenvs() -> No
                 lengths.append(int(running[i]))
                 counted[i] += 1
             running[i] = 0
-    scalar = SoloEnv(opponents=["random", "random"], **options)
+    scalar = SoloEnv(opponents=opponents, **options)
     scalar_rewards: list[float] = []
     scalar_lengths: list[int] = []
     for seed in range(1500):
@@ -282,7 +289,9 @@ def test_gymnasiums_vector_wrappers_count_the_episodes() -> None:
     [
         {"num_envs": 0},
         {"num_envs": 2, "players": 2, "seat": 2},
-        {"num_envs": 2, "opponents": "heuristic"},
+        {"num_envs": 2, "opponents": "expectimax"},
+        {"num_envs": 2, "opponents": "heuristic", "game": "too-many-monkeys"},
+        {"num_envs": 2, "opponents": [3]},
         {"num_envs": 2, "players": 3, "opponents": ["random"]},
         {"num_envs": 2, "illegal_action": "ignore"},
         {"num_envs": 2, "max_steps": 0},

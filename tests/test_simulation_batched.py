@@ -61,22 +61,29 @@ def assert_agree(scalar: Summary, batched: Summary) -> None:
     assert abs(turns_a - turns_b) <= 4 * math.hypot(error_a, error_b), (turns_a, turns_b)
 
 
-@pytest.mark.parametrize("game", sorted(entry.name for entry in entry_points(group=ENTRY_POINT_GROUP)))
+GAMES_AND_BOTS = [(entry.name, ("random",)) for entry in entry_points(group=ENTRY_POINT_GROUP)] + [
+    ("cheeky-monkey", ("heuristic",)),
+    ("cheeky-monkey", ("heuristic", "random")),
+]
+
+
+@pytest.mark.parametrize(("game", "bots"), sorted(GAMES_AND_BOTS))
 @pytest.mark.parametrize(("players", "max_turns"), [(2, None), (3, 9)])
 def test_the_batched_simulation_agrees_with_the_scalar_one_within_its_intervals(
-    game: str, players: int, max_turns: int | None
+    game: str, bots: tuple[str, ...], players: int, max_turns: int | None
 ) -> None:
     """Same bots, rules, seats and number of games: the figures agree within their intervals.
 
     Win rates per bot line and per seat, places, scores, game lengths and the share cut off (the games
-    themselves differ).
+    themselves differ). The random bot in every game, and the heuristic bot where the engine batches it, alone
+    and against the random bot (each bot on its own seats, moving round the table from game to game).
     """
     rules = SMALL if game == "cheeky-monkey" else None  # short games; the standard rules for another game
     if max_turns is not None and game != "cheeky-monkey":
         max_turns *= 16  # a limit that cuts off some games of the standard rules, not all (median 142 turns at 3)
     options: dict[str, Any] = {"seed": 0, "ruleset": rules, "players": players, "max_turns": max_turns, "game": game}
-    scalar = simulate(["random"], GAMES, **options)
-    batched = simulate_batched(["random"], GAMES, **options)
+    scalar = simulate(list(bots), GAMES, **options)
+    batched = simulate_batched(list(bots), GAMES, **options)
     assert_agree(scalar, batched)
     assert batched.players == scalar.players
     assert batched.requested == GAMES
@@ -117,7 +124,9 @@ def test_the_batched_simulation_is_repeatable_and_rotates_the_bots() -> None:
 @pytest.mark.parametrize(
     ("arguments", "error"),
     [
-        ({"bots": ["heuristic"]}, InvalidValueError),
+        ({"bots": ["expectimax"]}, InvalidValueError),
+        ({"bots": ["heuristic"], "game": "too-many-monkeys"}, InvalidValueError),
+        ({"bots": [3]}, InvalidValueError),
         ({"bots": "random"}, InvalidValueError),
         ({"bots": ["random"], "games": -1}, InvalidValueError),
         ({"bots": ["random"], "batch_size": 0}, InvalidValueError),
@@ -152,9 +161,12 @@ def test_the_command_simulates_batched_and_refuses_bots_without_a_batched_form(t
     assert "95% interval" in done.stdout
     summary = json.loads(out.read_text())
     assert summary["games"] + summary["truncated"] == 300
-    refused = _simulate("--batched", "--bots", "random,heuristic", "--games", "10")
+    mixed = _simulate("--batched", "--bots", "heuristic,random", "--games", "200", "--json", str(out))
+    assert mixed.returncode == 0, mixed.stderr
+    assert [line["name"] for line in json.loads(out.read_text())["bots"]] == ["heuristic", "random"]
+    refused = _simulate("--batched", "--game", "too-many-monkeys", "--bots", "random,heuristic", "--games", "10")
     assert refused.returncode == 2
-    assert "batched form" in refused.stderr
+    assert "batched form for Too Many Monkeys (random), not heuristic" in refused.stderr
     assert "Traceback" not in refused.stderr
     parallel = _simulate("--batched", "--bots", "random", "--workers", "2", "--games", "10")
     assert parallel.returncode == 2

@@ -467,6 +467,53 @@ def _observe_all(g: Any, r: Any, seats: npt.NDArray[np.int64], full: bool, out: 
 
 _NO_ACTIONS: Final = np.zeros(0, np.int64)
 _EVERY: Final = np.zeros(0, np.bool_)  # where=None: every game
+
+
+@jit
+def _heuristic(g: Any, values: npt.NDArray[np.int64], risk: float, out: npt.NDArray[np.int64]) -> None:
+    # HeuristicBot.choose, clause by clause, one game at a time; the indices as ActionCodec numbers them.
+    mover, mask = g[3], g[4]
+    _, phase, bag, bag_size, heights, stacks, _, _, front_counts, _, _ = g[12:]
+    n = heights.shape[1]
+    for b in range(mover.shape[0]):
+        out[b] = 0
+        seat = mover[b]
+        if seat < 0:
+            continue
+        if phase[b] == _PLACING:  # the animal in front with the most left in the bag, the lowest on a tie
+            best = -1
+            for animal in range(_A):
+                if front_counts[b, animal] > 0 and (best < 0 or bag[b, animal] > bag[b, best]):
+                    best = animal
+            out[b] = _FIXED + 2 * n + best
+            continue
+        chosen = -1
+        for s in range(n):  # the first claim, seats in their order
+            offset = (s - seat) % n
+            if mask[b, _FIXED + offset]:
+                chosen = _FIXED + offset
+                break
+        if chosen < 0:
+            best_value = -1
+            for s in range(n):  # the swap for the most valuable top, the lowest seat on a tie
+                offset = (s - seat) % n
+                if mask[b, _FIXED + n + offset]:
+                    value = values[stacks[b, s, heights[b, s] - 1]]
+                    if value > best_value:
+                        best_value = value
+                        chosen = _FIXED + n + offset
+        if chosen < 0 and mask[b, _DRAW]:  # a draw while the chance of a bust is at most the threshold
+            busting = 0
+            for animal in range(_A):
+                if front_counts[b, animal] > 0:
+                    busting += bag[b, animal]
+            if bag_size[b] == 0 or busting / bag_size[b] <= risk:
+                chosen = _DRAW
+        if chosen < 0:
+            chosen = _HERD if mask[b, _HERD] else _STOP
+        out[b] = chosen
+
+
 _PHASES: Final = tuple(Phase)
 
 
@@ -491,6 +538,9 @@ class BatchedCheekyMonkey(BatchedGame[CheekyBatchState, GameState, Action]):
 
     max_outcomes: ClassVar[int] = 2
     """A step draws at most twice in a game: the draw it asked for, and after a bust the next turn's first."""
+
+    bots: ClassVar[tuple[str, ...]] = ("random", "heuristic")
+    """The random bot and :class:`~cheekymonkey.HeuristicBot` (its default threshold) play in batched form."""
 
     def __init__(
         self,
@@ -559,6 +609,36 @@ class BatchedCheekyMonkey(BatchedGame[CheekyBatchState, GameState, Action]):
         sure_bust = ~((states.bag > 0) & (states.front_counts == 0)).any(axis=1)
         mask[:, _DRAW] &= ~sure_bust
         return mask
+
+    def _other_bot_mask(self, states: CheekyBatchState, bot: str) -> npt.NDArray[np.bool_]:
+        # The heuristic bot chooses without chance: its one action, where somebody decides.
+        mask = np.zeros_like(states.legal_action_mask)
+        rows = np.flatnonzero(states.current_player >= 0)
+        mask[rows, self.heuristic_actions(states)[rows]] = True
+        return mask
+
+    def heuristic_actions(
+        self, states: CheekyBatchState, risk: float = 0.3, out: npt.NDArray[np.int64] | None = None
+    ) -> npt.NDArray[np.int64]:
+        """:class:`~cheekymonkey.HeuristicBot`'s action index in every game (0 where nobody decides), compiled.
+
+        Args:
+            states: The games.
+            risk: The bot's threshold (its default); the highest chance of a bust it draws at.
+            out: An int64 array of one entry per game to write into, or None for a new one.
+
+        Raises:
+            InvalidValueError: If ``risk`` is not strictly between 0 and 1, or ``out`` has the wrong shape.
+        """
+        self._check_states(states)
+        if isinstance(risk, bool) or not isinstance(risk, int | float) or not 0 < risk < 1:
+            raise InvalidValueError(f"risk must be a number strictly between 0 and 1, got {risk!r}")
+        if out is None:
+            out = np.empty(states.batch_size, np.int64)
+        elif not isinstance(out, np.ndarray) or out.shape != (states.batch_size,) or out.dtype != np.int64:
+            raise InvalidValueError(f"out must be an int64 array of {states.batch_size} entries")
+        _heuristic(self._games(states), self._rules[1], float(risk), out)
+        return out
 
     def _observe(self, states: CheekyBatchState, seats: npt.NDArray[np.int64], out: npt.NDArray[Any]) -> None:
         _observe_all(self._games(states), self._rules, seats, self.observation_kind == "full", out)

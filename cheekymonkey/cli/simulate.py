@@ -189,12 +189,20 @@ def run(args: argparse.Namespace) -> int:
     if args.scheduler is not None and args.workers is not None:
         raise OptionError("--workers is for local runs and --ray; a Dask cluster has its own")
     if args.batched:
-        from cheekymonkey.simulation.batched import BATCHED_BOTS
+        from cheekymonkey.batched import engine_class
+        from cheekymonkey.errors import InvalidValueError
 
-        if any(name not in BATCHED_BOTS for name in names):
-            others = sorted({name for name in names if name not in BATCHED_BOTS})
-            batched = ", ".join(BATCHED_BOTS)
-            raise OptionError(f"--batched plays only the bots with a batched form ({batched}), not {', '.join(others)}")
+        try:
+            batched_bots: tuple[str, ...] = getattr(engine_class(game.name), "bots", ())
+        except InvalidValueError as error:
+            raise OptionError(f"--batched: {error}") from None
+        if any(name not in batched_bots for name in names):
+            others = sorted({name for name in names if name not in batched_bots})
+            batched = ", ".join(batched_bots)
+            raise OptionError(
+                f"--batched plays only the bots with a batched form for {game.title} ({batched}), "
+                f"not {', '.join(others)}"
+            )
         if args.workers is not None or args.scheduler is not None or args.ray is not None:
             raise OptionError("--batched plays in this process: it takes no --workers, --scheduler or --ray")
     if args.plot is not None:

@@ -1,7 +1,7 @@
 """A game as a Gymnasium vector environment on its batched engine (the ``rl`` and ``batched`` extras).
 
 :class:`SoloVectorEnv` is :class:`~cheekymonkey.rl.gymnasium_env.SoloEnv` for ``num_envs`` games at once: the
-learner in one seat of each, the other seats played inside by batched random opponents, every game stepped
+learner in one seat of each, the other seats played inside by batched opponents, every game stepped
 by the game's batched engine (:mod:`cheekymonkey.batched`) rather than a :class:`~cheekymonkey.table.Table`.
 It is what ``gymnasium.make_vec`` builds for the registered id (``vectorization_mode`` left at its default,
 the id's ``vector_entry_point``)::
@@ -17,8 +17,9 @@ then its end at the next step, whatever action it is given). The seat is drawn p
 is given, and ``info["seat"]`` says which it is.
 
 What differs: the games are the batched engine's (its own random streams, seeded from ``reset(seed=...)``),
-so the same seed deals other games than ``SoloEnv``'s; the opponents are random only (the heuristic bot has
-no batched form yet); there is no ``margin`` shaping term and no rendering; an illegal action ends the episode
+so the same seed deals other games than ``SoloEnv``'s; the opponents are only the bots the game's batched
+engine plays (its :attr:`~cheekymonkey.batched.BatchedGame.bots`: the random bot, and *Cheeky Monkey*'s
+heuristic bot); there is no ``margin`` shaping term and no rendering; an illegal action ends the episode
 as a loss with ``illegal_reward`` (``info["illegal"]``), as under ``SoloEnv``'s default, or raises with
 ``illegal_action="raise"``. Autoreset is Gymnasium's ``NEXT_STEP``: the step after an episode's end
 deals the next game in that slot (flags False, reward 0), whatever action it is given.
@@ -54,7 +55,7 @@ except ImportError as error:
         "cheekymonkey.rl.gymnasium_vector needs Gymnasium and numpy: pip install 'cheekymonkey[rl,batched]'"
     ) from error
 
-from cheekymonkey.batched import BATCHED_BOTS, BatchedGame, BatchState, engine_class, random_legal_actions, seed_streams
+from cheekymonkey.batched import BatchedGame, BatchState, engine_class, random_legal_actions, seed_streams
 from cheekymonkey.errors import InvalidValueError
 from cheekymonkey.games import DEFAULT_GAME, AnyGame
 from cheekymonkey.rl._arrays import Observations
@@ -80,14 +81,16 @@ Observations2D = npt.NDArray[np.float32]
 
 
 class SoloVectorEnv(VectorEnv[Observations2D, npt.NDArray[np.int64], npt.NDArray[Any]]):
-    """``num_envs`` games, the learner in one seat of each, random opponents in the others, stepped as arrays.
+    """``num_envs`` games, the learner in one seat of each, batched bots in the others, stepped as arrays.
 
     Args:
         num_envs: The number of games played side by side.
         players: The number of seats.
         seat: The learner's seat in every game, or None (the default) for a seat drawn per episode.
-        opponents: ``"random"`` (the default), or one name per other seat, each ``"random"``: the opponents
-            that have a batched form (:data:`BATCHED_BOTS`).
+        opponents: A bot's name for every other seat (``"random"``, the default), or one name per other seat,
+            the first sitting just after the learner and so on round the table: the bots the game's batched
+            engine plays (its :attr:`~cheekymonkey.batched.BatchedGame.bots`; ``"heuristic"`` too in *Cheeky
+            Monkey*).
         ruleset: The rules (the game's rule set, or a preset's name); the standard game if omitted.
         observation: The observation kind (the game's default if omitted).
         illegal_action: ``"lose"`` (the default: the episode ends with ``illegal_reward``) or ``"raise"``.
@@ -98,8 +101,8 @@ class SoloVectorEnv(VectorEnv[Observations2D, npt.NDArray[np.int64], npt.NDArray
         scaled: Observe each entry divided by its bound, in [0, 1], instead of whole numbers.
 
     Raises:
-        InvalidValueError: If an argument is out of range or of the wrong kind, or the game has no batched
-            engine.
+        InvalidValueError: If an argument is out of range or of the wrong kind, the game has no batched
+            engine, or an opponent has no batched form in it.
     """
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}  # noqa: RUF012
@@ -132,11 +135,14 @@ class SoloVectorEnv(VectorEnv[Observations2D, npt.NDArray[np.int64], npt.NDArray
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players):
             raise InvalidValueError(f"seat {seat!r} is not one of the {players} seats, nor None")
         names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
-        if len(names) != players - 1 or any(name not in BATCHED_BOTS for name in names):
+        batched = self.engine.bots
+        if len(names) != players - 1 or any(not isinstance(name, str) or name not in batched for name in names):
             raise InvalidValueError(
-                f"opponents must be one of {BATCHED_BOTS} or {players - 1} of them, one per other seat, "
-                f"got {opponents!r} (only these bots have a batched form)"
+                f"opponents must be one of {batched} or {players - 1} of them, one per other seat, "
+                f"got {opponents!r} (only these bots have a batched form for {self.game.title})"
             )
+        self.opponents: tuple[str, ...] = tuple(names)
+        """The bot in each other seat, the first sitting just after the learner and so on round the table."""
         if illegal_action not in ("lose", "raise"):
             raise InvalidValueError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
         self.scaled = check_scaled(scaled)
@@ -269,7 +275,7 @@ class SoloVectorEnv(VectorEnv[Observations2D, npt.NDArray[np.int64], npt.NDArray
             states.truncated[unfinished] = True
 
     def _play_opponents(self, where: npt.NDArray[np.bool_]) -> None:
-        """Step the games of ``where`` with random opponents' moves until each awaits its learner or has ended."""
+        """Step the games of ``where`` with the opponents' moves until each awaits its learner or has ended."""
         states = self.states
         while True:
             moving = (
@@ -279,7 +285,10 @@ class SoloVectorEnv(VectorEnv[Observations2D, npt.NDArray[np.int64], npt.NDArray
             )
             if not moving.any():
                 return
-            moves = random_legal_actions(self.engine.bot_mask(states), self._opponent_streams)
+            # The opponent sitting k seats after the learner is opponents[k - 1] (the learner's rows: any).
+            choice = np.maximum((states.current_player - self.seats) % self.players - 1, 0)
+            mask = self.engine.mixed_bot_mask(states, self.opponents, choice)
+            moves = random_legal_actions(mask, self._opponent_streams)
             self.engine.step(states, moves, where=moving)
 
     def _settle(

@@ -5,7 +5,8 @@
 one row of the game's batched engine (:mod:`cheekymonkey.batched`), its bots' moves drawn as arrays. The games
 are the engine's own (its random streams, seeded from ``seed``), not the Tables' seeded ``seed + i``: the
 figures agree with the scalar path's within their intervals, game for game they differ. The bots with a
-batched form: :data:`BATCHED_BOTS`.
+batched form: the engine's :attr:`~cheekymonkey.batched.BatchedGame.bots` (the random bot, and *Cheeky
+Monkey*'s heuristic bot).
 
 >>> from cheekymonkey.cheeky.rules import Animal, Ruleset
 >>> small = Ruleset.custom({Animal.SEAL: 3, Animal.LION: 3, Animal.MONKEY: 4})
@@ -61,9 +62,15 @@ def simulate_batched(
     played = game_named(game) if isinstance(game, str) else game
     if isinstance(bots, str) or not isinstance(bots, Sequence) or not bots:
         raise InvalidValueError(f"bots must be a sequence of bot names, got {bots!r}")
+    if not all(isinstance(bot, str) for bot in bots):
+        raise InvalidValueError(f"bots must be a sequence of bot names, got {bots!r}")
+    engine_type = engine_class(played.name)
+    batched = getattr(engine_type, "bots", ())
     for bot in bots:
-        if bot not in BATCHED_BOTS:
-            raise InvalidValueError(f"bot {bot!r} has no batched form; the bots that do: {', '.join(BATCHED_BOTS)}")
+        if bot not in batched:
+            raise InvalidValueError(
+                f"bot {bot!r} has no batched form for {played.title}; the bots that do: {', '.join(batched)}"
+            )
     for name, value, least in (("games", games, 0), ("batch_size", batch_size, 1)):
         if isinstance(value, bool) or not isinstance(value, int) or value < least:
             raise InvalidValueError(f"{name} must be an integer of at least {least}, got {value!r}")
@@ -75,7 +82,7 @@ def simulate_batched(
         players = len(bots) if len(bots) > 1 else max(2, low)
     if len(bots) > players:
         raise InvalidGameError(f"{len(bots)} bots for {players} seats: give at most one bot per seat")
-    engine = engine_class(played.name)(players, ruleset, max_turns=max_turns, max_steps=max_actions)
+    engine = engine_type(players, ruleset, max_turns=max_turns, max_steps=max_actions)
     lines = tuple(bots[i % len(bots)] for i in range(players))
     names = labels(lines)
     n = players
@@ -94,8 +101,13 @@ def simulate_batched(
         states = engine.init(width, seed)
         movers = seed_streams(-seed - 1, width)  # the bots' own streams, apart from the games'
         playing = finished < quota
+        rows = np.arange(width, dtype=np.int64)
         while playing.any():
-            engine.step(states, random_legal_actions(engine.bot_mask(states), movers), where=playing)
+            # The mover's bot: seat s of game number k is played by line (s + k) % n.
+            numbers = finished * width + rows
+            choice = (np.maximum(states.current_player, 0) + numbers) % n
+            mask = engine.mixed_bot_mask(states, lines, choice)
+            engine.step(states, random_legal_actions(mask, movers), where=playing)
             for b in np.flatnonzero(playing & (states.terminated | states.truncated)).tolist():
                 number = int(finished[b]) * width + b
                 finished[b] += 1
