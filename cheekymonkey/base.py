@@ -70,7 +70,13 @@ import attrs
 
 from cheekymonkey.documents import Documents
 from cheekymonkey.encoding import Encoding
-from cheekymonkey.errors import ActionTextError, InvalidValueError, NotAChanceNodeError, NotOfferedError
+from cheekymonkey.errors import (
+    ActionTextError,
+    IllegalActionError,
+    InvalidValueError,
+    NotAChanceNodeError,
+    NotOfferedError,
+)
 from cheekymonkey.game import Game, GameBot
 from cheekymonkey.outcome import Outcome
 from cheekymonkey.record import Record, RecordLike
@@ -369,19 +375,39 @@ class BaseGame(ABC, Generic[S, A, R, V, E]):
         """Default: the action as a person reads it (:func:`plain_text`: an enum member's name in lower case)."""
         return plain_text(action)
 
+    def notation_actions(self, state: S) -> Sequence[A]:
+        """Default: :meth:`legal_actions`; the actions a text may name in ``state``, refused ones included.
+
+        Override it to return more than the legal actions (every move of the notation, say), and the default
+        :meth:`parse_actions` refuses a text naming one the rules refuse now with the engine's own reason.
+        """
+        return self.legal_actions(state)
+
     def parse_actions(self, text: str, state: S) -> tuple[A, ...]:
-        """Default: the one legal action whose :meth:`action_text` is ``text`` (ignoring case and outer spaces).
+        """Default: the one action of :meth:`notation_actions` whose :meth:`action_text` is ``text``, if legal.
+
+        Texts are matched ignoring case and outer spaces. A text naming one action the rules refuse now is
+        refused with the engine's reason (the :class:`IllegalActionError`'s, its rule last in brackets), the
+        action on the error's ``action``.
 
         Raises:
-            ActionTextError: If the text is no legal action's, listing those that are.
+            ActionTextError: If the text names no action, more than one, or one the rules refuse now.
         """
         legal = self.legal_actions(state)
         texts = tuple(self.action_text(action, state) for action in legal)
         wanted = " ".join(text.split()).casefold()
-        found = [action for action, shown in zip(legal, texts, strict=True) if shown.casefold() == wanted]
-        if len(found) == 1:
-            return (found[0],)
-        reason = "that is no legal action now" if not found else "that names more than one action"
+        named = [
+            action for action in self.notation_actions(state) if self.action_text(action, state).casefold() == wanted
+        ]
+        if len(named) == 1:
+            if named[0] in legal:
+                return (named[0],)
+            try:
+                self.apply(state, named[0])
+            except IllegalActionError as refusal:
+                raise ActionTextError.refused(text, named[0], refusal.reason, texts) from None
+            return (named[0],)
+        reason = "that is no legal action now" if not named else "that names more than one action"
         raise ActionTextError(text, reason, texts)
 
     def action_words(self, action: A, state: S, names: Sequence[str]) -> str:

@@ -30,6 +30,9 @@ STANDARD = Ruleset.standard()
 STANDARD_COUNTS = (3, 4, 5, 6, 7, 8, 9, 10)
 """R1's token counts, Elephant to Monkey, written out (not read from the engine)."""
 
+BUILT_IN_GAMES: tuple[str, ...] = ("cheeky-monkey", "too-many-monkeys")
+"""The games this library ships: the tests that range over every installed game hold them to all they offer."""
+
 
 def held_outside_bag(stacks: Sequence[Sequence[Animal]], front: Sequence[Animal]) -> list[int]:
     """How many tokens of each animal the stacks and the front hold together."""

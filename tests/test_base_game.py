@@ -66,6 +66,42 @@ def test_actions_are_read_back_by_their_texts() -> None:
         RACE.parse_actions("jump", state)
 
 
+class _SteppingRace(Race):
+    """The dice race whose notation names both moves even while the die is in the air, for its default reading."""
+
+    def notation_actions(self, state: RaceState) -> tuple[Move | Roll, ...]:
+        return (*self.legal_actions(state), Move.STEP) if state.rolling else self.legal_actions(state)
+
+
+def test_a_text_naming_an_action_the_rules_refuse_gets_the_engine_s_reason() -> None:
+    """The default reading finds a text among the notation's actions: one the rules refuse carries their reason."""
+    race = _SteppingRace()
+    state = race.apply(race.new_game(2), Move.ROLL)
+    with pytest.raises(ActionTextError) as refused:
+        race.parse_actions("step", state)
+    assert refused.value.action is Move.STEP
+    assert refused.value.reason == "not one of the actions allowed now"
+    assert refused.value.valid == ("roll (pips 1)", "roll (pips 2)", "roll (pips 3)")
+    assert race.parse_actions("roll (pips 2)", state) == (Roll(2),)
+    with pytest.raises(ActionTextError, match="that is no legal action now") as unnamed:
+        RACE.parse_actions("step", state)  # the default notation is the legal actions: nothing named
+    assert unnamed.value.action is None
+
+
+def test_a_generic_record_written_without_quit_by_is_one_nobody_quit() -> None:
+    """A record document from before ``quit_by`` existed loads, as the built-in codecs read theirs: None."""
+    documents = RACE.documents()
+    record = play_game([RACE.bot_named("random")] * 2, game=RACE, seed=2).record
+    document = documents.to_document(record)
+    del document["quit_by"]
+    loaded = documents.from_document(document, "record")
+    assert loaded == record
+    assert loaded.quit_by is None
+    document["quitter"] = None
+    with pytest.raises(DocumentError, match="quit_by may be left out"):
+        documents.from_document(document, "record")
+
+
 def test_a_played_game_narrates_records_saves_and_replays() -> None:
     """Through the Table: events narrated, a generic record that saves as a document and replays to the end."""
     table = Table(RACE, [Seat.bot(RACE, "random", "Ann"), Seat.of(RandomChoiceBot(RACE), "Bob")], seed=11)

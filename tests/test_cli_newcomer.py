@@ -16,7 +16,7 @@ import random
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import pytest
 from rich.console import Console
@@ -27,6 +27,7 @@ from cheekymonkey.cli.table_run import TableRun
 from cheekymonkey.errors import ActionTextError
 from cheekymonkey.games import GAME_NAMES, AnyGame, game_named
 from cheekymonkey.table import Seat, Table
+from tests.helpers import BUILT_IN_GAMES
 from tests.test_cli_usability import ANSI, run, run_at_terminal
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -307,7 +308,11 @@ def test_a_record_file_cut_short_is_said_to_be_cut_short(tmp_path: Path) -> None
     assert " at at " not in done.stderr
 
 
-@pytest.mark.parametrize("name", GAME_NAMES)
+_NOTED: Final = sorted({*BUILT_IN_GAMES} | {name for name in GAME_NAMES if game_named(name).results_note})
+"""The games with a note under simulate's table: the built-in games, and any other game that gives one."""
+
+
+@pytest.mark.parametrize("name", _NOTED)
 def test_each_game_s_note_on_luck_quotes_figures_of_the_bot_page_it_names(name: str) -> None:
     """The note under simulate's table names a docs page by its title, and every figure in it is on that page."""
     note = game_named(name).results_note

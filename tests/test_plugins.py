@@ -29,6 +29,7 @@ from cheekymonkey.toomany import TOO_MANY_MONKEYS
 from cheekymonkey.toomany import RandomBot as TooManyRandomBot
 from cheekymonkey.verify import proofs_of
 from cheekymonkey.web.app import page_script
+from tests.helpers import BUILT_IN_GAMES
 from tests.minimal_game import RACE, Move, Race
 
 
@@ -175,21 +176,32 @@ def test_a_game_without_proofs_gets_verify_s_one_line_and_status_2(
     assert proofs_of(plain) is None
     assert main(["verify", "--game", "plain-monkeys"]) == 2
     assert capsys.readouterr().err.splitlines() == ["cheekymonkey verify: Too Many Monkeys offers no proofs to run"]
-    for name in GAME_NAMES:
+    for name in BUILT_IN_GAMES:
         assert proofs_of(game_named(name)) is not None, name
+    for name in GAME_NAMES:  # an installed plug-in without proofs (Pig) gets the same line
+        game = game_named(name)
+        if proofs_of(game) is None:
+            assert main(["verify", "--game", name]) == 2
+            assert capsys.readouterr().err.splitlines() == [
+                f"cheekymonkey verify: {game.title} offers no proofs to run"
+            ]
 
 
 def test_what_a_game_does_not_ship_is_absent_everywhere(plain: _Plain) -> None:
     """No schemas and no page drawing: the schemas leave it out, the web server draws it with the generic page."""
     assert "plain-monkeys" not in SCHEMA_GAMES
-    assert set(SCHEMA_GAMES) == set(GAME_NAMES)  # every built-in game ships its schemas
+    assert set(BUILT_IN_GAMES) <= set(SCHEMA_GAMES)  # every built-in game ships its schemas
+    assert set(SCHEMA_GAMES) <= set(GAME_NAMES)
+    for name in sorted(set(GAME_NAMES) - set(SCHEMA_GAMES)):  # an installed plug-in without schemas (Pig)
+        with pytest.raises(ValueError, match=f"the game '{name}' ships no schemas"):
+            load_schema("state", game=name)
     with pytest.raises(ValueError, match="the game 'plain-monkeys' ships no schemas"):
         load_schema("state", game="plain-monkeys")
     assert page_script(plain) is None
     for name in GAME_NAMES:
         script = page_script(game_named(name))
-        assert script is not None, name
-        assert script.name == f"{name}.js"
+        assert script is not None or name not in BUILT_IN_GAMES, name  # every built-in game draws its own page
+        assert script is None or script.name == f"{name}.js"
 
 
 def test_play_game_plays_the_game_it_is_given() -> None:

@@ -34,6 +34,7 @@ from cheekymonkey.simulation import (
     simulate,
 )
 from cheekymonkey.table import Seat, Table
+from tests.helpers import BUILT_IN_GAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 ELO = 400 / math.log(10)
@@ -70,20 +71,31 @@ LEARNABLE = [name for name in GAME_NAMES if game_named(name).observation_kinds()
 """The installed games that offer encodings: the policies here choose through them."""
 
 
+def _opponent(name: str) -> str:
+    """The bot a policy meets: the game's ``heuristic`` where it has one (the built-in games), else its last bot."""
+    bots = game_named(name).bot_names()
+    return "heuristic" if "heuristic" in bots else bots[-1]
+
+
+RANKED = sorted({*BUILT_IN_GAMES} | {name for name in LEARNABLE if "heuristic" in game_named(name).bot_names()})
+"""The games with encodings and a ``heuristic`` bot (the built-in games among them): the league here ranks it."""
+
+
 @pytest.mark.parametrize("name", LEARNABLE)
 def test_simulate_takes_a_policy_and_plays_it_as_the_bot_with_its_choices(name: str) -> None:
     """A policy, a PolicyBot on tuples and the equivalent bot give one summary, in process and in a pool."""
-    bot = simulate(["heuristic", FirstLegalBot(name)], 12, seed=3, game=name, max_turns=300)
-    policy = simulate(["heuristic", first_legal], 12, seed=3, game=name, max_turns=300)
+    opponent = _opponent(name)
+    bot = simulate([opponent, FirstLegalBot(name)], 12, seed=3, game=name, max_turns=300)
+    policy = simulate([opponent, first_legal], 12, seed=3, game=name, max_turns=300)
     tuples = simulate(
-        ["heuristic", PolicyBot(first_legal_tuples, game_named(name), arrays=False)],
+        [opponent, PolicyBot(first_legal_tuples, game_named(name), arrays=False)],
         12,
         seed=3,
         game=name,
         max_turns=300,
     )
-    pooled = simulate(["heuristic", first_legal], 12, seed=3, game=name, max_turns=300, workers=2, block_size=4)
-    assert [line.name for line in policy.bots] == ["heuristic", "first_legal"]
+    pooled = simulate([opponent, first_legal], 12, seed=3, game=name, max_turns=300, workers=2, block_size=4)
+    assert [line.name for line in policy.bots] == [opponent, "first_legal"]
     for other in (policy, tuples, pooled):
         assert other.games == bot.games
         assert other.truncated == bot.truncated
@@ -245,7 +257,7 @@ def _replayed_wins(result: League, entries: dict[str, Any], name: str) -> dict[s
     return wins
 
 
-@pytest.mark.parametrize("name", LEARNABLE)
+@pytest.mark.parametrize("name", RANKED)
 def test_a_seeded_tiny_league_ranks_the_entries_as_its_games_imply(name: str) -> None:
     """Three entries, a policy among them: the ratings rank them by the wins of their games played again.
 

@@ -473,6 +473,31 @@ def _room_at_a_draw(server: Any, game: str, players: int) -> tuple[dict[str, Any
     raise AssertionError(f"no room of {game} under seed 100 starts with a draw")  # pragma: no cover
 
 
+def _room_before_chance(server: Any, game: str, players: int) -> tuple[dict[str, Any], Any, int, Any]:
+    """A room of people where the seat to move may hand the turn to chance: the room, held, the seat, the action.
+
+    The action is the draw ``"d"`` where the game has one (the built-in games), else the first legal action after
+    which chance decides (Pig's roll: it starts with a decision, chance only after it).
+    """
+    from tests.web_support import make_room
+
+    found = game_named(game)
+    for seed in range(100):
+        room = make_room(server, *[f"P{seat}" for seat in range(players)], seed=seed, game=game)
+        held = server.manager.rooms[room["room"]]
+        state = held.table.state
+        if held.table.to_move is None:
+            continue
+        if "d" in _legal_texts(held.table):
+            return room, held, held.table.to_move, found.parse_actions("d", state)[0]
+        leading = [action for action in found.legal_actions(state) if found.is_chance_node(found.apply(state, action))]
+        if leading:
+            return room, held, held.table.to_move, leading[0]
+    raise AssertionError(
+        f"no room of {game} under seed 100 lets the seat to move hand the turn to chance"
+    )  # pragma: no cover
+
+
 def _stored(server: Any, room: dict[str, Any]) -> Any:
     return asyncio.run(server.manager.store.actions_since(room["room"], 0))
 
@@ -499,15 +524,15 @@ def test_a_posted_text_that_names_the_drawn_card_gets_409_and_changes_nothing(se
 def test_a_posted_chance_outcome_or_another_seats_move_gets_409_and_changes_nothing(server: Any, name: str) -> None:
     """In every game, a posted draw's outcome (from any seat) or the mover's move from another seat is refused.
 
-    The document of each card or token the draw could turn up is posted by the seat to move and by the other;
-    then the mover's own draw is posted with the other seat's token.
+    The document of each card or token the draw (or any move handing the turn to chance, such as Pig's roll) could
+    turn up is posted by the seat to move and by the other; then the mover's own draw is posted with the other
+    seat's token.
     """
     from tests.web_support import call, token_of
 
     game = game_named(name)
-    room, held, seat = _room_at_a_draw(server, name, 2)
+    room, held, seat, draw = _room_before_chance(server, name, 2)
     version, state, stored = held.version, held.table.state, _stored(server, room)
-    draw = game.parse_actions("d", state)[0]
     outcomes = [outcome for outcome, _ in game.chance_outcomes(game.apply(state, draw))]
     posts = [(anybody, game.documents().to_document(outcome)) for outcome in outcomes for anybody in (0, 1)]
     posts.append((1 - seat, game.documents().to_document(draw)))

@@ -210,6 +210,12 @@ class Pig(BaseGame[PigState, Action, Rules, PigView, Played[Action]]):
             return str(action.face)
         return "r" if isinstance(action, Roll) else "h"
 
+    def notation_actions(self, state: PigState) -> tuple[Action, ...]:
+        """Roll and hold whenever a seat decides, so ``r`` past the target is refused with P5's reason."""
+        if self.is_terminal(state) or state.rolling:
+            return self.legal_actions(state)
+        return _BOTH
+
     def action_words(self, action: Action, state: PigState, names: Sequence[str]) -> str:
         """What a choice does, for a person choosing it: ``"roll the die"``, ``"hold and bank 7"``."""
         if isinstance(action, Face):
