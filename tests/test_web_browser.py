@@ -237,7 +237,7 @@ def test_a_key_plays_as_soon_as_its_table_shows_and_never_twice_while_its_move_i
     expect(ann.locator("#status")).to_have_text("Your turn: stack your tokens.")
     expect(ann.locator("#actions .action-place")).to_have_count(3)
     expect(ann.locator("#actions button").first).to_be_enabled()
-    ann.wait_for_function("window.answersGiven === window.movesSent")  # every answer came, late
+    ann.wait_for_function("() => window.answersGiven === window.movesSent")  # every answer came, late
     expect(ann.locator("#error")).to_have_text("")
 
 

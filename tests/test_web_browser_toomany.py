@@ -385,7 +385,7 @@ def test_a_wild_position_pressed_the_moment_the_wild_shows_is_played_before_the_
     assert [a for a in room.table.actions if isinstance(a, PlaceWild)] == [*wilds, PlaceWild(position)]
     # The answers held back arrive late: the page keeps the newest table, and says nothing went wrong.
     page.evaluate("window.release()")
-    page.wait_for_function("window.answersGiven === window.movesSent")
+    page.wait_for_function("() => window.answersGiven === window.movesSent")
     assert_page_shows_the_table(page, room, seat)
     expect(page.locator("#error")).to_have_text("")
 
@@ -624,7 +624,7 @@ def test_the_instant_a_new_round_is_dealt_a_click_waits_for_the_picture_and_a_ke
     play_first_moves(pages_by_seat, room, 1)  # the move that wins round 1
     assert room.table.state.round == 2
     page = pages_by_seat[seat]
-    page.wait_for_function("window.pounced !== null")
+    page.wait_for_function("() => window.pounced !== null")
     pounced = page.evaluate("window.pounced")
     dealt = pounced["version"]
     if quickest == "click":
