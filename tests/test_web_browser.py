@@ -28,7 +28,7 @@ from cheekymonkey.games import DEFAULT_GAME, GAME_NAMES, game_named
 from cheekymonkey.table import Table
 from cheekymonkey.web import Room, RoomManager, SeatSpec
 from cheekymonkey.web.store import SqliteStore
-from tests.web_support import LiveServer, Pages, browser_rooms, live_server, make_room
+from tests.web_support import HOLD_MOVES, LiveServer, Pages, browser_rooms, live_server, make_room
 
 pytestmark = pytest.mark.slow
 
@@ -170,35 +170,6 @@ def test_a_second_player_joins_by_link_and_sees_moves_without_reloading(server: 
     expect(ann.locator("#log li").first).to_contain_text(re.compile(r"^\d+Bob draws"))
     expect(bob.locator("#log li").first).to_contain_text(re.compile(r"^\d+You draw"))
     assert bob.evaluate("window.stillTheSamePage") is True
-
-
-# The page's moves go through this fetch. While ``window.holdMode`` is "answer", each move reaches the server
-# and its answer is held back from the page (the event stream brings the next table first, as on a slow link);
-# while it is "request", the move itself is held before the server sees it. ``window.movesSent`` counts the
-# moves sent, ``window.answersGiven`` the answers the page has had. ``window.release()`` stops holding and lets
-# everything held go.
-HOLD_MOVES = """() => {
-    const original = window.fetch;
-    window.holdMode = "";
-    window.movesSent = 0;
-    window.answersGiven = 0;
-    const held = [];
-    const hold = () => new Promise((go) => held.push(go));
-    window.fetch = async (url, init) => {
-        if (!String(url).startsWith("/api/move")) return original(url, init);
-        window.movesSent += 1;
-        if (window.holdMode === "request") await hold();
-        const holdAnswer = window.holdMode === "answer";
-        const response = await original(url, init);
-        if (holdAnswer && window.holdMode !== "") await hold();
-        window.answersGiven += 1;
-        return response;
-    };
-    window.release = () => {
-        window.holdMode = "";
-        for (const go of held.splice(0)) go();
-    };
-}"""
 
 
 def test_a_key_plays_as_soon_as_its_table_shows_and_never_twice_while_its_move_is_on_its_way(

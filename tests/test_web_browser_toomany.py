@@ -39,7 +39,7 @@ from cheekymonkey.toomany import (
 )
 from cheekymonkey.toomany.narration import action_words
 from cheekymonkey.web import Limits, Room
-from tests.web_support import LiveServer, Pages, browser_rooms, call, live_server
+from tests.web_support import HOLD_MOVES, LiveServer, Pages, browser_rooms, call, live_server
 
 pytestmark = pytest.mark.slow
 
@@ -142,35 +142,6 @@ def shows(page: Page, room: Room) -> None:
 def shows_newer(page: Page, before: int) -> None:
     """Wait until ``page`` shows a table newer than version ``before``."""
     page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=before)
-
-
-# The page's moves go through this fetch. While ``window.holdMode`` is "answer", each move reaches the server
-# and its answer is held back from the page (the event stream brings the next table first, as on a slow link);
-# while it is "request", the move itself is held before the server sees it. ``window.movesSent`` counts the
-# moves sent, ``window.answersGiven`` the answers the page has had. ``window.release()`` stops holding and lets
-# everything held go.
-HOLD_MOVES = """() => {
-    const original = window.fetch;
-    window.holdMode = "";
-    window.movesSent = 0;
-    window.answersGiven = 0;
-    const held = [];
-    const hold = () => new Promise((go) => held.push(go));
-    window.fetch = async (url, init) => {
-        if (!String(url).startsWith("/api/move")) return original(url, init);
-        window.movesSent += 1;
-        if (window.holdMode === "request") await hold();
-        const holdAnswer = window.holdMode === "answer";
-        const response = await original(url, init);
-        if (holdAnswer && window.holdMode !== "") await hold();
-        window.answersGiven += 1;
-        return response;
-    };
-    window.release = () => {
-        window.holdMode = "";
-        for (const go of held.splice(0)) go();
-    };
-}"""
 
 
 def buttons(page: Page) -> list[dict[str, Any]]:

@@ -397,3 +397,32 @@ def open_stream(
 def browser_rooms() -> RoomManager:
     """Rooms for the browser tests: seeds allowed, bots moving at once, room limits out of the way."""
     return RoomManager(allow_seeds=True, bot_delay=0.0, limits=Limits(rooms_per_client=100, rooms_per_minute=100))
+
+
+# The page's moves go through this fetch. While ``window.holdMode`` is "answer", each move reaches the server
+# and its answer is held back from the page (the event stream brings the next table first, as on a slow link);
+# while it is "request", the move itself is held before the server sees it. ``window.movesSent`` counts the
+# moves sent, ``window.answersGiven`` the answers the page has had. ``window.release()`` stops holding and lets
+# everything held go.
+HOLD_MOVES = """() => {
+    const original = window.fetch;
+    window.holdMode = "";
+    window.movesSent = 0;
+    window.answersGiven = 0;
+    const held = [];
+    const hold = () => new Promise((go) => held.push(go));
+    window.fetch = async (url, init) => {
+        if (!String(url).startsWith("/api/move")) return original(url, init);
+        window.movesSent += 1;
+        if (window.holdMode === "request") await hold();
+        const holdAnswer = window.holdMode === "answer";
+        const response = await original(url, init);
+        if (holdAnswer && window.holdMode !== "") await hold();
+        window.answersGiven += 1;
+        return response;
+    };
+    window.release = () => {
+        window.holdMode = "";
+        for (const go of held.splice(0)) go();
+    };
+}"""
