@@ -1,0 +1,135 @@
+"""The engine's refusals: each carries the state and the very action refused, and gives the rule's reason.
+
+A front end shows a refusal's reason to the player and may log the action and state it carries; a refusal
+that lost either, or whose reason changed its words, would mislead both. These tests pin them: every action
+of the game's action space is offered in every state of seeded whole games, and the exact reasons of the
+refusals a player meets most (an action of another phase, a discard top that cannot be taken) are checked
+word for word.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from cheekymonkey.errors import IllegalActionError
+from cheekymonkey.toomany import Action, Card, GameState, Phase, apply, is_chance_node, legal_actions
+from cheekymonkey.toomany.actions import (
+    DECLINE,
+    DRAW,
+    GIVE_SKIPS,
+    PLACE_WILDS,
+    RACCOON_TAKES,
+    REVEALS,
+    TAKE_BONUS,
+    TAKE_DISCARD,
+    TURN_DOWNS,
+)
+from tests.toomany.helpers import make, random_game
+
+RULE_FIRST = re.compile(r"^TM\d+(, TM\d+)*: \S")
+"""A reason begins with the clause or clauses broken (TME8)."""
+
+
+def _action_space(players: int) -> tuple[Action, ...]:
+    # Every action a player or chance can name at this table, and one seat past it for the seat actions.
+    turn_downs = tuple(action for seat in range(players + 1) for action in TURN_DOWNS[seat])
+    return (
+        DRAW,
+        TAKE_DISCARD,
+        TAKE_BONUS,
+        DECLINE,
+        *REVEALS,
+        *PLACE_WILDS,
+        *RACCOON_TAKES,
+        *turn_downs,
+        *GIVE_SKIPS[: players + 1],
+    )
+
+
+def _refusal_of(state: GameState, action: Action) -> IllegalActionError | None:
+    try:
+        apply(state, action)
+    except IllegalActionError as error:
+        return error
+    return None
+
+
+@pytest.mark.parametrize(("seed", "players"), [(1, 2), (2, 3), (3, 4)])
+def test_every_refusal_carries_the_state_and_the_action_and_begins_with_its_rule(seed: int, players: int) -> None:
+    """TME8: apply refuses exactly the decisions legal_actions leaves out, each error holding what it refused."""
+    space = _action_space(players)
+    refusals = 0
+    for state in random_game(seed, players):
+        legal = set(legal_actions(state)) if not is_chance_node(state) else None
+        for action in space:
+            error = _refusal_of(state, action)
+            if error is None:
+                assert legal is None or action in legal
+                continue
+            refusals += 1
+            assert error.action is action
+            assert error.state is state
+            assert RULE_FIRST.match(error.reason), error.reason
+            assert str(error) == f"illegal action {action!r}: {error.reason}"
+            assert legal is None or action not in legal
+    assert refusals > 1000
+
+
+def _refused(state: GameState, action: Action) -> str:
+    with pytest.raises(IllegalActionError) as caught:
+        apply(state, action)
+    assert caught.value.action is action
+    return caught.value.reason
+
+
+HIDDEN = ["? ? ? ? ? ?", "? ? ? ? ? ?"]
+
+
+@pytest.mark.parametrize(
+    ("discard", "phase", "reason"),
+    [
+        (
+            "1",
+            Phase.START,
+            "TM6: you hold no wild to place; your turn begins with a draw from the pile or the discard top",
+        ),
+        ("G", Phase.DRAW, "TM6, TM18: the turn began with a draw from the pile, and the card drawn is revealed next"),
+    ],
+)
+def test_a_card_played_outside_its_phase_says_what_the_phase_asks_for(discard: str, phase: Phase, reason: str) -> None:
+    """TM6, TM18: at a decision, the card not held is named first; while chance acts, only what comes next."""
+    state = make(HIDDEN, discard=discard)
+    assert state.phase is phase
+    assert _refused(state, PLACE_WILDS[0]) == reason
+
+
+@pytest.mark.parametrize(
+    ("rows", "discard", "reason"),
+    [
+        (HIDDEN, "", "TM6: the discard pile is empty, so the turn began with a draw"),
+        (HIDDEN, "3 G", "TM6: the discard top is a giraffe: special cards are never taken from the discard pile"),
+        (
+            ["? ? 3 ? ? ?", "? ? ? ? ? ?"],
+            "3",
+            "TM6: the discard top, a 3, already shows at position 3 of the row",
+        ),
+    ],
+)
+def test_taking_a_discard_top_that_cannot_be_taken_gives_the_reason(rows: list[str], discard: str, reason: str) -> None:
+    """TM6: the turn began with a draw because the discard top could not be taken, and the refusal says why."""
+    state = make(rows, discard=discard)
+    assert state.phase is Phase.DRAW
+    assert _refused(state, TAKE_DISCARD) == reason
+    assert _refused(state, DRAW) == (
+        "TM6, TM18: the turn began with a draw from the pile, and the card drawn is revealed next"
+    )
+
+
+def test_a_card_drawn_is_refused_outside_a_draw_with_the_phase_named() -> None:
+    """TM19: a Reveal while a player decides is refused, saying what the phase asks for."""
+    state = make(HIDDEN, discard="1")
+    assert _refused(state, REVEALS[Card.TWO - 1]) == (
+        "TM19: no card is being revealed now; your turn begins with a draw from the pile or the discard top"
+    )
