@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from cheekymonkey.errors import IllegalActionError
+from cheekymonkey.errors import IllegalActionError, InvalidValueError
 from cheekymonkey.toomany import Action, Card, GameState, Phase, apply, is_chance_node, legal_actions
 from cheekymonkey.toomany.actions import (
     DECLINE,
@@ -132,4 +132,20 @@ def test_a_card_drawn_is_refused_outside_a_draw_with_the_phase_named() -> None:
     state = make(HIDDEN, discard="1")
     assert _refused(state, REVEALS[Card.TWO - 1]) == (
         "TM19: no card is being revealed now; your turn begins with a draw from the pile or the discard top"
+    )
+
+
+@pytest.mark.parametrize("text", ["do_not_disturb", "DO_NOT_DISTURB", "  Do  Not_Disturb ", "dnd", "Do Not Disturb"])
+def test_a_cards_name_reads_with_underscores_or_spaces_in_any_case(text: str) -> None:
+    """Card.parse reads a member's name as written in code, or its words as the rules write them."""
+    assert Card.parse(text) is Card.DO_NOT_DISTURB
+
+
+def test_a_word_that_names_no_card_is_refused_with_every_cards_name() -> None:
+    """A wrong card name is answered with the names that would have been read, in the deck's order."""
+    with pytest.raises(InvalidValueError) as caught:
+        Card.parse("joker")
+    assert str(caught.value) == (
+        "'joker' is not a card: give a Card, a number 1 to 6, or a name (1, 2, 3, 4, 5, 6, wild, Skip, elephant, "
+        "giraffe, raccoon, Do Not Disturb)"
     )
