@@ -279,3 +279,25 @@ def test_a_draw_from_an_empty_pile_is_refused_as_the_reshuffle_comes_first() -> 
     with pytest.raises(InvalidStateError) as caught:
         make(["? ?", "? ?"], ruleset=TINY, phase=Phase.DRAW, discard="1 2 G G G", pile="")
     assert str(caught.value) == "a draw is pending but the draw pile is empty: it is reshuffled before the draw (TM20)"
+
+
+def test_after_a_reshuffle_the_pool_never_seen_is_the_hidden_positions_alone() -> None:
+    """TM19, TM20: once the draw pile is reshuffled from seen cards, it is no part of the pool never seen."""
+    # The tiny deck (1 1 2 2 3 W G G G): four hidden positions, a reshuffled pile of 1 2 G, the rest discarded.
+    state = make(["? ?", "? ?"], ruleset=TINY, discard="G G", pile="1 2 G")
+    assert state.pile is not None
+    # One card too many counted as never seen: the message names the hidden positions and no draw pile.
+    extra = list(state.unseen)
+    extra[Card.GIRAFFE - 1] += 1
+    assert _refusal(state, unseen=tuple(extra), discard=(Card.GIRAFFE,)) == (
+        "5 cards are counted as never seen, but there are 4 face-down cards nobody has seen (TM19)"
+    )
+
+
+def test_a_card_picked_up_and_not_yet_revealed_is_counted_among_the_cards_never_seen() -> None:
+    """TM7, TM19: while a card picked up from the row waits to be revealed, the pool counts it too."""
+    state = make(["? ? ? ? ? ?", "? ? ? ? ? ?"], phase=Phase.TURN_UP, discard="G")
+    assert _refusal(state, pile_size=state.pile_size + 1) == (
+        f"{sum(state.unseen)} cards are counted as never seen, but there are 12 face-down cards nobody has seen "
+        f"and {state.pile_size + 1} in the draw pile and the card just picked up (TM19)"
+    )
