@@ -446,7 +446,7 @@ def check_state(state: object) -> None:
         if picked:
             where += " and the card just picked up"
         raise _fail(f"{sum(unseen)} cards are counted as never seen, but there are {where} (TM19)")
-    _check_turn(state, ruleset, rows, seat, phase, hand, discard, pile_size, skips)
+    _check_turn(rows, seat, phase, hand, discard, pile_size, skips)
 
 
 def _check_rows(ruleset: Ruleset, rows: tuple[tuple[object, ...], ...], round_number: int) -> None:
@@ -474,8 +474,6 @@ def _check_rows(ruleset: Ruleset, rows: tuple[tuple[object, ...], ...], round_nu
 
 
 def _check_turn(
-    state: object,
-    ruleset: Ruleset,
     rows: tuple[tuple[Slot, ...], ...],
     seat: int,
     phase: Phase,

@@ -9,12 +9,25 @@ word for word.
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
 
-from cheekymonkey.errors import IllegalActionError, InvalidValueError
-from cheekymonkey.toomany import Action, Card, GameState, Phase, apply, is_chance_node, legal_actions
+from cheekymonkey.errors import IllegalActionError, InvalidValueError, NotAChanceNodeError
+from cheekymonkey.toomany import (
+    NUMBERS,
+    Action,
+    Card,
+    GameState,
+    Phase,
+    apply,
+    chance_pool,
+    face_down,
+    is_chance_node,
+    legal_actions,
+    sample_chance,
+)
 from cheekymonkey.toomany.actions import (
     DECLINE,
     DRAW,
@@ -149,3 +162,20 @@ def test_a_word_that_names_no_card_is_refused_with_every_cards_name() -> None:
         "'joker' is not a card: give a Card, a number 1 to 6, or a name (1, 2, 3, 4, 5, 6, wild, Skip, elephant, "
         "giraffe, raccoon, Do Not Disturb)"
     )
+
+
+def test_asking_for_chance_where_a_player_decides_names_the_phase() -> None:
+    """TM19: only a draw or a card picked up is revealed by chance; elsewhere the refusal names the phase."""
+    state = make(HIDDEN, discard="1")
+    assert state.phase is Phase.START
+    for ask in (chance_pool, lambda state: sample_chance(state, random.Random(0))):
+        with pytest.raises(NotAChanceNodeError) as caught:
+            ask(state)
+        assert str(caught.value) == "no card is being revealed in phase START"
+
+
+def test_every_card_that_can_lie_face_down_has_its_one_shared_face_down_value() -> None:
+    """TM7, TM11, TM15: a number or a wild can be turned down; each has one FaceDown, holding that card."""
+    for card in (*NUMBERS, Card.WILD):
+        assert face_down(card).card is card
+        assert face_down(card) is face_down(Card.parse(card.code))
