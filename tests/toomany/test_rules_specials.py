@@ -23,6 +23,8 @@ from cheekymonkey.toomany import (
     RaccoonTook,
     Reason,
     Reveal,
+    RoundStarted,
+    RoundWon,
     SkipGiven,
     Skipped,
     TakeBonus,
@@ -380,3 +382,21 @@ def test_no_decision_is_ever_asked_with_a_single_answer() -> None:
                 assert len(legal_actions(state)) >= 2, state
                 decisions += 1
     assert decisions > 1000
+
+
+def test_a_wild_placed_on_a_turned_down_wild_tells_all_that_follows_from_it() -> None:
+    """TM11, TM15, TM18, TM21: one action, every step an event, to the round won.
+
+    The wild uncovered goes on the last face-down position by itself, and the row complete wins the round.
+    """
+    state = make(["1 2 (W) 4 5 ?", "? ? ? ? ? ?"], phase=Phase.WILD, hand=Card.WILD, discard="G")
+    after, events = apply_with_events(state, PlaceWild(3))
+    assert events == (
+        WildPlaced(0, 3),
+        Uncovered(0, Card.WILD),
+        WildPlaced(0, 6),
+        RoundWon(0, 1),
+        RoundStarted(2, 1, (5, 6)),
+    )
+    assert after == apply(state, PlaceWild(3))
+    assert after.round == 2
