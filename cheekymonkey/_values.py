@@ -14,6 +14,7 @@ value equality, and :func:`attrs_view` gives each class attrs' description of it
 from __future__ import annotations
 
 import enum
+import keyword
 import operator
 import random
 import reprlib
@@ -138,7 +139,8 @@ class BaseAction(Frozen):
 
     In pure Python each subclass gets these methods written for its own fields when it is created, as fast
     as methods written by hand; compiled (mypyc), the methods below serve every subclass natively, and a
-    field read stays one load.
+    field read stays one load. Compiled, only a compiled class may subclass it (mypyc refuses an interpreted
+    one): a game outside the package writes its actions as attrs classes, as the Pig example does.
     """
 
     __slots__ = ()
@@ -151,7 +153,8 @@ class BaseAction(Frozen):
         if len(names) != len(cls._fields) or not all(isinstance(f, ActionField) for f in cls._fields):
             raise TypeError(f"{cls.__name__}: give one ActionField in _fields per name in __match_args__")
         for name in names:
-            if not name.isidentifier() or name in _RESERVED:
+            # The methods written for the class read each field by its name, beside names of their own.
+            if not name.isidentifier() or keyword.iskeyword(name) or name.startswith("_") or name in _RESERVED:
                 raise TypeError(f"{cls.__name__}: {name!r} cannot name a field")
         attrs_view(cls, [(name, field.type, attrs.NOTHING) for name, field in zip(names, cls._fields, strict=True)])
         if not COMPILED:
@@ -203,7 +206,7 @@ class BaseAction(Frozen):
         return f"{self.__class__.__name__}({', '.join([repr(value) for value in self._values()])})"
 
 
-# Names the methods written for a subclass use themselves, which no field may take.
+# The arguments of the methods written for a subclass, which no field may take (nor a name with "_").
 _RESERVED: Final = frozenset({"self", "other"})
 
 

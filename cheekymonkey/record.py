@@ -168,7 +168,11 @@ class BaseRecord(Generic[R, A, S]):
     def __attrs_post_init__(self) -> None:
         if not isinstance(self.ruleset, self._ruleset_type):
             raise InvalidGameError(f"ruleset must be a {self._ruleset_type.__name__}, got {self.ruleset!r}")
-        _check_record(self)
+        if not isinstance(self.actions, tuple):
+            raise InvalidGameError(f"actions must be a tuple of actions, got {self.actions!r}")
+        if isinstance(self.players, bool) or not isinstance(self.players, int):
+            raise InvalidGameError(f"players must be an integer, got {self.players!r}")
+        check_record_seats(self.names, self.bots, self.players, self.quit_by)
 
     def start(self) -> S:
         """The state before the first action.
@@ -261,15 +265,6 @@ class Record(BaseRecord[R, A, Any]):
 
     def states(self) -> tuple[Any, ...]:  # noqa: D102 (BaseRecord's)
         return replay_states(self.start(), self.actions, self.game.apply)
-
-
-def _check_record(record: RecordLike[Any, Any]) -> None:
-    # What every record checks on building, beyond its rule set.
-    if not isinstance(record.actions, tuple):
-        raise InvalidGameError(f"actions must be a tuple of actions, got {record.actions!r}")
-    if isinstance(record.players, bool) or not isinstance(record.players, int):
-        raise InvalidGameError(f"players must be an integer, got {record.players!r}")
-    check_record_seats(record.names, record.bots, record.players, record.quit_by)
 
 
 def check_record_seats(names: object, bots: object, players: int, quit_by: object = None) -> None:

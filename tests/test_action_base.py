@@ -173,6 +173,8 @@ def test_a_class_declaring_only_its_fields_gets_every_method() -> None:
         (("seat",), (int,), "one ActionField in _fields per name"),
         (("self",), (ActionField(int, _number),), "'self' cannot name a field"),
         (("a-b",), (ActionField(int, _number),), "'a-b' cannot name a field"),
+        (("class",), (ActionField(int, _number),), "'class' cannot name a field"),
+        (("_set",), (ActionField(int, _number),), "'_set' cannot name a field"),
     ],
 )
 def test_a_declaration_that_does_not_fit_is_refused_when_the_class_is_made(
