@@ -143,26 +143,45 @@ class BaseAction(Frozen):
     one): a game outside the package writes its actions as attrs classes, as the Pig example does.
     """
 
-    __slots__ = ()
+    # Compiled, the class's name and the fields' values, filled by the constructor below, so that equality
+    # and hashing read one native field; pure Python leaves it empty (each class's own methods read the fields).
+    __slots__ = ("_key",)
+    _key: tuple[object, ...]
     __match_args__: ClassVar[tuple[str, ...]] = ()
     _fields: ClassVar[tuple[ActionField[Any], ...]] = ()
+    # Each field's name and converter, in constructor order: what the compiled constructor runs through.
+    _plan: ClassVar[tuple[tuple[str, Callable[[object], Any]], ...]] = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         names = cls.__match_args__
-        if len(names) != len(cls._fields) or not all(isinstance(f, ActionField) for f in cls._fields):
+        declared: tuple[object, ...] = cls._fields  # as declared, unchecked (compiled code would check each)
+        if len(names) != len(declared) or not all(isinstance(field, ActionField) for field in declared):
             raise TypeError(f"{cls.__name__}: give one ActionField in _fields per name in __match_args__")
         for name in names:
             # The methods written for the class read each field by its name, beside names of their own.
             if not name.isidentifier() or keyword.iskeyword(name) or name.startswith("_") or name in _RESERVED:
                 raise TypeError(f"{cls.__name__}: {name!r} cannot name a field")
         attrs_view(cls, [(name, field.type, attrs.NOTHING) for name, field in zip(names, cls._fields, strict=True)])
+        cls._plan = tuple([(name, field.convert) for name, field in zip(names, cls._fields, strict=True)])
         if not COMPILED:
             _write_methods(cls)
 
     def __init__(self, *args: object, **kwargs: object) -> None:
-        # The compiled build's constructor for every subclass (pure Python writes one per subclass): the
-        # arguments bound to the fields as Python binds them, each converted in constructor order.
+        # The compiled build's constructor for every subclass (pure Python writes one per subclass): each
+        # field converted in constructor order, then the key that equality and hashing read.
+        plan = self._plan
+        if kwargs or len(args) != len(plan):
+            args = self._bind(args, kwargs)
+        key: list[object] = [self.__class__.__name__]
+        for index, (name, convert) in enumerate(plan):
+            converted = convert(args[index])
+            object.__setattr__(self, name, converted)
+            key.append(converted)
+        object.__setattr__(self, "_key", tuple(key))
+
+    def _bind(self, args: tuple[object, ...], kwargs: dict[str, object]) -> tuple[object, ...]:
+        """The arguments of a call by name, or of the wrong number, bound to the fields as Python binds them."""
         names = self.__match_args__
         given: list[object] = list(args)
         if len(given) > len(names):
@@ -186,24 +205,22 @@ class BaseAction(Frozen):
                 f"{self.__class__.__name__}.__init__() missing {len(missing)} required positional "
                 f"argument{'s' if len(missing) > 1 else ''}: {' and '.join(missing)}"
             )
-        fields = self._fields
-        for index, value in enumerate(given):
-            object.__setattr__(self, names[index], fields[index].convert(value))
+        return tuple(given)
 
     def _values(self) -> tuple[object, ...]:
-        return tuple([getattr(self, name) for name in self.__match_args__])
+        return self._key[1:]
 
     def __eq__(self, other: object) -> bool:
-        return other.__class__ is self.__class__ and isinstance(other, BaseAction) and self._values() == other._values()
+        return other.__class__ is self.__class__ and isinstance(other, BaseAction) and self._key == other._key
 
     def __hash__(self) -> int:
-        return hash((self.__class__.__name__, *self._values()))
+        return hash(self._key)
 
     def __reduce__(self) -> tuple[type, tuple[object, ...]]:
-        return (self.__class__, self._values())
+        return (self.__class__, self._key[1:])
 
     def __repr__(self) -> str:
-        return f"{self.__class__.__name__}({', '.join([repr(value) for value in self._values()])})"
+        return f"{self.__class__.__name__}({', '.join([repr(value) for value in self._key[1:]])})"
 
 
 # The arguments of the methods written for a subclass, which no field may take (nor a name with "_").
