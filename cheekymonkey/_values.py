@@ -140,7 +140,7 @@ class BaseAction(Frozen):
     In pure Python each subclass gets these methods written for its own fields when it is created, as fast
     as methods written by hand; compiled (mypyc), the methods below serve every subclass natively, and a
     field read stays one load. Compiled, only a compiled class may subclass it (mypyc builds no value of an
-    interpreted one): a game outside the package writes its actions as attrs classes, as the Pig example does.
+    interpreted one): a game outside the package writes its actions as attrs classes.
     """
 
     # Compiled, the class's name and the fields' values, filled by the constructor below, so that equality
