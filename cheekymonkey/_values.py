@@ -239,7 +239,8 @@ def _write_methods(cls: type[BaseAction]) -> None:
     written by hand for the class would; the constructor takes the fields by their names, so a wrong call
     gets Python's own message. It replaces the constructor the class declares for mypy (the compiled build's),
     which must take the same parameters: what mypy checks a call against is then what runs. The declared one
-    stays the written one's ``__wrapped__``, so :func:`inspect.signature` and the docs show its types.
+    stays the written one's ``__wrapped__``, which :func:`inspect.signature` reads, and which a test runs as
+    the compiled build does.
     """
     names = cls.__match_args__
     name = cls.__name__
