@@ -58,7 +58,7 @@ try:
 except ImportError:
     sys.exit("training needs PyTorch: pip install -e '.[train]'")
 
-from cheekymonkey import CHEEKY_MONKEY, HeuristicBot, Ruleset
+from cheekymonkey import ExpectimaxBot, HeuristicBot, Ruleset
 from cheekymonkey.batched import seed_streams
 from cheekymonkey.cheeky.batched import BatchedCheekyMonkey, CheekyBatchState
 from cheekymonkey.cheeky.bots.learned import LearnedBot, Network, features, load_network
@@ -77,6 +77,16 @@ def heuristic_actions(
 ) -> npt.NDArray[np.int64]:
     """The heuristic bot's action index in every game of the batch (0 where nobody is to move)."""
     return engine.heuristic_actions(states, RISK, out)
+
+
+def expectimax_actions(
+    engine: BatchedCheekyMonkey,
+    states: CheekyBatchState,
+    out: npt.NDArray[np.int64] | None = None,
+    where: npt.NDArray[np.bool_] | None = None,
+) -> npt.NDArray[np.int64]:
+    """The expectimax bot's action index in the games ``where`` (every game if None), 0 elsewhere; depth 2."""
+    return engine.expectimax_actions(states, 2, out, where)
 
 
 def gather(states: CheekyBatchState, rows: npt.NDArray[np.int64]) -> dict[str, npt.NDArray[Any]]:
@@ -568,6 +578,154 @@ def train_rollouts(args: argparse.Namespace) -> None:
         )
 
 
+def expert_examples(
+    engine: BatchedCheekyMonkey,
+    count: int,
+    batch: int,
+    seed: int,
+    player: str,
+    network: Network | None = None,
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.bool_], npt.NDArray[np.int64]]:
+    """``count`` examples labelled by the compiled expectimax bot: observations, masks, its choices.
+
+    ``player`` says who plays the batched games and whose decisions are kept (each with two or more legal
+    actions): ``"heuristic"``, the expectimax bot in one seat (seat 0 in the even games, 1 in the odd ones) and
+    the heuristic rule in the other, the expectimax bot's decisions kept; ``"self"``, the expectimax bot in both
+    seats, every decision kept; ``"network"``, ``network`` (greedy) in one seat against the heuristic rule, its
+    decisions kept and labelled with what the expectimax bot would have chosen there (DAgger).
+    """
+    states = engine.init(batch, seed)
+    seats = (np.arange(batch) % PLAYERS).astype(np.int32)
+    observations = np.zeros((batch, engine.observation_size), np.uint8)
+    expert = np.zeros(batch, np.int64)
+    actions = np.zeros(batch, np.int64)
+    xs: list[npt.NDArray[np.uint8]] = []
+    ms: list[npt.NDArray[np.bool_]] = []
+    ys: list[npt.NDArray[np.int64]] = []
+    total = 0
+    while total < count:
+        mover = states.current_player
+        learner = mover >= 0 if player == "self" else mover == seats
+        choice = learner & (states.legal_action_mask.sum(axis=1) >= 2)
+        expectimax_actions(engine, states, expert, where=choice if player == "network" else learner)
+        rows = np.flatnonzero(choice)[: count - total]
+        if rows.size:
+            engine.observation(states, dtype=np.uint8, out=observations)
+            xs.append(observations[rows].copy())
+            ms.append(states.legal_action_mask[rows].copy())
+            ys.append(expert[rows].copy())
+            total += rows.size
+        if player == "self":
+            actions[:] = expert
+        else:
+            heuristic_actions(engine, states, actions)
+            if player == "network":
+                assert network is not None
+                network_actions(network, engine, states, np.flatnonzero(learner), observations, actions)
+            else:
+                actions[learner] = expert[learner]
+        engine.step(states, actions)
+    return np.concatenate(xs), np.concatenate(ms), np.concatenate(ys)
+
+
+def imitate(args: argparse.Namespace) -> None:
+    """Imitation of the expectimax bot, its search compiled in the batch, and DAgger rounds, in the budget."""
+    torch.set_num_threads(1)
+    start = time.process_time()
+
+    def log(message: str) -> None:
+        print(f"[{time.process_time() - start:6.1f} s CPU] {message}", flush=True)
+
+    engine = BatchedCheekyMonkey(PLAYERS, Ruleset.preset(RULES), observation="full")
+    layout = observation_layout("full", PLAYERS)
+    base = args.seed * 1_000_000
+    own = round(args.examples * args.self_share)
+    parts = [
+        expert_examples(engine, args.examples - own, args.batch, base, "heuristic"),
+        expert_examples(engine, own, args.batch, base + 100_000, "self"),
+    ]
+    log(f"{args.examples:,} examples of the expectimax bot ({own:,} of them from its games against itself)")
+    xs = [torch.from_numpy(features(layout, np.concatenate([p[0] for p in parts])))]
+    ms = [torch.from_numpy(np.concatenate([p[1] for p in parts]))]
+    ys = [torch.from_numpy(np.concatenate([p[2] for p in parts]))]
+    model: torch.nn.Sequential | None = None
+    weights: dict[str, npt.NDArray[Any]] = {}
+    for round_ in range(args.rounds + 1):
+        if round_:
+            observations, masks, labels = expert_examples(
+                engine, args.round_examples, args.batch, base + 200_000 + round_ * 10_000, "network", Network(weights)
+            )
+            xs.append(torch.from_numpy(features(layout, observations)))
+            ms.append(torch.from_numpy(masks))
+            ys.append(torch.from_numpy(labels))
+            log(f"round {round_}: {len(labels):,} of the network's positions, labelled by the expectimax bot")
+        epochs = args.epochs if round_ == 0 else args.round_epochs
+        model = fit_imitation(
+            torch.cat(xs), torch.cat(ms), torch.cat(ys), args, epochs, model if args.warm else None, log
+        )
+        weights = weights_of(model)
+    np.savez_compressed(args.out, **weights)
+    spent = time.process_time() - start
+    log(f"wrote {args.out}: {spent:.1f} s CPU, load average {os.getloadavg()[0]:.1f}")
+    if args.check_games:
+        total, played = greedy_check(engine, weights, args.check_games, args.check_batch)
+        low, high = wilson_interval(total, played)
+        print(
+            f"untimed check, greedy against the heuristic rule in the batch: {total / played:.1%} "
+            f"({low:.1%} - {high:.1%}) of {played} games from seed {CHECK_SEED}"
+        )
+
+
+def fit_imitation(
+    x: torch.Tensor,
+    m: torch.Tensor,
+    y: torch.Tensor,
+    args: argparse.Namespace,
+    epochs: int,
+    model: torch.nn.Sequential | None,
+    log: Any,
+) -> torch.nn.Sequential:
+    """The network trained on the examples (cross-entropy over the legal actions, Adam, a cosine schedule).
+
+    From scratch, or on from ``model``. 5% of the examples are held out, to print how often the network
+    agrees with the expert on examples it was not trained on (by kind: draw, stop or herd; claim or swap;
+    placing).
+    """
+    torch.manual_seed(args.seed)
+    generator = torch.Generator().manual_seed(args.seed)
+    order = torch.randperm(len(y), generator=generator)
+    held = order[: len(order) // 20]
+    train = order[len(order) // 20 :]
+    if model is None:
+        model = policy_network(x.shape[1], args.hidden, m.shape[1])
+    optimiser = torch.optim.Adam(model.parameters(), lr=args.fit_lr)
+    steps = epochs * ((len(train) + args.fit_batch - 1) // args.fit_batch)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, args.fit_lr, total_steps=steps, pct_start=0.1)
+    for _ in range(epochs):
+        for chunk in train[torch.randperm(len(train), generator=generator)].split(args.fit_batch):
+            logits = model(x[chunk]).masked_fill(~m[chunk], -1e9)
+            loss = torch.nn.functional.cross_entropy(logits, y[chunk])
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+            schedule.step()
+    with torch.no_grad():
+        chosen = model(x[held]).masked_fill(~m[held], -1e9).argmax(dim=1)
+    right = (chosen == y[held]).numpy()
+    labels = y[held].numpy()
+    kinds = {
+        "draw/stop/herd": labels < 3,
+        "claim/swap": (labels >= 3) & (labels < 3 + 2 * PLAYERS),
+        "place": labels >= 3 + 2 * PLAYERS,
+    }
+    by_kind = ", ".join(f"{name} {right[where].mean():.1%} of {where.sum()}" for name, where in kinds.items())
+    log(
+        f"fitted {epochs} epochs on {len(train):,} examples: agrees with the expert on {right.mean():.1%} "
+        f"held out ({by_kind})"
+    )
+    return model
+
+
 def evaluate(args: argparse.Namespace) -> None:
     """The declared evaluation: a weights file's bot against the heuristic bot or another weights file's."""
     bot = LearnedBot(load_network(args.weights), fallback=HeuristicBot())
@@ -590,31 +748,53 @@ def evaluate(args: argparse.Namespace) -> None:
 
 
 def check(args: argparse.Namespace) -> None:
-    """The compiled heuristic rule chooses as HeuristicBot does, in every decision of random batched games."""
+    """A compiled rule chooses as its scalar bot does, in every decision of batched games.
+
+    ``--bot heuristic``: :meth:`~BatchedCheekyMonkey.heuristic_actions` against :class:`HeuristicBot`;
+    ``--bot expectimax``: :meth:`~BatchedCheekyMonkey.expectimax_actions` against :class:`ExpectimaxBot`. Half
+    the games play the compiled rule's moves and half random ones, to reach varied positions; the count of
+    decisions where the two differ is printed (and the decisions per second of each, the compiled one timed
+    over the whole batch and the scalar one over the decisions it was asked).
+    """
     engine = BatchedCheekyMonkey(PLAYERS, Ruleset.preset(RULES), observation="full")
     from cheekymonkey.batched import random_legal_actions
 
     states = engine.init(64, 5)
     streams = seed_streams(6, 64)
-    bot = HeuristicBot(RISK)
+    bot: Any = HeuristicBot(RISK) if args.bot == "heuristic" else ExpectimaxBot()
+    compiled = heuristic_actions if args.bot == "heuristic" else expectimax_actions
+    compiled(engine, states)  # compiled (or loaded from numba's cache) before the timing
     rng = random.Random(0)
     compared = 0
+    differ = 0
+    compiled_time = 0.0
+    scalar_time = 0.0
     while compared < args.states:
-        ours = heuristic_actions(engine, states)
+        began = time.perf_counter()
+        ours = compiled(engine, states)
+        compiled_time += time.perf_counter() - began
         for b in np.flatnonzero(states.current_player >= 0):
             state = engine.decode(states, int(b))
+            began = time.perf_counter()
             expected = bot.choose(state, rng)
+            scalar_time += time.perf_counter() - began
             got = engine.encoding.decode(int(ours[b]), state)
             if got != expected:
-                sys.exit(f"the compiled rule chose {got} where HeuristicBot chose {expected} in {state!r}")
+                differ += 1
+                print(f"the compiled rule chose {got} where {bot!r} chose {expected} in {state!r}")
             compared += 1
         # Random moves half the time and the rule's the other half, to reach varied positions.
         moves = random_legal_actions(states.legal_action_mask, streams)
         pick = np.flatnonzero(np.arange(64) % 2 == 0)
         moves[pick] = ours[pick]
         states = engine.step(states, moves)
-    print(f"the compiled heuristic rule chose as HeuristicBot in all {compared} decisions")
-    assert CHEEKY_MONKEY is not None
+    print(
+        f"the compiled {args.bot} rule chose as {bot!r} in {compared - differ} of {compared} decisions "
+        f"({differ} differ); {compared / compiled_time:,.0f} decisions/s compiled, "
+        f"{compared / scalar_time:,.0f} decisions/s scalar; load average {os.getloadavg()[0]:.1f}"
+    )
+    if differ:
+        sys.exit(1)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -644,8 +824,9 @@ def main(argv: list[str] | None = None) -> None:
     e.add_argument("--games", type=int, required=True)
     e.add_argument("--seed", type=int, required=True)
     e.add_argument("--workers", type=int, default=1)
-    c = commands.add_parser("check", help="the compiled heuristic rule against HeuristicBot")
+    c = commands.add_parser("check", help="a compiled rule against its scalar bot")
     c.add_argument("--states", type=int, default=20_000)
+    c.add_argument("--bot", choices=("heuristic", "expectimax"), default="heuristic")
     r = commands.add_parser("rollouts", help="train a network on rollout labels and write its weights")
     r.add_argument("--out", type=Path, required=True)
     r.add_argument("--seed", type=int, default=0, help="seeds the games from seed * 1,000,000, and PyTorch")
@@ -661,8 +842,31 @@ def main(argv: list[str] | None = None) -> None:
     r.add_argument("--fit-batch", type=int, default=256)
     r.add_argument("--fit-lr", type=float, default=1e-3)
     r.add_argument("--check-games", type=int, default=4000)
+    i = commands.add_parser("imitate", help="imitate the compiled expectimax bot and write the weights")
+    i.add_argument("--out", type=Path, required=True)
+    i.add_argument("--seed", type=int, default=0, help="seeds the games from seed * 1,000,000, and PyTorch")
+    i.add_argument("--batch", type=int, default=512, help="games played at once")
+    i.add_argument("--examples", type=int, default=150_000, help="examples from the expectimax bot's games")
+    i.add_argument("--self-share", type=float, default=0.25, help="the share of them from games against itself")
+    i.add_argument("--rounds", type=int, default=1, help="DAgger rounds")
+    i.add_argument("--round-examples", type=int, default=60_000, help="the network's positions per round")
+    i.add_argument("--hidden", type=int, default=128)
+    i.add_argument("--epochs", type=int, default=8, help="epochs of the first fit")
+    i.add_argument("--round-epochs", type=int, default=4, help="epochs of the fit after each round")
+    i.add_argument("--warm", action="store_true", help="train on from the last round's network, not from scratch")
+    i.add_argument("--fit-batch", type=int, default=512)
+    i.add_argument("--fit-lr", type=float, default=2e-3)
+    i.add_argument("--check-games", type=int, default=2000)
+    i.add_argument("--check-batch", type=int, default=1000)
     args = parser.parse_args(argv)
-    {"rollouts": train_rollouts, "train": train, "evaluate": evaluate, "check": check}[args.command](args)
+    commands_run = {
+        "rollouts": train_rollouts,
+        "train": train,
+        "evaluate": evaluate,
+        "check": check,
+        "imitate": imitate,
+    }
+    commands_run[args.command](args)
 
 
 if __name__ == "__main__":
