@@ -7,8 +7,26 @@ index), written as the same float16 file. Every game is played by
 :class:`~cheekymonkey.cheeky.batched.BatchedCheekyMonkey`, B games at a time, the heuristic bot's rule
 included (the engine's :meth:`~cheekymonkey.cheeky.batched.BatchedCheekyMonkey.heuristic_actions`, a compiled
 port of :class:`~cheekymonkey.HeuristicBot` over the batch's arrays; ``check`` shows it chooses as the bot does
-in every decision of 20,000). Every step is seeded, and
-PyTorch runs on one thread. Two methods:
+in every decision of 20,000), and the expectimax bot's search (the engine's
+:meth:`~cheekymonkey.cheeky.batched.BatchedCheekyMonkey.expectimax_actions`, compiled the same way;
+``check --bot expectimax`` shows it chooses as :class:`~cheekymonkey.ExpectimaxBot` in every decision of 20,000).
+Every step is seeded, and PyTorch runs on one thread. Three methods:
+
+``imitate``: imitation of the expectimax bot, as ``benchmarks/train_learned.py`` does it, with the bot's
+search compiled in the batch instead of played at scalar Tables.
+    1. Examples: batched games of the compiled expectimax bot against the heuristic rule (the seats
+       alternating from game to game) and, for ``--self-share`` of them, against itself; each of its
+       decisions with a choice (two or more legal actions) is an example: the full observation from its seat,
+       the legal-action mask, its choice, until ``--examples`` are kept.
+    2. The network learns them: cross-entropy of the expert's choice among the legal actions (the others
+       masked out), Adam with a one-cycle schedule, ``--epochs`` epochs, 5% of the examples held out to print
+       how often it agrees with the expert on examples it was not trained on.
+    3. DAgger, ``--rounds`` times: the network (greedy) plays the heuristic rule in the batch, the compiled
+       expectimax bot labels each of its decisions with a choice (``--round-examples`` of them), those join
+       the others, and the network is trained again from scratch for ``--round-epochs`` epochs.
+    Options not used by the evaluated run: ``--temperature`` (learn a softmax of the expert's values where it
+    weighed two or more candidates), ``--placing-ties`` (share a placing target among the animals whose
+    order the expert values the same) and ``--warm`` (train on from the last round's network).
 
 ``train``: policy gradient against the heuristic rule.
     1. A warm start by imitation: batched games of the heuristic rule against itself; each decision with a
@@ -29,15 +47,17 @@ PyTorch runs on one thread. Two methods:
        The network is trained on them (cross-entropy over the legal actions, Adam). With ``--rounds``, the
        network then plays the heuristic rule and its own positions are labelled and added the same way.
 
-Either way the weights are written as float16 to ``--out``, with the seat count and rules; the CPU time
+Each way the weights are written as float16 to ``--out``, with the seat count and rules; the CPU time
 (``time.process_time()``) is measured over the whole run, from before the first game to the written file.
 After the timed part, the greedy network plays the heuristic rule in the batch (``--check-games`` games from
 seed 990000, which no evaluation uses) and the win rate is printed.
 
+    nice python benchmarks/train_batched.py imitate --out /tmp/imitate.npz
     nice python benchmarks/train_batched.py train --out /tmp/ppo.npz
     nice python benchmarks/train_batched.py rollouts --out /tmp/rollouts.npz
     python benchmarks/train_batched.py evaluate /tmp/ppo.npz heuristic --games 6000 --seed 170000 --workers 2
     python benchmarks/train_batched.py check --states 20000
+    python benchmarks/train_batched.py check --bot expectimax --states 20000
 """
 
 from __future__ import annotations
@@ -84,9 +104,10 @@ def expectimax_actions(
     states: CheekyBatchState,
     out: npt.NDArray[np.int64] | None = None,
     where: npt.NDArray[np.bool_] | None = None,
+    values: npt.NDArray[np.float64] | None = None,
 ) -> npt.NDArray[np.int64]:
     """The expectimax bot's action index in the games ``where`` (every game if None), 0 elsewhere; depth 2."""
-    return engine.expectimax_actions(states, 2, out, where)
+    return engine.expectimax_actions(states, 2, out, where, values)
 
 
 def gather(states: CheekyBatchState, rows: npt.NDArray[np.int64]) -> dict[str, npt.NDArray[Any]]:
@@ -141,6 +162,19 @@ def positions(
         total += rows.size
         engine.step(states, actions)
     return {name: np.concatenate([k[name] for k in kept]) for name in CheekyBatchState.FIELDS}
+
+
+def greedy(
+    network: Network, observations: npt.NDArray[np.uint8], masks: npt.NDArray[np.bool_]
+) -> npt.NDArray[np.int64]:
+    """The float16 network's greedy choice (as LearnedBot plays it) from each observation, among its mask's actions."""
+    h = features(network.layout, observations)
+    for i, (w, b) in enumerate(network._layers):
+        h = h @ w.T + b
+        if i < len(network._layers) - 1:
+            h = np.maximum(h, 0)
+    h[~masks] = -np.inf
+    return np.argmax(h, axis=1)
 
 
 def network_actions(
@@ -585,8 +619,11 @@ def expert_examples(
     seed: int,
     player: str,
     network: Network | None = None,
-) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.bool_], npt.NDArray[np.int64]]:
-    """``count`` examples labelled by the compiled expectimax bot: observations, masks, its choices.
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.bool_], npt.NDArray[np.int64], npt.NDArray[np.float32]]:
+    """``count`` examples labelled by the compiled expectimax bot: observations, masks, its choices, its values.
+
+    The values are those of the candidates the bot weighed (NaN for the other actions, and everywhere in a
+    decision where it weighed one candidate only, or placed a token).
 
     ``player`` says who plays the batched games and whose decisions are kept (each with two or more legal
     actions): ``"heuristic"``, the expectimax bot in one seat (seat 0 in the even games, 1 in the odd ones) and
@@ -598,22 +635,25 @@ def expert_examples(
     seats = (np.arange(batch) % PLAYERS).astype(np.int32)
     observations = np.zeros((batch, engine.observation_size), np.uint8)
     expert = np.zeros(batch, np.int64)
+    values = np.zeros((batch, engine.num_actions), np.float64)
     actions = np.zeros(batch, np.int64)
     xs: list[npt.NDArray[np.uint8]] = []
     ms: list[npt.NDArray[np.bool_]] = []
     ys: list[npt.NDArray[np.int64]] = []
+    qs: list[npt.NDArray[np.float32]] = []
     total = 0
     while total < count:
         mover = states.current_player
         learner = mover >= 0 if player == "self" else mover == seats
         choice = learner & (states.legal_action_mask.sum(axis=1) >= 2)
-        expectimax_actions(engine, states, expert, where=choice if player == "network" else learner)
+        expectimax_actions(engine, states, expert, choice if player == "network" else learner, values)
         rows = np.flatnonzero(choice)[: count - total]
         if rows.size:
             engine.observation(states, dtype=np.uint8, out=observations)
             xs.append(observations[rows].copy())
             ms.append(states.legal_action_mask[rows].copy())
             ys.append(expert[rows].copy())
+            qs.append(values[rows].astype(np.float32))
             total += rows.size
         if player == "self":
             actions[:] = expert
@@ -621,11 +661,42 @@ def expert_examples(
             heuristic_actions(engine, states, actions)
             if player == "network":
                 assert network is not None
-                network_actions(network, engine, states, np.flatnonzero(learner), observations, actions)
+                # Where it has a choice (a single legal action is the heuristic rule's too); the observations
+                # were made above.
+                actions[rows] = greedy(network, observations[rows], states.legal_action_mask[rows])
             else:
                 actions[learner] = expert[learner]
         engine.step(states, actions)
-    return np.concatenate(xs), np.concatenate(ms), np.concatenate(ys)
+    return np.concatenate(xs), np.concatenate(ms), np.concatenate(ys), np.concatenate(qs)
+
+
+def targets(
+    labels: npt.NDArray[np.int64], values: npt.NDArray[np.float32], temperature: float, placing_ties: bool
+) -> torch.Tensor:
+    """What the network learns to choose: the expert's choice, or with ``temperature`` a softmax of its values.
+
+    With a temperature above 0, a decision where the expert weighed two or more candidates gets the
+    probabilities ``softmax(value / temperature)`` over them (0 for the other actions), so that near ties weigh
+    little and clear choices much; the others (a single candidate) get the choice alone. With
+    ``placing_ties``, a placing decision's target is shared equally by the animals whose value ties the best
+    (by the expert's valuation, every order with the same top is worth the same, so which of the others goes
+    first is its tie-break, not a choice); else it is the expert's choice.
+    """
+    target = np.zeros(values.shape, np.float32)
+    target[np.arange(len(labels)), labels] = 1.0
+    placing = labels >= 3 + 2 * PLAYERS
+    if placing_ties:
+        q = np.where(np.isnan(values[placing]), -np.inf, values[placing])
+        best = q >= q.max(axis=1, keepdims=True) - 1e-9
+        target[placing] = best / best.sum(axis=1, keepdims=True)
+    if temperature > 0:
+        weighed = ((~np.isnan(values)).sum(axis=1) >= 2) & ~placing
+        q = values[weighed]
+        q = np.where(np.isnan(q), -np.inf, q)
+        q = (q - q.max(axis=1, keepdims=True)) / temperature
+        p = np.exp(q)
+        target[weighed] = p / p.sum(axis=1, keepdims=True)
+    return torch.from_numpy(target)
 
 
 def imitate(args: argparse.Namespace) -> None:
@@ -648,20 +719,22 @@ def imitate(args: argparse.Namespace) -> None:
     xs = [torch.from_numpy(features(layout, np.concatenate([p[0] for p in parts])))]
     ms = [torch.from_numpy(np.concatenate([p[1] for p in parts]))]
     ys = [torch.from_numpy(np.concatenate([p[2] for p in parts]))]
+    ts = [targets(ys[0].numpy(), np.concatenate([p[3] for p in parts]), args.temperature, args.placing_ties)]
     model: torch.nn.Sequential | None = None
     weights: dict[str, npt.NDArray[Any]] = {}
     for round_ in range(args.rounds + 1):
         if round_:
-            observations, masks, labels = expert_examples(
+            observations, masks, labels, values = expert_examples(
                 engine, args.round_examples, args.batch, base + 200_000 + round_ * 10_000, "network", Network(weights)
             )
             xs.append(torch.from_numpy(features(layout, observations)))
             ms.append(torch.from_numpy(masks))
             ys.append(torch.from_numpy(labels))
+            ts.append(targets(labels, values, args.temperature, args.placing_ties))
             log(f"round {round_}: {len(labels):,} of the network's positions, labelled by the expectimax bot")
         epochs = args.epochs if round_ == 0 else args.round_epochs
         model = fit_imitation(
-            torch.cat(xs), torch.cat(ms), torch.cat(ys), args, epochs, model if args.warm else None, log
+            torch.cat(xs), torch.cat(ms), torch.cat(ys), torch.cat(ts), args, epochs, model if args.warm else None, log
         )
         weights = weights_of(model)
     np.savez_compressed(args.out, **weights)
@@ -680,6 +753,7 @@ def fit_imitation(
     x: torch.Tensor,
     m: torch.Tensor,
     y: torch.Tensor,
+    t: torch.Tensor,
     args: argparse.Namespace,
     epochs: int,
     model: torch.nn.Sequential | None,
@@ -704,14 +778,15 @@ def fit_imitation(
     for _ in range(epochs):
         for chunk in train[torch.randperm(len(train), generator=generator)].split(args.fit_batch):
             logits = model(x[chunk]).masked_fill(~m[chunk], -1e9)
-            loss = torch.nn.functional.cross_entropy(logits, y[chunk])
+            loss = torch.nn.functional.cross_entropy(logits, t[chunk])
             optimiser.zero_grad()
             loss.backward()
             optimiser.step()
             schedule.step()
     with torch.no_grad():
         chosen = model(x[held]).masked_fill(~m[held], -1e9).argmax(dim=1)
-    right = (chosen == y[held]).numpy()
+    # Agreement: the network's choice is the expert's or, with --placing-ties, one of its equals while placing.
+    right = ((chosen == y[held]) | (t[held].gather(1, chosen[:, None]).squeeze(1) > 0)).numpy()
     labels = y[held].numpy()
     kinds = {
         "draw/stop/herd": labels < 3,
@@ -846,16 +921,18 @@ def main(argv: list[str] | None = None) -> None:
     i.add_argument("--out", type=Path, required=True)
     i.add_argument("--seed", type=int, default=0, help="seeds the games from seed * 1,000,000, and PyTorch")
     i.add_argument("--batch", type=int, default=512, help="games played at once")
-    i.add_argument("--examples", type=int, default=150_000, help="examples from the expectimax bot's games")
+    i.add_argument("--examples", type=int, default=300_000, help="examples from the expectimax bot's games")
     i.add_argument("--self-share", type=float, default=0.25, help="the share of them from games against itself")
     i.add_argument("--rounds", type=int, default=1, help="DAgger rounds")
-    i.add_argument("--round-examples", type=int, default=60_000, help="the network's positions per round")
+    i.add_argument("--round-examples", type=int, default=100_000, help="the network's positions per round")
     i.add_argument("--hidden", type=int, default=128)
-    i.add_argument("--epochs", type=int, default=8, help="epochs of the first fit")
+    i.add_argument("--epochs", type=int, default=10, help="epochs of the first fit")
     i.add_argument("--round-epochs", type=int, default=4, help="epochs of the fit after each round")
     i.add_argument("--warm", action="store_true", help="train on from the last round's network, not from scratch")
     i.add_argument("--fit-batch", type=int, default=512)
     i.add_argument("--fit-lr", type=float, default=2e-3)
+    i.add_argument("--temperature", type=float, default=0.0, help="softmax of the expert's values (0: its choice)")
+    i.add_argument("--placing-ties", action="store_true", help="share a placing target among the best animals")
     i.add_argument("--check-games", type=int, default=2000)
     i.add_argument("--check-batch", type=int, default=1000)
     args = parser.parse_args(argv)

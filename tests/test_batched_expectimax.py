@@ -14,9 +14,12 @@ import random
 import numpy as np
 import pytest
 
-from cheekymonkey import Animal, ExpectimaxBot, Ruleset
+from cheekymonkey import Animal, ExpectimaxBot, Ruleset, apply
 from cheekymonkey.batched import random_legal_actions, seed_streams
 from cheekymonkey.cheeky.batched import BatchedCheekyMonkey
+from cheekymonkey.cheeky.bots.evaluation import _Evaluator
+from cheekymonkey.cheeky.bots.expectimax import _best_stacking
+from cheekymonkey.cheeky.state import Phase
 from cheekymonkey.errors import InvalidValueError
 
 E, S, H, G, P, K, L, M = Animal
@@ -112,3 +115,52 @@ def test_the_compiled_expectimax_refuses_a_bad_depth_out_or_where() -> None:
     out = np.full(4, -7, np.int64)
     assert engine.expectimax_actions(states, out=out) is out
     assert (out >= 0).all()
+
+
+def test_the_compiled_expectimax_keeps_the_values_of_the_candidates_it_weighed() -> None:
+    """values= receives ExpectimaxBot.action_values' number for each candidate weighed, NaN for every other action.
+
+    While placing it receives a value for each animal in front, the bot's choice among the best.
+    """
+    engine = BatchedCheekyMonkey(3)
+    states = engine.init(32, seed=21)
+    player = seed_streams(22, 32)
+    values = np.zeros((32, engine.num_actions), np.float64)
+    weighed = 0
+    placings = 0
+    for _ in range(60):
+        chosen = engine.expectimax_actions(states, values=values)
+        for b in range(32):
+            found = np.flatnonzero(~np.isnan(values[b]))
+            if found.size == 0:
+                continue
+            assert found.size >= 2
+            assert chosen[b] in found
+            state = engine.decode(states, b)
+            if state.phase is Phase.PLACING:
+                # One value per animal in front, the bot's valuation of where placing it first leads (its best
+                # order of the rest, or the position once the rest has followed); its choice is one of the best.
+                assert set(found.tolist()) == set(np.flatnonzero(states.legal_action_mask[b]).tolist())
+                evaluator = _Evaluator(state.ruleset, state.stacks, state.seat)
+                for index in found:
+                    after = apply(state, engine.encoding.decode(int(index), state))
+                    if after.phase is Phase.PLACING:
+                        expected = _best_stacking(after, evaluator)[1]
+                    else:
+                        expected = evaluator.value(after.stacks, after.bag)
+                    assert values[b, index] == pytest.approx(expected, rel=1e-12, abs=1e-12)
+                assert values[b, chosen[b]] >= values[b, found].max() - 1e-12
+                placings += 1
+                continue
+            scalar = {
+                engine.encoding.encode(action, state): value for action, value in ExpectimaxBot().action_values(state)
+            }
+            for index in found:
+                assert values[b, index] == pytest.approx(scalar[int(index)], rel=1e-12, abs=1e-12)
+            assert values[b, chosen[b]] >= values[b, found].max() - 1e-12  # ties go to the earlier candidate
+            weighed += 1
+        engine.step(states, random_legal_actions(engine.bot_mask(states), player))
+    assert weighed > 300
+    assert placings > 100
+    with pytest.raises(InvalidValueError, match="values"):
+        engine.expectimax_actions(states, values=np.zeros((32, 3), np.float64))

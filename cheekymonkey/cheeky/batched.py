@@ -468,6 +468,7 @@ def _observe_all(g: Any, r: Any, seats: npt.NDArray[np.int64], full: bool, out: 
 
 
 _NO_ACTIONS: Final = np.zeros(0, np.int64)
+_NO_VALUES: Final = np.zeros((0, 0), np.float64)  # values=None: no candidate's value kept
 _EVERY: Final = np.zeros(0, np.bool_)  # where=None: every game
 
 
@@ -975,6 +976,45 @@ def _x_draw(w: Any, f: Any, st: Any, fl: Any, depth: int) -> float:
 
 
 @jit
+def _x_placings(w: Any, f: Any, found: npt.NDArray[np.float64], b: int) -> None:
+    # While placing (two animals or more in front, R9): the value of placing each animal first, then the best
+    # order, into found[b]. An order's value is the player's lead less its top's exposure (_x_stop): the same
+    # for every order with that top over another animal, so several first tokens may share the best value.
+    n = w[_X_N]
+    me = w[_X_ME]
+    in_bag = w[_X_IN_BAG]
+    for a in range(_A):
+        w[_X_EVAL_BAG + a] = w[_X_BAG + a]
+    w[_X_EVAL_IN_BAG] = in_bag
+    _x_points(w, f, True)
+    points = 9 * n
+    if in_bag:
+        for s in range(n):
+            if s != me and w[_X_SEATS + s] > 0:
+                f[points + s] -= _x_exposure(w, f, s, _x_top(w, s), _x_run(w, s), in_bag)
+    lead = _x_lead(w, f, me, n)
+    kinds = 0
+    for a in range(_A):
+        if w[_X_FRONT + a] > 0:
+            kinds += 1
+    for first in range(_A):
+        if w[_X_FRONT + first] == 0:
+            continue
+        left = kinds - (1 if w[_X_FRONT + first] == 1 else 0)  # the animals still in front after it
+        best = -math.inf
+        for top in range(_A):
+            count = w[_X_FRONT + top] - (1 if top == first else 0)
+            if count == 0:
+                continue
+            # The rest is one animal (not the first's) and follows at once (E2): a run of it all on top.
+            run = count if left == 1 else 1
+            value = lead - (_x_exposure(w, f, me, top, run, in_bag) if in_bag else 0.0)
+            if value > best:
+                best = value
+        found[b, _FIXED + 2 * n + first] = best
+
+
+@jit
 def _x_turn(w: Any, f: Any, st: Any, fl: Any, depth: int) -> float:
     # ExpectimaxBot._value of a position with no claim or swap open: the best end of the turn, or a draw.
     best = _x_ends(w, f)
@@ -986,8 +1026,12 @@ def _x_turn(w: Any, f: Any, st: Any, fl: Any, depth: int) -> float:
 
 
 @jit
-def _expectimax(g: Any, r: Any, depth: int, mover: npt.NDArray[np.int32], out: npt.NDArray[np.int64]) -> None:
-    # ExpectimaxBot.choose in every game where ``mover`` names a seat; its action index into ``out``, 0 elsewhere.
+def _expectimax(
+    g: Any, r: Any, depth: int, mover: npt.NDArray[np.int32], out: npt.NDArray[np.int64], found: npt.NDArray[np.float64]
+) -> None:
+    # ExpectimaxBot.choose in every game where ``mover`` names a seat; its action index into ``out``, 0 elsewhere;
+    # and, if ``found`` has a row per game, the values of the candidates it weighed there (NaN for the others).
+    keep = found.shape[0] > 0
     _, phase, bag, bag_size, heights, stacks, _, front_len, front_counts, claimable, swap_open = g[12:]
     counts, values, tiles, swap, n, total, _, _ = r
     w = np.zeros(_X_SEATS + 28 * n + n * total, np.int64)
@@ -1013,6 +1057,9 @@ def _expectimax(g: Any, r: Any, depth: int, mover: npt.NDArray[np.int32], out: n
         w[_X_VALUES + a] = values[a]
     for b in range(mover.shape[0]):
         out[b] = 0
+        if keep:
+            for a in range(found.shape[1]):
+                found[b, a] = math.nan
         me = mover[b]
         if me < 0:
             continue
@@ -1062,6 +1109,8 @@ def _expectimax(g: Any, r: Any, depth: int, mover: npt.NDArray[np.int32], out: n
                     if a != top and front_counts[b, a] > 0 and (first == top or bag[b, a] > bag[b, first]):
                         first = a
             out[b] = _FIXED + 2 * n + first
+            if keep:
+                _x_placings(w, f, found, b)
             continue
         # The candidates (expectimax._candidates): the first claim by seat number and the swaps; or stop, herd,
         # the swaps, and the draw last.
@@ -1117,6 +1166,8 @@ def _expectimax(g: Any, r: Any, depth: int, mover: npt.NDArray[np.int32], out: n
                 taken = _x_swap(w, target)
                 value = _x_turn(w, f, st, fl, depth)
                 _x_unswap(w, target, taken)
+            if keep:
+                found[b, action] = value
             # Ties go to the earlier candidate: a draw must gain something over stopping.
             if value > best_value + 1e-12:
                 best = action
@@ -1258,6 +1309,7 @@ class BatchedCheekyMonkey(BatchedGame[CheekyBatchState, GameState, Action]):
         depth: int = 2,
         out: npt.NDArray[np.int64] | None = None,
         where: npt.NDArray[np.bool_] | None = None,
+        values: npt.NDArray[np.float64] | None = None,
     ) -> npt.NDArray[np.int64]:
         """:class:`~cheekymonkey.ExpectimaxBot`'s action index in every game (0 where nobody decides), compiled.
 
@@ -1271,9 +1323,14 @@ class BatchedCheekyMonkey(BatchedGame[CheekyBatchState, GameState, Action]):
             out: An int64 array of one entry per game to write into, or None for a new one.
             where: One bool per game: search only where True (0 elsewhere), or None for every game. The
                 search costs far more than the heuristic rule, so a caller that needs some games only says so.
+            values: A float64 array of one row per game and one column per action index, or None: where the
+                bot weighed two or more candidates, it receives their values (:meth:`ExpectimaxBot.action_values
+                <cheekymonkey.ExpectimaxBot.action_values>`' numbers), and while placing the value of
+                placing each animal first and then the best order; NaN everywhere else.
 
         Raises:
-            InvalidValueError: If ``depth`` is not a positive integer, or ``out`` or ``where`` has the wrong shape.
+            InvalidValueError: If ``depth`` is not a positive integer, or ``out``, ``where`` or ``values`` has
+                the wrong shape.
         """
         self._check_states(states)
         if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
@@ -1287,7 +1344,15 @@ class BatchedCheekyMonkey(BatchedGame[CheekyBatchState, GameState, Action]):
             if not isinstance(where, np.ndarray) or where.shape != (states.batch_size,) or where.dtype != np.bool_:
                 raise InvalidValueError(f"where must be a bool array of {states.batch_size} entries")
             mover = np.where(where, mover, -1).astype(mover.dtype)
-        _expectimax(self._games(states), self._rules, depth, mover, out)
+        if values is None:
+            values = _NO_VALUES
+        elif (
+            not isinstance(values, np.ndarray)
+            or values.shape != (states.batch_size, self.num_actions)
+            or values.dtype != np.float64
+        ):
+            raise InvalidValueError(f"values must be a float64 array of {states.batch_size} x {self.num_actions}")
+        _expectimax(self._games(states), self._rules, depth, mover, out, values)
         return out
 
     def _observe(self, states: CheekyBatchState, seats: npt.NDArray[np.int64], out: npt.NDArray[Any]) -> None:
