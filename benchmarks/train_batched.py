@@ -90,6 +90,8 @@ RULES = "standard"
 RISK = 0.3
 """The heuristic bot's threshold (its default)."""
 CHECK_SEED = 990_000
+STEPS = [0]
+"""Batched steps played by :func:`expert_examples` (summed over the games of the batch)."""
 
 
 def heuristic_actions(
@@ -667,6 +669,7 @@ def expert_examples(
             else:
                 actions[learner] = expert[learner]
         engine.step(states, actions)
+        STEPS[0] += batch
     return np.concatenate(xs), np.concatenate(ms), np.concatenate(ys), np.concatenate(qs)
 
 
@@ -739,7 +742,7 @@ def imitate(args: argparse.Namespace) -> None:
         weights = weights_of(model)
     np.savez_compressed(args.out, **weights)
     spent = time.process_time() - start
-    log(f"wrote {args.out}: {spent:.1f} s CPU, load average {os.getloadavg()[0]:.1f}")
+    log(f"wrote {args.out}: {spent:.1f} s CPU, {STEPS[0]:,} batched steps, load average {os.getloadavg()[0]:.1f}")
     if args.check_games:
         total, played = greedy_check(engine, weights, args.check_games, args.check_batch)
         low, high = wilson_interval(total, played)
