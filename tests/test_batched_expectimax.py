@@ -164,3 +164,24 @@ def test_the_compiled_expectimax_keeps_the_values_of_the_candidates_it_weighed()
     assert placings > 100
     with pytest.raises(InvalidValueError, match="values"):
         engine.expectimax_actions(states, values=np.zeros((32, 3), np.float64))
+
+
+def test_the_batched_simulation_and_the_vector_env_play_the_batched_expectimax_bot() -> None:
+    """simulate_batched and SoloVectorEnv take "expectimax"; it beats the heuristic bot in a seeded batched run."""
+    from cheekymonkey.rl.gymnasium_vector import SoloVectorEnv
+    from cheekymonkey.simulation.batched import simulate_batched
+
+    summary = simulate_batched(["expectimax", "heuristic"], 1000, seed=3)
+    assert summary.games + summary.truncated == 1000
+    expectimax, heuristic = summary.bots
+    assert expectimax.wins + heuristic.wins == pytest.approx(summary.games)
+    assert expectimax.low > 0.5
+    envs = SoloVectorEnv(8, players=2, seat=0, opponents="expectimax")
+    envs.reset(seed=5)
+    ended = 0
+    for _ in range(400):
+        masks = envs.action_masks()
+        _, rewards, terminated, truncated, _ = envs.step(np.argmax(masks, axis=1))
+        ended += int((terminated | truncated).sum())
+        assert set(np.unique(rewards).tolist()) <= {0.0, 0.5, 1.0}
+    assert ended > 0
