@@ -14,6 +14,7 @@ value equality, and :func:`attrs_view` gives each class attrs' description of it
 from __future__ import annotations
 
 import enum
+import inspect
 import keyword
 import operator
 import random
@@ -129,18 +130,22 @@ class ActionField(Generic[T]):
 class BaseAction(Frozen):
     """The base of the games' actions: frozen values whose repr is the call that builds them.
 
-    A subclass declares its fields and nothing else: their slots, their annotations and docstrings,
-    ``__match_args__`` (the fields in constructor order) and ``_fields``, one :class:`ActionField` per name of
-    ``__match_args__``, in that order. It gets from here a constructor that takes each field by position or
-    by name and checks it with its field's ``convert``; equality with the same class only, field by field;
-    a hash from the class's name and the fields; pickling through the constructor; the repr
-    ``Claim(1)``; and attrs' view of its fields (:func:`attrs_view`), so ``attrs.fields``, ``attrs.asdict``
-    and cattrs work on it.
+    A subclass declares its fields: their slots, their annotations and docstrings, ``__match_args__`` (the
+    fields in constructor order) and ``_fields``, one :class:`ActionField` per name of ``__match_args__``, in
+    that order; and a constructor that takes those names, each typed as its converter accepts, and only passes
+    them on, in that order (``def __init__(self, seat: object) -> None: super().__init__(seat)``), so that mypy
+    checks every call. It gets from here the constructor's work: each field taken by position or by name and
+    checked with its field's ``convert``; equality with the same class only, field by field; a hash from the
+    class's name and the fields; pickling through the constructor; the repr ``Claim(1)``; and attrs' view of
+    its fields (:func:`attrs_view`), so ``attrs.fields``, ``attrs.asdict`` and cattrs work on it.
 
     In pure Python each subclass gets these methods written for its own fields when it is created, as fast
-    as methods written by hand; compiled (mypyc), the methods below serve every subclass natively, and a
-    field read stays one load. Compiled, only a compiled class may subclass it (mypyc builds no value of an
-    interpreted one): a game outside the package writes its actions as attrs classes.
+    as methods written by hand: the written constructor replaces the declared one, which must take the same
+    parameters (checked then), so that what mypy checks is what runs. Compiled (mypyc), the declared
+    constructor runs, the methods below serve every subclass natively, and a field read stays one load; a
+    wrong call is then refused by the declared constructor, in mypyc's words. Compiled, only a compiled class
+    may subclass it (mypyc builds no value of an interpreted one): a game outside the package writes its
+    actions as attrs classes.
     """
 
     # Compiled, the class's name and the fields' values, filled by the constructor below, so that equality
@@ -168,8 +173,8 @@ class BaseAction(Frozen):
             _write_methods(cls)
 
     def __init__(self, *args: object, **kwargs: object) -> None:
-        # The compiled build's constructor for every subclass (pure Python writes one per subclass): each
-        # field converted in constructor order, then the key that equality and hashing read.
+        # Compiled, what every subclass's declared constructor calls (pure Python writes one per subclass):
+        # each field converted in constructor order, then the key that equality and hashing read.
         plan = self._plan
         if kwargs or len(args) != len(plan):
             args = self._bind(args, kwargs)
@@ -232,10 +237,25 @@ def _write_methods(cls: type[BaseAction]) -> None:
 
     Pure Python only: each reads the fields by name and calls the converters bound once, as a method
     written by hand for the class would; the constructor takes the fields by their names, so a wrong call
-    gets Python's own message.
+    gets Python's own message. It replaces the constructor the class declares for mypy (the compiled build's),
+    which must take the same parameters: what mypy checks a call against is then what runs. The declared one
+    stays the written one's ``__wrapped__``, which :func:`inspect.signature` reads, and which a test runs as
+    the compiled build does.
     """
     names = cls.__match_args__
     name = cls.__name__
+    declared = vars(cls).get("__init__")
+    if declared is not None:
+        parameters = list(inspect.signature(declared).parameters.values())
+        if [parameter.name for parameter in parameters] != ["self", *names] or any(
+            parameter.kind is not inspect.Parameter.POSITIONAL_OR_KEYWORD
+            or parameter.default is not inspect.Parameter.empty
+            for parameter in parameters
+        ):
+            raise TypeError(
+                f"{name}: its __init__ must take (self{''.join(f', {field}' for field in names)}), "
+                "in that order and without defaults, and only pass them to the base"
+            )
     module: str = vars(cls)["__module__"]  # mypyc refuses cls.__module__, an instance attribute to mypy
     # The methods' globals: __name__ gives each function its __module__.
     scope: dict[str, Any] = {"__name__": module, "_cls": cls, "_set": object.__setattr__, "_hash": hash}
@@ -256,6 +276,8 @@ def _write_methods(cls: type[BaseAction]) -> None:
     for method in ("__init__", "__eq__", "__hash__", "__reduce__", "__repr__"):
         function = scope[method]
         function.__qualname__ = f"{cls.__qualname__}.{method}"
+        if method == "__init__" and declared is not None:
+            function.__wrapped__ = declared
         setattr(cls, method, function)
 
 

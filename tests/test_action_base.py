@@ -62,8 +62,8 @@ def test_every_action_class_of_both_games_is_built_on_the_one_base() -> None:
 
 def _by_the_base(cls: Any, *args: object, **kwargs: object) -> Any:
     # The value the base's constructor builds, which the base's methods read. In pure Python: the base's
-    # constructor on a blank value. Compiled, a class's constructor is the base's own, run by __new__ (mypyc
-    # builds a native value there, and a later __init__ call does nothing).
+    # constructor on a blank value. Compiled, a class's constructor is its declared one, which calls the
+    # base's, run by __new__ (mypyc builds a native value there, and a later __init__ call does nothing).
     if COMPILED:
         return cls(*args, **kwargs)
     built = object.__new__(cls)
@@ -103,7 +103,10 @@ def test_the_base_s_constructor_builds_what_the_class_s_builds(action: Any) -> N
 
 @pytest.mark.parametrize("action", SAMPLES, ids=repr)
 def test_a_wrong_call_gets_the_same_error_from_the_base_as_from_the_class(action: Any) -> None:
-    """Too many, too few, unknown or repeated arguments: Python's TypeError, word for word, in both builds."""
+    """Too many, too few, unknown or repeated arguments: the same TypeError, word for word.
+
+    In Python's wording in pure Python; compiled, the class's declared constructor refuses it, in mypyc's.
+    """
     cls: Any = type(action)
     values = _values(action)
     names = cls.__match_args__

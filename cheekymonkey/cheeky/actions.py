@@ -42,13 +42,17 @@ _SEAT: Final = ActionField(int, _seat)
 
 # The actions are plain classes, so that mypyc compiles them natively (a field read is one load); their
 # frozen, value behaviour comes from BaseAction, with attrs' view of their fields (attrs.fields, attrs.asdict
-# and cattrs work as for the attrs classes they were).
+# and cattrs work as for the attrs classes they were). Each constructor names its fields, typed as the checks
+# take them, so that mypy checks every call, and leaves the work to the base.
 
 
 class Draw(BaseAction):
     """Draw another token from the bag (R5, R8). The state becomes a chance node."""
 
     __slots__ = ()
+
+    def __init__(self) -> None:
+        super().__init__()
 
 
 class Reveal(BaseAction):
@@ -61,6 +65,9 @@ class Reveal(BaseAction):
     animal: Animal
     """The animal drawn."""
 
+    def __init__(self, animal: object) -> None:
+        super().__init__(animal)
+
 
 class Claim(BaseAction):
     """Claim the top token of ``seat``'s stack, which shows the animal just drawn (R7)."""
@@ -71,6 +78,9 @@ class Claim(BaseAction):
 
     seat: int
     """The opponent whose top token is claimed."""
+
+    def __init__(self, seat: object) -> None:
+        super().__init__(seat)
 
 
 class Swap(BaseAction):
@@ -83,11 +93,17 @@ class Swap(BaseAction):
     seat: int
     """The opponent swapped with."""
 
+    def __init__(self, seat: object) -> None:
+        super().__init__(seat)
+
 
 class Stop(BaseAction):
     """End the turn by putting the tokens in front on the stack (R9); the order is chosen next."""
 
     __slots__ = ()
+
+    def __init__(self) -> None:
+        super().__init__()
 
 
 class Place(BaseAction):
@@ -100,11 +116,17 @@ class Place(BaseAction):
     animal: Animal
     """The animal put down."""
 
+    def __init__(self, animal: object) -> None:
+        super().__init__(animal)
+
 
 class Herd(BaseAction):
     """Put the tokens in front, all of one animal, at the bottom of the stack and end the turn (R10)."""
 
     __slots__ = ()
+
+    def __init__(self) -> None:
+        super().__init__()
 
 
 Action: TypeAlias = Draw | Reveal | Claim | Swap | Stop | Place | Herd

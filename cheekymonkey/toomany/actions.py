@@ -64,17 +64,26 @@ class Draw(BaseAction):
 
     __slots__ = ()
 
+    def __init__(self) -> None:
+        super().__init__()
+
 
 class TakeDiscard(BaseAction):
     """Begin the turn by taking the top card of the discard pile, a number the player can use (TM6)."""
 
     __slots__ = ()
 
+    def __init__(self) -> None:
+        super().__init__()
+
 
 class TakeBonus(BaseAction):
     """Put the number in hand on its position in place of the wild there, and take the wild (TM12)."""
 
     __slots__ = ()
+
+    def __init__(self) -> None:
+        super().__init__()
 
 
 class Decline(BaseAction):
@@ -84,6 +93,9 @@ class Decline(BaseAction):
     """
 
     __slots__ = ()
+
+    def __init__(self) -> None:
+        super().__init__()
 
 
 class Reveal(BaseAction):
@@ -96,6 +108,9 @@ class Reveal(BaseAction):
     card: Card
     """The card revealed."""
 
+    def __init__(self, card: object) -> None:
+        super().__init__(card)
+
 
 class PlaceWild(BaseAction):
     """Put the wild in hand on face-down ``position`` of the row; the card there comes into hand (TM11)."""
@@ -106,6 +121,9 @@ class PlaceWild(BaseAction):
 
     position: int
     """The position, from 1."""
+
+    def __init__(self, position: object) -> None:
+        super().__init__(position)
 
 
 class RaccoonTake(BaseAction):
@@ -122,6 +140,9 @@ class RaccoonTake(BaseAction):
     card: Card
     """The number taken."""
 
+    def __init__(self, card: object) -> None:
+        super().__init__(card)
+
 
 class TurnDown(BaseAction):
     """With the Do Not Disturb, turn the face-up card at ``position`` of ``seat``'s row face down (TM15)."""
@@ -135,6 +156,9 @@ class TurnDown(BaseAction):
     position: int
     """The position of that card in their row, from 1."""
 
+    def __init__(self, seat: object, position: object) -> None:
+        super().__init__(seat, position)
+
 
 class GiveSkip(BaseAction):
     """Put the Skip in front of opponent ``seat``, whose next turn is skipped (TM16)."""
@@ -145,6 +169,9 @@ class GiveSkip(BaseAction):
 
     seat: int
     """The opponent given the Skip."""
+
+    def __init__(self, seat: object) -> None:
+        super().__init__(seat)
 
 
 Action: TypeAlias = Draw | TakeDiscard | TakeBonus | Decline | Reveal | PlaceWild | RaccoonTake | TurnDown | GiveSkip
