@@ -7,8 +7,26 @@ index), written as the same float16 file. Every game is played by
 :class:`~cheekymonkey.cheeky.batched.BatchedCheekyMonkey`, B games at a time, the heuristic bot's rule
 included (the engine's :meth:`~cheekymonkey.cheeky.batched.BatchedCheekyMonkey.heuristic_actions`, a compiled
 port of :class:`~cheekymonkey.HeuristicBot` over the batch's arrays; ``check`` shows it chooses as the bot does
-in every decision of 20,000). Every step is seeded, and
-PyTorch runs on one thread. Two methods:
+in every decision of 20,000), and the expectimax bot's search (the engine's
+:meth:`~cheekymonkey.cheeky.batched.BatchedCheekyMonkey.expectimax_actions`, compiled the same way;
+``check --bot expectimax`` shows it chooses as :class:`~cheekymonkey.ExpectimaxBot` in every decision of 20,000).
+Every step is seeded, and PyTorch runs on one thread. Three methods:
+
+``imitate``: imitation of the expectimax bot, as ``benchmarks/train_learned.py`` does it, with the bot's
+search compiled in the batch instead of played at scalar Tables.
+    1. Examples: batched games of the compiled expectimax bot against the heuristic rule (the seats
+       alternating from game to game) and, for ``--self-share`` of them, against itself; each of its
+       decisions with a choice (two or more legal actions) is an example: the full observation from its seat,
+       the legal-action mask, its choice, until ``--examples`` are kept.
+    2. The network learns them: cross-entropy of the expert's choice among the legal actions (the others
+       masked out), Adam with a one-cycle schedule, ``--epochs`` epochs, 5% of the examples held out to print
+       how often it agrees with the expert on examples it was not trained on.
+    3. DAgger, ``--rounds`` times: the network (greedy) plays the heuristic rule in the batch, the compiled
+       expectimax bot labels each of its decisions with a choice (``--round-examples`` of them), those join
+       the others, and the network is trained again from scratch for ``--round-epochs`` epochs.
+    Options not used by the evaluated run: ``--temperature`` (learn a softmax of the expert's values where it
+    weighed two or more candidates), ``--placing-ties`` (share a placing target among the animals whose
+    order the expert values the same) and ``--warm`` (train on from the last round's network).
 
 ``train``: policy gradient against the heuristic rule.
     1. A warm start by imitation: batched games of the heuristic rule against itself; each decision with a
@@ -29,15 +47,17 @@ PyTorch runs on one thread. Two methods:
        The network is trained on them (cross-entropy over the legal actions, Adam). With ``--rounds``, the
        network then plays the heuristic rule and its own positions are labelled and added the same way.
 
-Either way the weights are written as float16 to ``--out``, with the seat count and rules; the CPU time
+Each way the weights are written as float16 to ``--out``, with the seat count and rules; the CPU time
 (``time.process_time()``) is measured over the whole run, from before the first game to the written file.
 After the timed part, the greedy network plays the heuristic rule in the batch (``--check-games`` games from
 seed 990000, which no evaluation uses) and the win rate is printed.
 
+    nice python benchmarks/train_batched.py imitate --out /tmp/imitate.npz
     nice python benchmarks/train_batched.py train --out /tmp/ppo.npz
     nice python benchmarks/train_batched.py rollouts --out /tmp/rollouts.npz
     python benchmarks/train_batched.py evaluate /tmp/ppo.npz heuristic --games 6000 --seed 170000 --workers 2
     python benchmarks/train_batched.py check --states 20000
+    python benchmarks/train_batched.py check --bot expectimax --states 20000
 """
 
 from __future__ import annotations
@@ -58,7 +78,7 @@ try:
 except ImportError:
     sys.exit("training needs PyTorch: pip install -e '.[train]'")
 
-from cheekymonkey import CHEEKY_MONKEY, HeuristicBot, Ruleset
+from cheekymonkey import ExpectimaxBot, HeuristicBot, Ruleset
 from cheekymonkey.batched import seed_streams
 from cheekymonkey.cheeky.batched import BatchedCheekyMonkey, CheekyBatchState
 from cheekymonkey.cheeky.bots.learned import LearnedBot, Network, features, load_network
@@ -70,6 +90,8 @@ RULES = "standard"
 RISK = 0.3
 """The heuristic bot's threshold (its default)."""
 CHECK_SEED = 990_000
+STEPS = [0]
+"""Batched steps played by :func:`expert_examples` (summed over the games of the batch)."""
 
 
 def heuristic_actions(
@@ -77,6 +99,17 @@ def heuristic_actions(
 ) -> npt.NDArray[np.int64]:
     """The heuristic bot's action index in every game of the batch (0 where nobody is to move)."""
     return engine.heuristic_actions(states, RISK, out)
+
+
+def expectimax_actions(
+    engine: BatchedCheekyMonkey,
+    states: CheekyBatchState,
+    out: npt.NDArray[np.int64] | None = None,
+    where: npt.NDArray[np.bool_] | None = None,
+    values: npt.NDArray[np.float64] | None = None,
+) -> npt.NDArray[np.int64]:
+    """The expectimax bot's action index in the games ``where`` (every game if None), 0 elsewhere; depth 2."""
+    return engine.expectimax_actions(states, 2, out, where, values)
 
 
 def gather(states: CheekyBatchState, rows: npt.NDArray[np.int64]) -> dict[str, npt.NDArray[Any]]:
@@ -131,6 +164,19 @@ def positions(
         total += rows.size
         engine.step(states, actions)
     return {name: np.concatenate([k[name] for k in kept]) for name in CheekyBatchState.FIELDS}
+
+
+def greedy(
+    network: Network, observations: npt.NDArray[np.uint8], masks: npt.NDArray[np.bool_]
+) -> npt.NDArray[np.int64]:
+    """The float16 network's greedy choice (as LearnedBot plays it) from each observation, among its mask's actions."""
+    h = features(network.layout, observations)
+    for i, (w, b) in enumerate(network._layers):
+        h = h @ w.T + b
+        if i < len(network._layers) - 1:
+            h = np.maximum(h, 0)
+    h[~masks] = -np.inf
+    return np.argmax(h, axis=1)
 
 
 def network_actions(
@@ -568,6 +614,196 @@ def train_rollouts(args: argparse.Namespace) -> None:
         )
 
 
+def expert_examples(
+    engine: BatchedCheekyMonkey,
+    count: int,
+    batch: int,
+    seed: int,
+    player: str,
+    network: Network | None = None,
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.bool_], npt.NDArray[np.int64], npt.NDArray[np.float32]]:
+    """``count`` examples labelled by the compiled expectimax bot: observations, masks, its choices, its values.
+
+    The values are those of the candidates the bot weighed (NaN for the other actions, and everywhere in a
+    decision where it weighed one candidate only, or placed a token).
+
+    ``player`` says who plays the batched games and whose decisions are kept (each with two or more legal
+    actions): ``"heuristic"``, the expectimax bot in one seat (seat 0 in the even games, 1 in the odd ones) and
+    the heuristic rule in the other, the expectimax bot's decisions kept; ``"self"``, the expectimax bot in both
+    seats, every decision kept; ``"network"``, ``network`` (greedy) in one seat against the heuristic rule, its
+    decisions kept and labelled with what the expectimax bot would have chosen there (DAgger).
+    """
+    states = engine.init(batch, seed)
+    seats = (np.arange(batch) % PLAYERS).astype(np.int32)
+    observations = np.zeros((batch, engine.observation_size), np.uint8)
+    expert = np.zeros(batch, np.int64)
+    values = np.zeros((batch, engine.num_actions), np.float64)
+    actions = np.zeros(batch, np.int64)
+    xs: list[npt.NDArray[np.uint8]] = []
+    ms: list[npt.NDArray[np.bool_]] = []
+    ys: list[npt.NDArray[np.int64]] = []
+    qs: list[npt.NDArray[np.float32]] = []
+    total = 0
+    while total < count:
+        mover = states.current_player
+        learner = mover >= 0 if player == "self" else mover == seats
+        choice = learner & (states.legal_action_mask.sum(axis=1) >= 2)
+        expectimax_actions(engine, states, expert, choice if player == "network" else learner, values)
+        rows = np.flatnonzero(choice)[: count - total]
+        if rows.size:
+            engine.observation(states, dtype=np.uint8, out=observations)
+            xs.append(observations[rows].copy())
+            ms.append(states.legal_action_mask[rows].copy())
+            ys.append(expert[rows].copy())
+            qs.append(values[rows].astype(np.float32))
+            total += rows.size
+        if player == "self":
+            actions[:] = expert
+        else:
+            heuristic_actions(engine, states, actions)
+            if player == "network":
+                assert network is not None
+                # Where it has a choice (a single legal action is the heuristic rule's too); the observations
+                # were made above.
+                actions[rows] = greedy(network, observations[rows], states.legal_action_mask[rows])
+            else:
+                actions[learner] = expert[learner]
+        engine.step(states, actions)
+        STEPS[0] += batch
+    return np.concatenate(xs), np.concatenate(ms), np.concatenate(ys), np.concatenate(qs)
+
+
+def targets(
+    labels: npt.NDArray[np.int64], values: npt.NDArray[np.float32], temperature: float, placing_ties: bool
+) -> torch.Tensor:
+    """What the network learns to choose: the expert's choice, or with ``temperature`` a softmax of its values.
+
+    With a temperature above 0, a decision where the expert weighed two or more candidates gets the
+    probabilities ``softmax(value / temperature)`` over them (0 for the other actions), so that near ties weigh
+    little and clear choices much; the others (a single candidate) get the choice alone. With
+    ``placing_ties``, a placing decision's target is shared equally by the animals whose value ties the best
+    (by the expert's valuation, every order with the same top is worth the same, so which of the others goes
+    first is its tie-break, not a choice); else it is the expert's choice.
+    """
+    target = np.zeros(values.shape, np.float32)
+    target[np.arange(len(labels)), labels] = 1.0
+    placing = labels >= 3 + 2 * PLAYERS
+    if placing_ties:
+        q = np.where(np.isnan(values[placing]), -np.inf, values[placing])
+        best = q >= q.max(axis=1, keepdims=True) - 1e-9
+        target[placing] = best / best.sum(axis=1, keepdims=True)
+    if temperature > 0:
+        weighed = ((~np.isnan(values)).sum(axis=1) >= 2) & ~placing
+        q = values[weighed]
+        q = np.where(np.isnan(q), -np.inf, q)
+        q = (q - q.max(axis=1, keepdims=True)) / temperature
+        p = np.exp(q)
+        target[weighed] = p / p.sum(axis=1, keepdims=True)
+    return torch.from_numpy(target)
+
+
+def imitate(args: argparse.Namespace) -> None:
+    """Imitation of the expectimax bot, its search compiled in the batch, and DAgger rounds, in the budget."""
+    torch.set_num_threads(1)
+    start = time.process_time()
+
+    def log(message: str) -> None:
+        print(f"[{time.process_time() - start:6.1f} s CPU] {message}", flush=True)
+
+    engine = BatchedCheekyMonkey(PLAYERS, Ruleset.preset(RULES), observation="full")
+    layout = observation_layout("full", PLAYERS)
+    base = args.seed * 1_000_000
+    own = round(args.examples * args.self_share)
+    parts = [
+        expert_examples(engine, args.examples - own, args.batch, base, "heuristic"),
+        expert_examples(engine, own, args.batch, base + 100_000, "self"),
+    ]
+    log(f"{args.examples:,} examples of the expectimax bot ({own:,} of them from its games against itself)")
+    xs = [torch.from_numpy(features(layout, np.concatenate([p[0] for p in parts])))]
+    ms = [torch.from_numpy(np.concatenate([p[1] for p in parts]))]
+    ys = [torch.from_numpy(np.concatenate([p[2] for p in parts]))]
+    ts = [targets(ys[0].numpy(), np.concatenate([p[3] for p in parts]), args.temperature, args.placing_ties)]
+    model: torch.nn.Sequential | None = None
+    weights: dict[str, npt.NDArray[Any]] = {}
+    for round_ in range(args.rounds + 1):
+        if round_:
+            observations, masks, labels, values = expert_examples(
+                engine, args.round_examples, args.batch, base + 200_000 + round_ * 10_000, "network", Network(weights)
+            )
+            xs.append(torch.from_numpy(features(layout, observations)))
+            ms.append(torch.from_numpy(masks))
+            ys.append(torch.from_numpy(labels))
+            ts.append(targets(labels, values, args.temperature, args.placing_ties))
+            log(f"round {round_}: {len(labels):,} of the network's positions, labelled by the expectimax bot")
+        epochs = args.epochs if round_ == 0 else args.round_epochs
+        model = fit_imitation(
+            torch.cat(xs), torch.cat(ms), torch.cat(ys), torch.cat(ts), args, epochs, model if args.warm else None, log
+        )
+        weights = weights_of(model)
+    np.savez_compressed(args.out, **weights)
+    spent = time.process_time() - start
+    log(f"wrote {args.out}: {spent:.1f} s CPU, {STEPS[0]:,} batched steps, load average {os.getloadavg()[0]:.1f}")
+    if args.check_games:
+        total, played = greedy_check(engine, weights, args.check_games, args.check_batch)
+        low, high = wilson_interval(total, played)
+        print(
+            f"untimed check, greedy against the heuristic rule in the batch: {total / played:.1%} "
+            f"({low:.1%} - {high:.1%}) of {played} games from seed {CHECK_SEED}"
+        )
+
+
+def fit_imitation(
+    x: torch.Tensor,
+    m: torch.Tensor,
+    y: torch.Tensor,
+    t: torch.Tensor,
+    args: argparse.Namespace,
+    epochs: int,
+    model: torch.nn.Sequential | None,
+    log: Any,
+) -> torch.nn.Sequential:
+    """The network trained on the examples (cross-entropy over the legal actions, Adam, a cosine schedule).
+
+    From scratch, or on from ``model``. 5% of the examples are held out, to print how often the network
+    agrees with the expert on examples it was not trained on (by kind: draw, stop or herd; claim or swap;
+    placing).
+    """
+    torch.manual_seed(args.seed)
+    generator = torch.Generator().manual_seed(args.seed)
+    order = torch.randperm(len(y), generator=generator)
+    held = order[: len(order) // 20]
+    train = order[len(order) // 20 :]
+    if model is None:
+        model = policy_network(x.shape[1], args.hidden, m.shape[1])
+    optimiser = torch.optim.Adam(model.parameters(), lr=args.fit_lr)
+    steps = epochs * ((len(train) + args.fit_batch - 1) // args.fit_batch)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, args.fit_lr, total_steps=steps, pct_start=0.1)
+    for _ in range(epochs):
+        for chunk in train[torch.randperm(len(train), generator=generator)].split(args.fit_batch):
+            logits = model(x[chunk]).masked_fill(~m[chunk], -1e9)
+            loss = torch.nn.functional.cross_entropy(logits, t[chunk])
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+            schedule.step()
+    with torch.no_grad():
+        chosen = model(x[held]).masked_fill(~m[held], -1e9).argmax(dim=1)
+    # Agreement: the network's choice is the expert's or, with --placing-ties, one of its equals while placing.
+    right = ((chosen == y[held]) | (t[held].gather(1, chosen[:, None]).squeeze(1) > 0)).numpy()
+    labels = y[held].numpy()
+    kinds = {
+        "draw/stop/herd": labels < 3,
+        "claim/swap": (labels >= 3) & (labels < 3 + 2 * PLAYERS),
+        "place": labels >= 3 + 2 * PLAYERS,
+    }
+    by_kind = ", ".join(f"{name} {right[where].mean():.1%} of {where.sum()}" for name, where in kinds.items())
+    log(
+        f"fitted {epochs} epochs on {len(train):,} examples: agrees with the expert on {right.mean():.1%} "
+        f"held out ({by_kind})"
+    )
+    return model
+
+
 def evaluate(args: argparse.Namespace) -> None:
     """The declared evaluation: a weights file's bot against the heuristic bot or another weights file's."""
     bot = LearnedBot(load_network(args.weights), fallback=HeuristicBot())
@@ -590,31 +826,53 @@ def evaluate(args: argparse.Namespace) -> None:
 
 
 def check(args: argparse.Namespace) -> None:
-    """The compiled heuristic rule chooses as HeuristicBot does, in every decision of random batched games."""
+    """A compiled rule chooses as its scalar bot does, in every decision of batched games.
+
+    ``--bot heuristic``: :meth:`~BatchedCheekyMonkey.heuristic_actions` against :class:`HeuristicBot`;
+    ``--bot expectimax``: :meth:`~BatchedCheekyMonkey.expectimax_actions` against :class:`ExpectimaxBot`. Half
+    the games play the compiled rule's moves and half random ones, to reach varied positions; the count of
+    decisions where the two differ is printed (and the decisions per second of each, the compiled one timed
+    over the whole batch and the scalar one over the decisions it was asked).
+    """
     engine = BatchedCheekyMonkey(PLAYERS, Ruleset.preset(RULES), observation="full")
     from cheekymonkey.batched import random_legal_actions
 
     states = engine.init(64, 5)
     streams = seed_streams(6, 64)
-    bot = HeuristicBot(RISK)
+    bot: Any = HeuristicBot(RISK) if args.bot == "heuristic" else ExpectimaxBot()
+    compiled = heuristic_actions if args.bot == "heuristic" else expectimax_actions
+    compiled(engine, states)  # compiled (or loaded from numba's cache) before the timing
     rng = random.Random(0)
     compared = 0
+    differ = 0
+    compiled_time = 0.0
+    scalar_time = 0.0
     while compared < args.states:
-        ours = heuristic_actions(engine, states)
+        began = time.perf_counter()
+        ours = compiled(engine, states)
+        compiled_time += time.perf_counter() - began
         for b in np.flatnonzero(states.current_player >= 0):
             state = engine.decode(states, int(b))
+            began = time.perf_counter()
             expected = bot.choose(state, rng)
+            scalar_time += time.perf_counter() - began
             got = engine.encoding.decode(int(ours[b]), state)
             if got != expected:
-                sys.exit(f"the compiled rule chose {got} where HeuristicBot chose {expected} in {state!r}")
+                differ += 1
+                print(f"the compiled rule chose {got} where {bot!r} chose {expected} in {state!r}")
             compared += 1
         # Random moves half the time and the rule's the other half, to reach varied positions.
         moves = random_legal_actions(states.legal_action_mask, streams)
         pick = np.flatnonzero(np.arange(64) % 2 == 0)
         moves[pick] = ours[pick]
         states = engine.step(states, moves)
-    print(f"the compiled heuristic rule chose as HeuristicBot in all {compared} decisions")
-    assert CHEEKY_MONKEY is not None
+    print(
+        f"the compiled {args.bot} rule chose as {bot!r} in {compared - differ} of {compared} decisions "
+        f"({differ} differ); {compared / compiled_time:,.0f} decisions/s compiled, "
+        f"{compared / scalar_time:,.0f} decisions/s scalar; load average {os.getloadavg()[0]:.1f}"
+    )
+    if differ:
+        sys.exit(1)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -644,8 +902,9 @@ def main(argv: list[str] | None = None) -> None:
     e.add_argument("--games", type=int, required=True)
     e.add_argument("--seed", type=int, required=True)
     e.add_argument("--workers", type=int, default=1)
-    c = commands.add_parser("check", help="the compiled heuristic rule against HeuristicBot")
+    c = commands.add_parser("check", help="a compiled rule against its scalar bot")
     c.add_argument("--states", type=int, default=20_000)
+    c.add_argument("--bot", choices=("heuristic", "expectimax"), default="heuristic")
     r = commands.add_parser("rollouts", help="train a network on rollout labels and write its weights")
     r.add_argument("--out", type=Path, required=True)
     r.add_argument("--seed", type=int, default=0, help="seeds the games from seed * 1,000,000, and PyTorch")
@@ -661,8 +920,33 @@ def main(argv: list[str] | None = None) -> None:
     r.add_argument("--fit-batch", type=int, default=256)
     r.add_argument("--fit-lr", type=float, default=1e-3)
     r.add_argument("--check-games", type=int, default=4000)
+    i = commands.add_parser("imitate", help="imitate the compiled expectimax bot and write the weights")
+    i.add_argument("--out", type=Path, required=True)
+    i.add_argument("--seed", type=int, default=0, help="seeds the games from seed * 1,000,000, and PyTorch")
+    i.add_argument("--batch", type=int, default=512, help="games played at once")
+    i.add_argument("--examples", type=int, default=300_000, help="examples from the expectimax bot's games")
+    i.add_argument("--self-share", type=float, default=0.25, help="the share of them from games against itself")
+    i.add_argument("--rounds", type=int, default=1, help="DAgger rounds")
+    i.add_argument("--round-examples", type=int, default=100_000, help="the network's positions per round")
+    i.add_argument("--hidden", type=int, default=128)
+    i.add_argument("--epochs", type=int, default=10, help="epochs of the first fit")
+    i.add_argument("--round-epochs", type=int, default=4, help="epochs of the fit after each round")
+    i.add_argument("--warm", action="store_true", help="train on from the last round's network, not from scratch")
+    i.add_argument("--fit-batch", type=int, default=512)
+    i.add_argument("--fit-lr", type=float, default=2e-3)
+    i.add_argument("--temperature", type=float, default=0.0, help="softmax of the expert's values (0: its choice)")
+    i.add_argument("--placing-ties", action="store_true", help="share a placing target among the best animals")
+    i.add_argument("--check-games", type=int, default=2000)
+    i.add_argument("--check-batch", type=int, default=1000)
     args = parser.parse_args(argv)
-    {"rollouts": train_rollouts, "train": train, "evaluate": evaluate, "check": check}[args.command](args)
+    commands_run = {
+        "rollouts": train_rollouts,
+        "train": train,
+        "evaluate": evaluate,
+        "check": check,
+        "imitate": imitate,
+    }
+    commands_run[args.command](args)
 
 
 if __name__ == "__main__":

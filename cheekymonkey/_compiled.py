@@ -12,6 +12,8 @@
   - :func:`cheekymonkey.cheeky.state.make_state`, the engine's unchecked constructor: the native constructor
     compiled, a cheaper way to fill the slots in pure Python;
   - :func:`cheekymonkey._values.count_sum`: a loop on native ints compiled, the builtin ``sum`` in pure Python;
+  - the actions' methods (:class:`cheekymonkey._values.BaseAction`): the base's own, native, compiled; written
+    for each action class when it is made, in pure Python;
   - the public functions whose parameters name a compiled class (:func:`~cheekymonkey.apply`,
     :func:`~cheekymonkey.claim_all`, :func:`~cheekymonkey.stop_in_order`, :func:`~cheekymonkey.new_game`).
     Their signatures say :class:`~cheekymonkey.GameState` and :data:`~cheekymonkey.cheeky.actions.Action`, for

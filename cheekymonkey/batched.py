@@ -685,8 +685,8 @@ class BatchedGame(Generic[StateT, S, A]):
 
         A bot with a batched form (:attr:`bots`) picks uniformly among these (:func:`random_legal_actions` on
         this mask): ``"random"``, the game's random bot, which may leave some legal actions out (*Cheeky
-        Monkey*'s never draws when the draw must bust, R22); ``"heuristic"`` where the engine has it, one action
-        per game for a bot that chooses without chance. All False where nobody decides.
+        Monkey*'s never draws when the draw must bust, R22); ``"heuristic"`` and ``"expectimax"`` where the engine
+        has them, one action per game for a bot that chooses without chance. All False where nobody decides.
 
         Raises:
             InvalidValueError: If ``bot`` has no batched form in this engine (:attr:`bots`).
@@ -776,9 +776,9 @@ class BatchedGame(Generic[StateT, S, A]):
         return f"<{type(self).__name__}: {self.players} seats{limits}, {self.observation_kind} observation>"
 
 
-BATCHED_BOTS: Final = ("random", "heuristic")
+BATCHED_BOTS: Final = ("random", "heuristic", "expectimax")
 """The bots with a batched form in some game's engine (:meth:`BatchedGame.bot_mask`); each engine's own are its
-:attr:`~BatchedGame.bots` (the random bot in every game, the heuristic bot in *Cheeky Monkey*)."""
+:attr:`~BatchedGame.bots` (the random bot in every game, the heuristic and expectimax bots in *Cheeky Monkey*)."""
 
 ENTRY_POINT_GROUP: Final = "cheekymonkey.batched"
 """The entry-point group that names each game's batched engine: game name = ``module:class``."""

@@ -670,7 +670,7 @@ def test_the_batched_bots_are_the_engines_own() -> None:
     """Each engine names the bots it batches; a bot it lacks, or a bad threshold, is refused with a typed error."""
     from cheekymonkey.toomany.batched import BatchedTooManyMonkeys
 
-    assert BatchedCheekyMonkey.bots == ("random", "heuristic")
+    assert BatchedCheekyMonkey.bots == ("random", "heuristic", "expectimax")
     assert BatchedTooManyMonkeys.bots == ("random",)
     assert set(BatchedCheekyMonkey.bots) | set(BatchedTooManyMonkeys.bots) == set(shared.BATCHED_BOTS)
     engine = BatchedTooManyMonkeys(2)

@@ -289,7 +289,7 @@ def test_gymnasiums_vector_wrappers_count_the_episodes() -> None:
     [
         {"num_envs": 0},
         {"num_envs": 2, "players": 2, "seat": 2},
-        {"num_envs": 2, "opponents": "expectimax"},
+        {"num_envs": 2, "opponents": "mcts"},
         {"num_envs": 2, "opponents": "heuristic", "game": "too-many-monkeys"},
         {"num_envs": 2, "opponents": [3]},
         {"num_envs": 2, "players": 3, "opponents": ["random"]},

@@ -133,7 +133,7 @@ def test_the_bot_needs_numpy_and_no_deep_learning_framework() -> None:
 
 @pytest.mark.slow
 def test_a_seeded_tournament_against_the_heuristic_bot_gives_the_documented_result() -> None:
-    """300 seeded games (seeds 60000 on, seats rotating) give the learned bot the 182 wins the ladder page quotes."""
+    """300 seeded games (seeds 60000 on, seats rotating) give the learned bot the 176 wins the ladder page quotes."""
     summary = simulate(["learned", "heuristic"], 300, seed=60000)
-    assert summary.bots[0].wins == 182
+    assert summary.bots[0].wins == 176
     assert summary.bots[0].low > 0.5

@@ -366,8 +366,8 @@ def test_states_cannot_be_assigned_to() -> None:
 
 def test_actions_and_rule_sets_are_hashable_values_whose_repr_builds_them() -> None:
     """E10: actions hash, compare by value and pickle; their repr is the call that builds them."""
-    namespace = {"Draw": Draw, "Stop": Stop, "Herd": Herd, "Reveal": Reveal, "Place": Place, "Claim": Claim}
-    namespace |= {"Swap": Swap, "Animal": type(E)}
+    namespace: dict[str, object] = {"Draw": Draw, "Stop": Stop, "Herd": Herd, "Reveal": Reveal, "Place": Place}
+    namespace |= {"Claim": Claim, "Swap": Swap, "Animal": type(E)}
     actions: list[Action] = [Draw(), Stop(), Herd(), Reveal(M), Place(S), Claim(3), Swap(15)]
     for action in actions:
         assert eval(repr(action), namespace) == action

@@ -124,7 +124,7 @@ def test_the_batched_simulation_is_repeatable_and_rotates_the_bots() -> None:
 @pytest.mark.parametrize(
     ("arguments", "error"),
     [
-        ({"bots": ["expectimax"]}, InvalidValueError),
+        ({"bots": ["mcts"]}, InvalidValueError),
         ({"bots": ["heuristic"], "game": "too-many-monkeys"}, InvalidValueError),
         ({"bots": [3]}, InvalidValueError),
         ({"bots": "random"}, InvalidValueError),

@@ -11,9 +11,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import ClassVar, Final, TypeAlias
 
-import attrs
-
-from cheekymonkey._values import Frozen, attrs_view
+from cheekymonkey._values import ActionField, BaseAction
 from cheekymonkey.cheeky.rules import ANIMALS, MAX_PLAYERS, Animal
 from cheekymonkey.errors import InvalidValueError
 
@@ -39,152 +37,96 @@ def _seat(value: object) -> int:
     return value
 
 
-class _Fieldless(Frozen):
-    """An action without fields: all of one class are equal."""
+_ANIMAL: Final = ActionField(Animal, _animal)
+_SEAT: Final = ActionField(int, _seat)
 
-    __slots__ = ()
-
-    def __eq__(self, other: object) -> bool:
-        return other.__class__ is self.__class__
-
-    def __hash__(self) -> int:
-        return hash(self.__class__.__name__)
-
-    def __reduce__(self) -> tuple[type, tuple[()]]:
-        return (self.__class__, ())
-
-    def __repr__(self) -> str:
-        return f"{self.__class__.__name__}()"
+# The actions are plain classes, so that mypyc compiles them natively (a field read is one load); their
+# frozen, value behaviour comes from BaseAction, with attrs' view of their fields (attrs.fields, attrs.asdict
+# and cattrs work as for the attrs classes they were). Each constructor names its fields, typed as the checks
+# take them, so that mypy checks every call, and leaves the work to the base.
 
 
-class Draw(_Fieldless):
+class Draw(BaseAction):
     """Draw another token from the bag (R5, R8). The state becomes a chance node."""
 
     __slots__ = ()
 
+    def __init__(self) -> None:
+        super().__init__()
 
-class Reveal(Frozen):
+
+class Reveal(BaseAction):
     """The chance outcome of a draw: the token that came out of the bag shows ``animal`` (R5)."""
 
     __slots__ = ("animal",)
     __match_args__: ClassVar = ("animal",)
+    _fields: ClassVar = (_ANIMAL,)
 
     animal: Animal
     """The animal drawn."""
 
     def __init__(self, animal: object) -> None:
-        object.__setattr__(self, "animal", _animal(animal))
-
-    def __eq__(self, other: object) -> bool:
-        return other.__class__ is Reveal and self.animal == other.animal
-
-    def __hash__(self) -> int:
-        return hash(("Reveal", self.animal))
-
-    def __reduce__(self) -> tuple[type, tuple[Animal]]:
-        return (Reveal, (self.animal,))
-
-    def __repr__(self) -> str:
-        return f"Reveal({self.animal!r})"
+        super().__init__(animal)
 
 
-class Claim(Frozen):
+class Claim(BaseAction):
     """Claim the top token of ``seat``'s stack, which shows the animal just drawn (R7)."""
 
     __slots__ = ("seat",)
     __match_args__: ClassVar = ("seat",)
+    _fields: ClassVar = (_SEAT,)
 
     seat: int
     """The opponent whose top token is claimed."""
 
     def __init__(self, seat: object) -> None:
-        object.__setattr__(self, "seat", _seat(seat))
-
-    def __eq__(self, other: object) -> bool:
-        return other.__class__ is Claim and self.seat == other.seat
-
-    def __hash__(self) -> int:
-        return hash(("Claim", self.seat))
-
-    def __reduce__(self) -> tuple[type, tuple[int]]:
-        return (Claim, (self.seat,))
-
-    def __repr__(self) -> str:
-        return f"Claim({self.seat})"
+        super().__init__(seat)
 
 
-class Swap(Frozen):
+class Swap(BaseAction):
     """Give the monkey just drawn to ``seat`` and take that seat's top token (R11, R12)."""
 
     __slots__ = ("seat",)
     __match_args__: ClassVar = ("seat",)
+    _fields: ClassVar = (_SEAT,)
 
     seat: int
     """The opponent swapped with."""
 
     def __init__(self, seat: object) -> None:
-        object.__setattr__(self, "seat", _seat(seat))
-
-    def __eq__(self, other: object) -> bool:
-        return other.__class__ is Swap and self.seat == other.seat
-
-    def __hash__(self) -> int:
-        return hash(("Swap", self.seat))
-
-    def __reduce__(self) -> tuple[type, tuple[int]]:
-        return (Swap, (self.seat,))
-
-    def __repr__(self) -> str:
-        return f"Swap({self.seat})"
+        super().__init__(seat)
 
 
-class Stop(_Fieldless):
+class Stop(BaseAction):
     """End the turn by putting the tokens in front on the stack (R9); the order is chosen next."""
 
     __slots__ = ()
 
+    def __init__(self) -> None:
+        super().__init__()
 
-class Place(Frozen):
+
+class Place(BaseAction):
     """While stopping, put one token showing ``animal`` from the front on top of the stack (R9)."""
 
     __slots__ = ("animal",)
     __match_args__: ClassVar = ("animal",)
+    _fields: ClassVar = (_ANIMAL,)
 
     animal: Animal
     """The animal put down."""
 
     def __init__(self, animal: object) -> None:
-        object.__setattr__(self, "animal", _animal(animal))
-
-    def __eq__(self, other: object) -> bool:
-        return other.__class__ is Place and self.animal == other.animal
-
-    def __hash__(self) -> int:
-        return hash(("Place", self.animal))
-
-    def __reduce__(self) -> tuple[type, tuple[Animal]]:
-        return (Place, (self.animal,))
-
-    def __repr__(self) -> str:
-        return f"Place({self.animal!r})"
+        super().__init__(animal)
 
 
-class Herd(_Fieldless):
+class Herd(BaseAction):
     """Put the tokens in front, all of one animal, at the bottom of the stack and end the turn (R10)."""
 
     __slots__ = ()
 
-
-# The actions are plain classes, so that mypyc compiles them natively (a field read is one load); their
-# frozen, value behaviour is written above, and attrs' view of their fields keeps attrs.fields,
-# attrs.asdict and cattrs working as for the attrs classes they were.
-attrs_view(Draw, [])
-attrs_view(Stop, [])
-attrs_view(Herd, [])
-attrs_view(Reveal, [("animal", Animal, attrs.NOTHING)])
-attrs_view(Place, [("animal", Animal, attrs.NOTHING)])
-attrs_view(Claim, [("seat", int, attrs.NOTHING)])
-attrs_view(Swap, [("seat", int, attrs.NOTHING)])
+    def __init__(self) -> None:
+        super().__init__()
 
 
 Action: TypeAlias = Draw | Reveal | Claim | Swap | Stop | Place | Herd

@@ -33,6 +33,7 @@ True
 
 from __future__ import annotations
 
+import math
 from typing import Any, ClassVar, Final
 
 import numpy as np
@@ -40,6 +41,7 @@ import numpy.typing as npt
 
 from cheekymonkey.batched import BatchedGame, BatchState, draw_below, jit, past_limits
 from cheekymonkey.cheeky.actions import REVEALS, Action, Reveal
+from cheekymonkey.cheeky.bots.evaluation import _DRAWS_PER_TURN, _SHARPNESS
 from cheekymonkey.cheeky.game import CHEEKY_MONKEY
 from cheekymonkey.cheeky.rules import ANIMALS, Animal, Ruleset
 from cheekymonkey.cheeky.state import GameState, Phase
@@ -466,6 +468,7 @@ def _observe_all(g: Any, r: Any, seats: npt.NDArray[np.int64], full: bool, out: 
 
 
 _NO_ACTIONS: Final = np.zeros(0, np.int64)
+_NO_VALUES: Final = np.zeros((0, 0), np.float64)  # values=None: no candidate's value kept
 _EVERY: Final = np.zeros(0, np.bool_)  # where=None: every game
 
 
@@ -514,6 +517,664 @@ def _heuristic(g: Any, values: npt.NDArray[np.int64], risk: float, out: npt.NDAr
         out[b] = chosen
 
 
+# --- the expectimax bot's search, compiled ---------------------------------------------------------------------
+# ExpectimaxBot.choose (cheekymonkey/cheeky/bots/expectimax.py) and the position value it reads
+# (cheekymonkey/cheeky/bots/evaluation.py), clause by clause, one game at a time. The position searched lives in
+# one int64 work array, changed in place by each move tried and put back after it; the evaluation's numbers in
+# one float64 array. Two arrays per call, not one per field: numba counts the references to every array passed
+# to a compiled function, and the search makes several calls per position it reaches. The floating-point sums
+# are made in the scalar bot's order, so that its values are the scalar bot's to the last bit, and its
+# choices, ties included, the same.
+#
+# The work array, for n seats and T tokens: the bag, the front's counts, the bag an evaluation reads, then
+# single numbers, the rule set's counts and tile values, then per seat (n each): heights, the root's heights,
+# turns before the seat plays again, a column of counts; per seat and animal (8n each): the stacks' counts,
+# the root's, the counts an evaluation reads; and the stacks themselves (nT).
+_X_BAG: Final = 0
+_X_FRONT: Final = 8
+_X_EVAL_BAG: Final = 16
+_X_IN_BAG: Final = 24
+_X_FRONT_LEN: Final = 25
+_X_CLAIMABLE: Final = 26
+_X_SWAP_OPEN: Final = 27
+_X_ME: Final = 28
+_X_N: Final = 29
+_X_T: Final = 30
+_X_TILES: Final = 31
+_X_SWAP: Final = 32
+_X_EVAL_IN_BAG: Final = 33
+_X_COUNTS: Final = 40
+_X_VALUES: Final = 48
+_X_SEATS: Final = 56  # heights start here; the other blocks follow at multiples of n
+# The float array: the root's points per seat (n), the root's tile shares (8n, by animal), points (n), shares (n).
+
+
+@jit
+def _x_shares(w: Any, f: Any, column: int, left: int, n: int, out: int) -> None:
+    # evaluation._shares: each seat's share of one tile from its count (w[column + seat]) and the tokens left.
+    best = w[column]
+    for s in range(1, n):
+        if w[column + s] > best:
+            best = w[column + s]
+    if left == 0:
+        # R16: every token stacked, the tile is settled: one sole leader, or nobody.
+        leaders = 0
+        for s in range(n):
+            if w[column + s] == best:
+                leaders += 1
+        for s in range(n):
+            f[out + s] = 1.0 if w[column + s] == best and leaders == 1 and best > 0 else 0.0
+        return
+    beta = _SHARPNESS / math.sqrt(left)
+    total = 0.0
+    for s in range(n):
+        weight = math.exp(beta * (w[column + s] - best))
+        f[out + s] = weight
+        total += weight
+    for s in range(n):
+        f[out + s] = f[out + s] / total
+
+
+@jit
+def _x_points(w: Any, f: Any, add: bool) -> None:
+    # evaluation._Evaluator._points: each seat's tokens and expected tiles, into f's points; with ``add`` the
+    # player's stack holds the front too. The counts an evaluation reads are left in the work array.
+    n = w[_X_N]
+    me = w[_X_ME]
+    heights = _X_SEATS
+    root_heights = heights + n
+    rows = heights + 4 * n
+    root_rows = rows + 8 * n
+    current = root_rows + 8 * n
+    column = heights + 3 * n
+    points = 9 * n
+    shares = 10 * n
+    for s in range(n):
+        mine = add and s == me
+        height = w[heights + s] + (w[_X_FRONT_LEN] if mine else 0)
+        value = f[s]
+        if height != w[root_heights + s]:
+            value += height - w[root_heights + s]  # R17: a point per token
+        f[points + s] = value
+        for a in range(_A):
+            w[current + s * _A + a] = w[rows + s * _A + a] + (w[_X_FRONT + a] if mine else 0)
+    if not w[_X_TILES]:
+        return
+    for a in range(_A):  # the animals whose counts changed, in animal order, as Python iterates a set of them
+        if w[_X_COUNTS + a] == 0:
+            continue
+        moved = False
+        stacked = 0
+        for s in range(n):
+            count = w[current + s * _A + a]
+            w[column + s] = count
+            stacked += count
+            if count != w[root_rows + s * _A + a]:
+                moved = True
+        if moved:
+            _x_shares(w, f, column, w[_X_COUNTS + a] - stacked, n, shares)
+            value = w[_X_VALUES + a]
+            for s in range(n):
+                f[points + s] += value * (f[shares + s] - f[n + a * n + s])
+
+
+@jit
+def _x_exposure(w: Any, f: Any, seat: int, top: int, run: int, in_bag: int) -> float:
+    # evaluation._Evaluator._exposure: what ``seat`` expects to lose from its top (and the run under it) (R7).
+    n = w[_X_N]
+    turns = w[_X_SEATS + 2 * n + seat]
+    count = w[_X_EVAL_BAG + top]
+    if turns == 0 or count == 0:
+        return 0.0
+    risk = 1.0 - math.pow(1.0 - count / in_bag, _DRAWS_PER_TURN * turns)
+    loss = float(run)
+    if w[_X_TILES]:
+        column = _X_SEATS + 3 * n
+        current = _X_SEATS + 20 * n
+        shares = 10 * n
+        stacked = 0
+        for s in range(n):
+            c = w[current + s * _A + top]
+            w[column + s] = c
+            stacked += c
+        left = w[_X_COUNTS + top] - stacked
+        _x_shares(w, f, column, left, n, shares)
+        before = f[shares + seat]
+        w[column + seat] -= run
+        _x_shares(w, f, column, left + run, n, shares)
+        after = f[shares + seat]
+        loss += w[_X_VALUES + top] * (before - after)
+    return risk * loss
+
+
+@jit
+def _x_top(w: Any, seat: int) -> int:
+    # The animal on top of a seat's stack (not empty).
+    n = w[_X_N]
+    return int(w[_X_SEATS + 28 * n + seat * w[_X_T] + w[_X_SEATS + seat] - 1])
+
+
+@jit
+def _x_run(w: Any, seat: int) -> int:
+    # How many tokens of the top's animal lie together at the top of a seat's stack (not empty) (R7).
+    n = w[_X_N]
+    start = _X_SEATS + 28 * n + seat * w[_X_T]
+    height = w[_X_SEATS + seat]
+    top = w[start + height - 1]
+    run = 1
+    while run < height and w[start + height - 1 - run] == top:
+        run += 1
+    return run
+
+
+@jit
+def _x_lead(w: Any, f: Any, me: int, n: int) -> float:
+    # The player's points less the highest of the others' (evaluation._strongest).
+    points = 9 * n
+    strongest = -math.inf
+    for s in range(n):
+        if s != me and (strongest == -math.inf or f[points + s] > strongest):
+            strongest = f[points + s]
+    return float(f[points + me] - strongest)
+
+
+@jit
+def _x_value(w: Any, f: Any, herd: bool) -> float:
+    # evaluation._Evaluator.value: the player's lead in the position, the bag the one at _X_EVAL_BAG; with
+    # ``herd``, the front gone under the player's stack (R10, one animal in front).
+    n = w[_X_N]
+    me = w[_X_ME]
+    _x_points(w, f, herd)
+    in_bag = w[_X_EVAL_IN_BAG]
+    if in_bag:
+        points = 9 * n
+        for s in range(n):
+            height = w[_X_SEATS + s]
+            if herd and s == me:
+                animal = 0
+                while w[_X_FRONT + animal] == 0:
+                    animal += 1
+                if height > 0:
+                    top = _x_top(w, s)
+                    run = _x_run(w, s)
+                    if run == height and top == animal:
+                        run += w[_X_FRONT_LEN]
+                else:
+                    top = animal
+                    run = w[_X_FRONT_LEN]
+            elif height > 0:
+                top = _x_top(w, s)
+                run = _x_run(w, s)
+            else:
+                continue
+            f[points + s] -= _x_exposure(w, f, s, top, run, in_bag)
+    return _x_lead(w, f, me, n)
+
+
+@jit
+def _x_stop(w: Any, f: Any) -> tuple[float, int]:
+    # expectimax._best_stacking and evaluation.best_stack: the value of stacking the front in the best order
+    # (R9), and that order's top. An order per animal in front as its top; they are tried fewest in the bag
+    # first (the higher animal on a tie), and the first of the best wins.
+    n = w[_X_N]
+    me = w[_X_ME]
+    for a in range(_A):
+        w[_X_EVAL_BAG + a] = w[_X_BAG + a]
+    in_bag = w[_X_IN_BAG]
+    w[_X_EVAL_IN_BAG] = in_bag
+    _x_points(w, f, True)
+    points = 9 * n
+    if in_bag:
+        for s in range(n):
+            if s != me and w[_X_SEATS + s] > 0:
+                f[points + s] -= _x_exposure(w, f, s, _x_top(w, s), _x_run(w, s), in_bag)
+    lead = _x_lead(w, f, me, n)
+    kinds = 0
+    first = -1
+    for a in range(_A):
+        if w[_X_FRONT + a] > 0:
+            kinds += 1
+            if first < 0 or w[_X_BAG + a] <= w[_X_BAG + first]:
+                first = a
+    if not in_bag:
+        return lead, first
+    height = w[_X_SEATS + me]
+    below = -1
+    under = 0
+    if height > 0:
+        below = _x_top(w, me)
+        under = _x_run(w, me)
+    best = -1
+    best_value = -math.inf
+    for a in range(_A):
+        if w[_X_FRONT + a] == 0:
+            continue
+        run = 1
+        if kinds == 1:
+            run = w[_X_FRONT + a] + (under if below == a else 0)
+        value = lead - _x_exposure(w, f, me, a, run, in_bag)
+        earlier = best < 0 or w[_X_BAG + a] < w[_X_BAG + best] or (w[_X_BAG + a] == w[_X_BAG + best] and a > best)
+        if value > best_value or (value == best_value and earlier):
+            best = a
+            best_value = value
+    return best_value, best
+
+
+@jit
+def _x_ends(w: Any, f: Any) -> float:
+    # The best way to end the turn from the position: stop, or herd with one animal in front (R9, R10).
+    best = _x_stop(w, f)[0]
+    kinds = 0
+    for a in range(_A):
+        if w[_X_FRONT + a] > 0:
+            kinds += 1
+    if kinds == 1:
+        for a in range(_A):
+            w[_X_EVAL_BAG + a] = w[_X_BAG + a]
+        w[_X_EVAL_IN_BAG] = w[_X_IN_BAG]
+        value = _x_value(w, f, True)
+        if value > best:
+            best = value
+    return best
+
+
+@jit
+def _x_claim_all(w: Any, st: Any, at: int) -> None:
+    # R7: every claim open, seat by seat, each seat's run of the animal as far as it goes (a claim gives the swap
+    # up, R11); how many from each seat into st[at:at + n]. The bot takes them one after another, as the only
+    # candidate after the first; the chain ends in the same place in any order.
+    n = w[_X_N]
+    me = w[_X_ME]
+    animal = w[_X_CLAIMABLE]
+    rows = _X_SEATS + 4 * n
+    taken = 0
+    for s in range(n):
+        count = 0
+        if animal >= 0 and s != me:
+            while w[_X_SEATS + s] > 0 and _x_top(w, s) == animal:
+                w[_X_SEATS + s] -= 1
+                w[rows + s * _A + animal] -= 1
+                count += 1
+        st[at + s] = count
+        taken += count
+    if taken:
+        w[_X_FRONT + animal] += taken
+        w[_X_FRONT_LEN] += taken
+        w[_X_SWAP_OPEN] = 0
+
+
+@jit
+def _x_unclaim_all(w: Any, st: Any, at: int, swappable: int) -> None:
+    # The claims of _x_claim_all taken back.
+    n = w[_X_N]
+    animal = w[_X_CLAIMABLE]
+    rows = _X_SEATS + 4 * n
+    for s in range(n):
+        count = st[at + s]
+        if count:
+            w[_X_SEATS + s] += count
+            w[rows + s * _A + animal] += count
+            w[_X_FRONT + animal] -= count
+            w[_X_FRONT_LEN] -= count
+    w[_X_SWAP_OPEN] = swappable
+
+
+@jit
+def _x_swap(w: Any, target: int) -> int:
+    # R12: the monkey just drawn onto ``target``'s stack, its top in the monkey's place in front; that top.
+    n = w[_X_N]
+    rows = _X_SEATS + 4 * n
+    at = _X_SEATS + 28 * n + target * w[_X_T] + w[_X_SEATS + target] - 1
+    taken = int(w[at])
+    w[at] = _MONKEY
+    w[rows + target * _A + taken] -= 1
+    w[rows + target * _A + _MONKEY] += 1
+    w[_X_FRONT + _MONKEY] -= 1
+    w[_X_FRONT + taken] += 1
+    w[_X_CLAIMABLE] = -1
+    w[_X_SWAP_OPEN] = 0
+    return taken
+
+
+@jit
+def _x_unswap(w: Any, target: int, taken: int) -> None:
+    # The swap of _x_swap taken back.
+    n = w[_X_N]
+    rows = _X_SEATS + 4 * n
+    at = _X_SEATS + 28 * n + target * w[_X_T] + w[_X_SEATS + target] - 1
+    w[at] = taken
+    w[rows + target * _A + taken] += 1
+    w[rows + target * _A + _MONKEY] -= 1
+    w[_X_FRONT + _MONKEY] += 1
+    w[_X_FRONT + taken] -= 1
+    w[_X_CLAIMABLE] = _MONKEY
+    w[_X_SWAP_OPEN] = 1
+
+
+@jit
+def _x_draw(w: Any, f: Any, st: Any, fl: Any, depth: int) -> float:
+    """ExpectimaxBot's value of a draw, looking ``depth`` draws ahead (1 or more), in the position ``w``.
+
+    A loop over an explicit stack, not a recursion (numba's disk cache cannot hold a recursive function). Each
+    level of the stack is a draw: it goes through the animals the bag may give (R5); for each, through the
+    candidates of the position reached (all the claims, or none; each swap); for each, the best end of the
+    turn, and a draw one level down while the depth allows. A level's numbers in ``st`` (ints) and ``fl``
+    (floats): the animal drawn, the candidate tried, the busting tokens, the bag's size, the claimable animal
+    and the swap before the draw, the swap's target and the token it took, the claims by seat; the sum of the
+    values, the best candidate's value, and the ends' value while a draw below is valued.
+    """
+    n = w[_X_N]
+    me = w[_X_ME]
+    frame = 8 + n
+    level = 0
+    returning = False
+    below = 0.0
+    st[0] = -1
+    st[2] = 0
+    st[3] = w[_X_IN_BAG]
+    st[4] = w[_X_CLAIMABLE]
+    st[5] = w[_X_SWAP_OPEN]
+    fl[0] = 0.0
+    while True:
+        at = level * frame
+        here = 3 * level
+        animal = st[at]
+        if returning:
+            # The draw below is valued: the candidate's value is the best of it and the turn's ends.
+            returning = False
+            value = fl[here + 2]
+            if below > value:
+                value = below
+            if st[at + 1] == 0:
+                _x_unclaim_all(w, st, at + 8, 1 if animal == _MONKEY and w[_X_SWAP] else 0)
+            else:
+                _x_unswap(w, st[at + 6], st[at + 7])
+            if value > fl[here + 1]:
+                fl[here + 1] = value
+        tried = False
+        if animal >= 0:
+            # The next candidate of the position the animal drawn reached: all its claims (0), or a swap (1 + seat).
+            k = st[at + 1] + 1
+            if k == 0:
+                _x_claim_all(w, st, at + 8)
+                tried = True
+            elif animal == _MONKEY and w[_X_SWAP]:
+                while k <= n:
+                    s = k - 1
+                    if s != me and w[_X_SEATS + s] > 0 and _x_top(w, s) != _MONKEY:
+                        st[at + 6] = s
+                        st[at + 7] = _x_swap(w, s)
+                        tried = True
+                        break
+                    k += 1
+            st[at + 1] = k
+        if tried:
+            ends = _x_ends(w, f)
+            if depth - level > 1 and w[_X_IN_BAG] > 0:
+                # Past the claims or the swap, a draw one level down.
+                fl[here + 2] = ends
+                level += 1
+                at = level * frame
+                st[at] = -1
+                st[at + 2] = 0
+                st[at + 3] = w[_X_IN_BAG]
+                st[at + 4] = w[_X_CLAIMABLE]
+                st[at + 5] = w[_X_SWAP_OPEN]
+                fl[3 * level] = 0.0
+                continue
+            if st[at + 1] == 0:
+                _x_unclaim_all(w, st, at + 8, 1 if animal == _MONKEY and w[_X_SWAP] else 0)
+            else:
+                _x_unswap(w, st[at + 6], st[at + 7])
+            if ends > fl[here + 1]:
+                fl[here + 1] = ends
+            continue
+        if animal >= 0:
+            # Every candidate tried: the animal's draw back in the bag, its value weighted by its tokens.
+            count = w[_X_BAG + animal] + 1
+            w[_X_BAG + animal] = count
+            w[_X_IN_BAG] += 1
+            w[_X_FRONT + animal] -= 1
+            w[_X_FRONT_LEN] -= 1
+            fl[here] += count * fl[here + 1]
+        a = animal + 1
+        while a < _A:
+            count = w[_X_BAG + a]
+            if count > 0:
+                if w[_X_FRONT + a] == 0:
+                    break
+                st[at + 2] += count  # R6: a duplicate of a token in front busts
+            a += 1
+        if a < _A:
+            # The next animal the bag may give (R5): drawn, and open to claims and, a monkey, to the swap.
+            w[_X_BAG + a] -= 1
+            w[_X_IN_BAG] -= 1
+            w[_X_FRONT + a] += 1
+            w[_X_FRONT_LEN] += 1
+            w[_X_CLAIMABLE] = a
+            w[_X_SWAP_OPEN] = 1 if a == _MONKEY and w[_X_SWAP] else 0
+            st[at] = a
+            st[at + 1] = -1
+            fl[here + 1] = -math.inf
+            continue
+        # Every animal drawn: the busting ones (R6: every bust the same position, the front back in the bag).
+        w[_X_CLAIMABLE] = st[at + 4]
+        w[_X_SWAP_OPEN] = st[at + 5]
+        value = float(fl[here])
+        busting = int(st[at + 2])
+        if busting:
+            for b in range(_A):
+                w[_X_EVAL_BAG + b] = w[_X_BAG + b] + w[_X_FRONT + b]
+            w[_X_EVAL_IN_BAG] = st[at + 3] + w[_X_FRONT_LEN]
+            value += busting * _x_value(w, f, False)
+        value = value / float(st[at + 3])
+        if level == 0:
+            return value
+        level -= 1
+        returning = True
+        below = value
+
+
+@jit
+def _x_placings(w: Any, f: Any, found: npt.NDArray[np.float64], b: int) -> None:
+    # While placing (two animals or more in front, R9): the value of placing each animal first, then the best
+    # order, into found[b]. An order's value is the player's lead less its top's exposure (_x_stop): the same
+    # for every order with that top over another animal, so several first tokens may share the best value.
+    n = w[_X_N]
+    me = w[_X_ME]
+    in_bag = w[_X_IN_BAG]
+    for a in range(_A):
+        w[_X_EVAL_BAG + a] = w[_X_BAG + a]
+    w[_X_EVAL_IN_BAG] = in_bag
+    _x_points(w, f, True)
+    points = 9 * n
+    if in_bag:
+        for s in range(n):
+            if s != me and w[_X_SEATS + s] > 0:
+                f[points + s] -= _x_exposure(w, f, s, _x_top(w, s), _x_run(w, s), in_bag)
+    lead = _x_lead(w, f, me, n)
+    kinds = 0
+    for a in range(_A):
+        if w[_X_FRONT + a] > 0:
+            kinds += 1
+    for first in range(_A):
+        if w[_X_FRONT + first] == 0:
+            continue
+        left = kinds - (1 if w[_X_FRONT + first] == 1 else 0)  # the animals still in front after it
+        best = -math.inf
+        for top in range(_A):
+            count = w[_X_FRONT + top] - (1 if top == first else 0)
+            if count == 0:
+                continue
+            # The rest is one animal (not the first's) and follows at once (E2): a run of it all on top.
+            run = count if left == 1 else 1
+            value = lead - (_x_exposure(w, f, me, top, run, in_bag) if in_bag else 0.0)
+            if value > best:
+                best = value
+        found[b, _FIXED + 2 * n + first] = best
+
+
+@jit
+def _x_turn(w: Any, f: Any, st: Any, fl: Any, depth: int) -> float:
+    # ExpectimaxBot._value of a position with no claim or swap open: the best end of the turn, or a draw.
+    best = _x_ends(w, f)
+    if depth > 0 and w[_X_IN_BAG] > 0:
+        value = _x_draw(w, f, st, fl, depth)
+        if value > best:
+            best = value
+    return best
+
+
+@jit
+def _expectimax(
+    g: Any, r: Any, depth: int, mover: npt.NDArray[np.int32], out: npt.NDArray[np.int64], found: npt.NDArray[np.float64]
+) -> None:
+    # ExpectimaxBot.choose in every game where ``mover`` names a seat; its action index into ``out``, 0 elsewhere;
+    # and, if ``found`` has a row per game, the values of the candidates it weighed there (NaN for the others).
+    keep = found.shape[0] > 0
+    _, phase, bag, bag_size, heights, stacks, _, front_len, front_counts, claimable, swap_open = g[12:]
+    counts, values, tiles, swap, n, total, _, _ = r
+    w = np.zeros(_X_SEATS + 28 * n + n * total, np.int64)
+    f = np.zeros(11 * n, np.float64)
+    frame = 8 + n
+    st = np.zeros((depth + 1) * frame, np.int64)
+    fl = np.zeros(3 * (depth + 1), np.float64)
+    claims = depth * frame + 8  # the root's claims
+    candidates = np.zeros(2 * n + 3, np.int64)
+    root_heights = _X_SEATS + n
+    turns = _X_SEATS + 2 * n
+    column = _X_SEATS + 3 * n
+    rows = _X_SEATS + 4 * n
+    root_rows = rows + 8 * n
+    places = _X_SEATS + 28 * n
+    shares = 10 * n
+    w[_X_N] = n
+    w[_X_T] = total
+    w[_X_TILES] = 1 if tiles else 0
+    w[_X_SWAP] = 1 if swap else 0
+    for a in range(_A):
+        w[_X_COUNTS + a] = counts[a]
+        w[_X_VALUES + a] = values[a]
+    for b in range(mover.shape[0]):
+        out[b] = 0
+        if keep:
+            for a in range(found.shape[1]):
+                found[b, a] = math.nan
+        me = mover[b]
+        if me < 0:
+            continue
+        # The root: the position, and the evaluator's numbers for it (evaluation._Evaluator.__init__).
+        w[_X_ME] = me
+        for a in range(_A):
+            w[_X_BAG + a] = bag[b, a]
+            w[_X_FRONT + a] = front_counts[b, a]
+        w[_X_IN_BAG] = bag_size[b]
+        w[_X_FRONT_LEN] = front_len[b]
+        w[_X_CLAIMABLE] = claimable[b]
+        w[_X_SWAP_OPEN] = 1 if swap_open[b] else 0
+        following = (me + 1) % n
+        for s in range(n):
+            height = heights[b, s]
+            w[_X_SEATS + s] = height
+            w[root_heights + s] = height
+            w[turns + s] = (s - following) % n  # R7: the opponents' turns before the seat plays again
+            for a in range(_A):
+                w[rows + s * _A + a] = 0
+            for i in range(height):
+                animal = stacks[b, s, i]
+                w[places + s * total + i] = animal
+                w[rows + s * _A + animal] += 1
+            for a in range(_A):
+                w[root_rows + s * _A + a] = w[rows + s * _A + a]
+            f[s] = float(height)  # R17: a point per token
+        if tiles:
+            for a in range(_A):
+                if counts[a] == 0:
+                    continue
+                stacked = 0
+                for s in range(n):
+                    w[column + s] = w[rows + s * _A + a]
+                    stacked += w[column + s]
+                _x_shares(w, f, column, counts[a] - stacked, n, shares)
+                for s in range(n):
+                    f[n + a * n + s] = f[shares + s]
+                    f[s] += values[a] * f[shares + s]  # R16: the tile's value, by the chance of holding it
+        if phase[b] == _PLACING:
+            # The next token of the best order: the top's duplicates lowest, then the others most likely
+            # drawn first (the most in the bag, the lower animal on a tie), the top last.
+            top = _x_stop(w, f)[1]
+            first = top
+            if front_counts[b, top] == 1:
+                for a in range(_A):
+                    if a != top and front_counts[b, a] > 0 and (first == top or bag[b, a] > bag[b, first]):
+                        first = a
+            out[b] = _FIXED + 2 * n + first
+            if keep:
+                _x_placings(w, f, found, b)
+            continue
+        # The candidates (expectimax._candidates): the first claim by seat number and the swaps; or stop, herd,
+        # the swaps, and the draw last.
+        count = 0
+        wanted = claimable[b]
+        if wanted >= 0:
+            for s in range(n):
+                if s != me and heights[b, s] > 0 and stacks[b, s, heights[b, s] - 1] == wanted:
+                    candidates[0] = _FIXED + (s - me) % n
+                    count = 1
+                    break
+        claiming = count == 1
+        if not claiming:
+            candidates[0] = _STOP
+            count = 1
+            kinds = 0
+            for a in range(_A):
+                if front_counts[b, a] > 0:
+                    kinds += 1
+            if kinds == 1:
+                candidates[count] = _HERD
+                count += 1
+        if swap_open[b]:
+            for s in range(n):
+                if s != me and heights[b, s] > 0 and stacks[b, s, heights[b, s] - 1] != _MONKEY:
+                    candidates[count] = _FIXED + n + (s - me) % n
+                    count += 1
+        if not claiming and bag_size[b] > 0:
+            candidates[count] = _DRAW
+            count += 1
+        if count == 1:
+            out[b] = candidates[0]
+            continue
+        best = candidates[0]
+        best_value = -math.inf
+        for i in range(count):
+            action = candidates[i]
+            if action == _DRAW:
+                value = _x_draw(w, f, st, fl, depth)
+            elif action == _STOP:
+                value = _x_stop(w, f)[0]
+            elif action == _HERD:
+                for a in range(_A):
+                    w[_X_EVAL_BAG + a] = w[_X_BAG + a]
+                w[_X_EVAL_IN_BAG] = w[_X_IN_BAG]
+                value = _x_value(w, f, True)
+            elif action < _FIXED + n:
+                _x_claim_all(w, st, claims)
+                value = _x_turn(w, f, st, fl, depth)
+                _x_unclaim_all(w, st, claims, 1 if swap_open[b] else 0)
+            else:
+                target = (me + action - _FIXED - n) % n
+                taken = _x_swap(w, target)
+                value = _x_turn(w, f, st, fl, depth)
+                _x_unswap(w, target, taken)
+            if keep:
+                found[b, action] = value
+            # Ties go to the earlier candidate: a draw must gain something over stopping.
+            if value > best_value + 1e-12:
+                best = action
+                best_value = value
+        out[b] = best
+
+
 _PHASES: Final = tuple(Phase)
 
 
@@ -539,8 +1200,9 @@ class BatchedCheekyMonkey(BatchedGame[CheekyBatchState, GameState, Action]):
     max_outcomes: ClassVar[int] = 2
     """A step draws at most twice in a game: the draw it asked for, and after a bust the next turn's first."""
 
-    bots: ClassVar[tuple[str, ...]] = ("random", "heuristic")
-    """The random bot and :class:`~cheekymonkey.HeuristicBot` (its default threshold) play in batched form."""
+    bots: ClassVar[tuple[str, ...]] = ("random", "heuristic", "expectimax")
+    """The random bot, :class:`~cheekymonkey.HeuristicBot` (its default threshold) and
+    :class:`~cheekymonkey.ExpectimaxBot` (its default depth) play in batched form."""
 
     def __init__(
         self,
@@ -611,10 +1273,11 @@ class BatchedCheekyMonkey(BatchedGame[CheekyBatchState, GameState, Action]):
         return mask
 
     def _other_bot_mask(self, states: CheekyBatchState, bot: str) -> npt.NDArray[np.bool_]:
-        # The heuristic bot chooses without chance: its one action, where somebody decides.
+        # The heuristic and expectimax bots choose without chance: their one action, where somebody decides.
         mask = np.zeros_like(states.legal_action_mask)
         rows = np.flatnonzero(states.current_player >= 0)
-        mask[rows, self.heuristic_actions(states)[rows]] = True
+        chosen = self.expectimax_actions(states) if bot == "expectimax" else self.heuristic_actions(states)
+        mask[rows, chosen[rows]] = True
         return mask
 
     def heuristic_actions(
@@ -638,6 +1301,58 @@ class BatchedCheekyMonkey(BatchedGame[CheekyBatchState, GameState, Action]):
         elif not isinstance(out, np.ndarray) or out.shape != (states.batch_size,) or out.dtype != np.int64:
             raise InvalidValueError(f"out must be an int64 array of {states.batch_size} entries")
         _heuristic(self._games(states), self._rules[1], float(risk), out)
+        return out
+
+    def expectimax_actions(
+        self,
+        states: CheekyBatchState,
+        depth: int = 2,
+        out: npt.NDArray[np.int64] | None = None,
+        where: npt.NDArray[np.bool_] | None = None,
+        values: npt.NDArray[np.float64] | None = None,
+    ) -> npt.NDArray[np.int64]:
+        """:class:`~cheekymonkey.ExpectimaxBot`'s action index in every game (0 where nobody decides), compiled.
+
+        The same search as the bot's, to the same values, so the same choice, ties included: the rest of
+        the turn ``depth`` draws ahead, every draw averaged over the bag's exact odds, and the positions where
+        the turn ends valued by :func:`~cheekymonkey.cheeky.bots.evaluation.position_value`.
+
+        Args:
+            states: The games.
+            depth: How many draws ahead to look (the bot's default, 2), 1 or more.
+            out: An int64 array of one entry per game to write into, or None for a new one.
+            where: One bool per game: search only where True (0 elsewhere), or None for every game. The
+                search costs far more than the heuristic rule, so a caller that needs some games only says so.
+            values: A float64 array of one row per game and one column per action index, or None: where the
+                bot weighed two or more candidates, it receives their values (:meth:`ExpectimaxBot.action_values
+                <cheekymonkey.ExpectimaxBot.action_values>`' numbers), and while placing the value of
+                placing each animal first and then the best order; NaN everywhere else.
+
+        Raises:
+            InvalidValueError: If ``depth`` is not a positive integer, or ``out``, ``where`` or ``values`` has
+                the wrong shape.
+        """
+        self._check_states(states)
+        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
+            raise InvalidValueError(f"depth must be a positive integer, got {depth!r}")
+        if out is None:
+            out = np.empty(states.batch_size, np.int64)
+        elif not isinstance(out, np.ndarray) or out.shape != (states.batch_size,) or out.dtype != np.int64:
+            raise InvalidValueError(f"out must be an int64 array of {states.batch_size} entries")
+        mover = states.current_player
+        if where is not None:
+            if not isinstance(where, np.ndarray) or where.shape != (states.batch_size,) or where.dtype != np.bool_:
+                raise InvalidValueError(f"where must be a bool array of {states.batch_size} entries")
+            mover = np.where(where, mover, -1).astype(mover.dtype)
+        if values is None:
+            values = _NO_VALUES
+        elif (
+            not isinstance(values, np.ndarray)
+            or values.shape != (states.batch_size, self.num_actions)
+            or values.dtype != np.float64
+        ):
+            raise InvalidValueError(f"values must be a float64 array of {states.batch_size} x {self.num_actions}")
+        _expectimax(self._games(states), self._rules, depth, mover, out, values)
         return out
 
     def _observe(self, states: CheekyBatchState, seats: npt.NDArray[np.int64], out: npt.NDArray[Any]) -> None:

@@ -19,7 +19,7 @@ is given, and ``info["seat"]`` says which it is.
 What differs: the games are the batched engine's (its own random streams, seeded from ``reset(seed=...)``),
 so the same seed deals other games than ``SoloEnv``'s; the opponents are only the bots the game's batched
 engine plays (its :attr:`~cheekymonkey.batched.BatchedGame.bots`: the random bot, and *Cheeky Monkey*'s
-heuristic bot); there is no ``margin`` shaping term and no rendering; an illegal action ends the episode
+heuristic and expectimax bots); there is no ``margin`` shaping term and no rendering; an illegal action ends the episode
 as a loss with ``illegal_reward`` (``info["illegal"]``), as under ``SoloEnv``'s default, or raises with
 ``illegal_action="raise"``. Autoreset is Gymnasium's ``NEXT_STEP``: the step after an episode's end
 deals the next game in that slot (flags False, reward 0), whatever action it is given.
@@ -89,8 +89,8 @@ class SoloVectorEnv(VectorEnv[Observations2D, npt.NDArray[np.int64], npt.NDArray
         seat: The learner's seat in every game, or None (the default) for a seat drawn per episode.
         opponents: A bot's name for every other seat (``"random"``, the default), or one name per other seat,
             the first sitting just after the learner and so on round the table: the bots the game's batched
-            engine plays (its :attr:`~cheekymonkey.batched.BatchedGame.bots`; ``"heuristic"`` too in *Cheeky
-            Monkey*).
+            engine plays (its :attr:`~cheekymonkey.batched.BatchedGame.bots`; ``"heuristic"`` and ``"expectimax"``
+            too in *Cheeky Monkey*).
         ruleset: The rules (the game's rule set, or a preset's name); the standard game if omitted.
         observation: The observation kind (the game's default if omitted).
         illegal_action: ``"lose"`` (the default: the episode ends with ``illegal_reward``) or ``"raise"``.

@@ -72,17 +72,18 @@ def _description(cls: type) -> str:
 
 def _field_docs(cls: type) -> dict[str, str]:
     # A field's docstring is the string right under it in the class body; Python keeps none at run time.
-    body = _class_node(cls).body
+    # A field the class inherits (a game's record, from BaseRecord) has it in the base that declares it.
     docs: dict[str, str] = {}
-    for node, following in itertools.pairwise(body):
-        if (
-            isinstance(node, ast.AnnAssign)
-            and isinstance(node.target, ast.Name)
-            and isinstance(following, ast.Expr)
-            and isinstance(following.value, ast.Constant)
-            and isinstance(following.value.value, str)
-        ):
-            docs[node.target.id] = _first_line(following.value.value)
+    for owner in reversed([klass for klass in cls.__mro__ if attrs.has(klass)]):
+        for node, following in itertools.pairwise(_class_node(owner).body):
+            if (
+                isinstance(node, ast.AnnAssign)
+                and isinstance(node.target, ast.Name)
+                and isinstance(following, ast.Expr)
+                and isinstance(following.value, ast.Constant)
+                and isinstance(following.value.value, str)
+            ):
+                docs[node.target.id] = _first_line(following.value.value)
     return docs
 
 

@@ -13,9 +13,7 @@ from __future__ import annotations
 
 from typing import ClassVar, Final, TypeAlias
 
-from attrs import NOTHING
-
-from cheekymonkey._values import Frozen, attrs_view
+from cheekymonkey._values import ActionField, BaseAction
 from cheekymonkey.errors import InvalidValueError
 from cheekymonkey.toomany.cards import CARDS, MAX_NUMBER, NUMBERS, Card
 from cheekymonkey.toomany.rules import MAX_PLAYERS
@@ -47,22 +45,18 @@ def _position(value: object) -> int:
     return value
 
 
-class _Fieldless(Frozen):
-    """An action without fields: every one of a class is equal to every other."""
-
-    __slots__ = ()
-
-    def __eq__(self, other: object) -> bool:
-        return other.__class__ is self.__class__
-
-    def __hash__(self) -> int:
-        return hash(self.__class__.__name__)
-
-    def __repr__(self) -> str:
-        return f"{self.__class__.__name__}()"
+def _raccoon_card(value: object) -> Card:
+    card = Card.parse(value)
+    if not card.is_number:
+        raise InvalidValueError(f"the raccoon takes only numbered monkeys from the discard pile, not {card!r}")
+    return card
 
 
-class Draw(_Fieldless):
+_SEAT: Final = ActionField(int, _seat)
+_POSITION: Final = ActionField(int, _position)
+
+
+class Draw(BaseAction):
     """Begin the turn by drawing the top card of the draw pile (TM6); chance reveals it.
 
     From an empty draw pile, the discard pile is shuffled into a new one first (TM20).
@@ -70,20 +64,29 @@ class Draw(_Fieldless):
 
     __slots__ = ()
 
+    def __init__(self) -> None:
+        super().__init__()
 
-class TakeDiscard(_Fieldless):
+
+class TakeDiscard(BaseAction):
     """Begin the turn by taking the top card of the discard pile, a number the player can use (TM6)."""
 
     __slots__ = ()
 
+    def __init__(self) -> None:
+        super().__init__()
 
-class TakeBonus(_Fieldless):
+
+class TakeBonus(BaseAction):
     """Put the number in hand on its position in place of the wild there, and take the wild (TM12)."""
 
     __slots__ = ()
 
+    def __init__(self) -> None:
+        super().__init__()
 
-class Decline(_Fieldless):
+
+class Decline(BaseAction):
     """Decline the choice offered, which ends the turn.
 
     The wild bonus (TM12), the raccoon's pick (TM14), the Do Not Disturb (TM15) or the Skip (TM16).
@@ -91,58 +94,39 @@ class Decline(_Fieldless):
 
     __slots__ = ()
 
+    def __init__(self) -> None:
+        super().__init__()
 
-class Reveal(Frozen):
+
+class Reveal(BaseAction):
     """Chance's outcome: the card drawn, or the face-down card picked up from the row, shows ``card`` (TM19)."""
 
     __slots__ = ("card",)
     __match_args__: ClassVar = ("card",)
+    _fields: ClassVar = (ActionField(Card, Card.parse),)
 
     card: Card
     """The card revealed."""
 
     def __init__(self, card: object) -> None:
-        object.__setattr__(self, "card", Card.parse(card))
-
-    def _values(self) -> tuple[object, ...]:
-        return (self.card,)
-
-    def __eq__(self, other: object) -> bool:
-        return other.__class__ is Reveal and self.card is other.card
-
-    def __hash__(self) -> int:
-        return hash((Reveal, self.card))
-
-    def __repr__(self) -> str:
-        return f"Reveal({self.card!r})"
+        super().__init__(card)
 
 
-class PlaceWild(Frozen):
+class PlaceWild(BaseAction):
     """Put the wild in hand on face-down ``position`` of the row; the card there comes into hand (TM11)."""
 
     __slots__ = ("position",)
     __match_args__: ClassVar = ("position",)
+    _fields: ClassVar = (_POSITION,)
 
     position: int
     """The position, from 1."""
 
     def __init__(self, position: object) -> None:
-        object.__setattr__(self, "position", _position(position))
-
-    def _values(self) -> tuple[object, ...]:
-        return (self.position,)
-
-    def __eq__(self, other: object) -> bool:
-        return other.__class__ is PlaceWild and self.position == other.position
-
-    def __hash__(self) -> int:
-        return hash((PlaceWild, self.position))
-
-    def __repr__(self) -> str:
-        return f"PlaceWild({self.position})"
+        super().__init__(position)
 
 
-class RaccoonTake(Frozen):
+class RaccoonTake(BaseAction):
     """Let the raccoon take a ``card`` from the discard pile, to be placed at its position (TM14).
 
     If the pile holds several of that number, the one nearest the top is taken; the other cards keep their
@@ -151,34 +135,21 @@ class RaccoonTake(Frozen):
 
     __slots__ = ("card",)
     __match_args__: ClassVar = ("card",)
+    _fields: ClassVar = (ActionField(Card, _raccoon_card),)
 
     card: Card
     """The number taken."""
 
     def __init__(self, card: object) -> None:
-        parsed = Card.parse(card)
-        if not parsed.is_number:
-            raise InvalidValueError(f"the raccoon takes only numbered monkeys from the discard pile, not {parsed!r}")
-        object.__setattr__(self, "card", parsed)
-
-    def _values(self) -> tuple[object, ...]:
-        return (self.card,)
-
-    def __eq__(self, other: object) -> bool:
-        return other.__class__ is RaccoonTake and self.card is other.card
-
-    def __hash__(self) -> int:
-        return hash((RaccoonTake, self.card))
-
-    def __repr__(self) -> str:
-        return f"RaccoonTake({self.card!r})"
+        super().__init__(card)
 
 
-class TurnDown(Frozen):
+class TurnDown(BaseAction):
     """With the Do Not Disturb, turn the face-up card at ``position`` of ``seat``'s row face down (TM15)."""
 
     __slots__ = ("position", "seat")
     __match_args__: ClassVar = ("seat", "position")
+    _fields: ClassVar = (_SEAT, _POSITION)
 
     seat: int
     """The opponent whose card is turned down."""
@@ -186,57 +157,21 @@ class TurnDown(Frozen):
     """The position of that card in their row, from 1."""
 
     def __init__(self, seat: object, position: object) -> None:
-        object.__setattr__(self, "seat", _seat(seat))
-        object.__setattr__(self, "position", _position(position))
-
-    def _values(self) -> tuple[object, ...]:
-        return (self.seat, self.position)
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not TurnDown:
-            return False
-        that: TurnDown = other
-        return self.seat == that.seat and self.position == that.position
-
-    def __hash__(self) -> int:
-        return hash((TurnDown, self.seat, self.position))
-
-    def __repr__(self) -> str:
-        return f"TurnDown({self.seat}, {self.position})"
+        super().__init__(seat, position)
 
 
-class GiveSkip(Frozen):
+class GiveSkip(BaseAction):
     """Put the Skip in front of opponent ``seat``, whose next turn is skipped (TM16)."""
 
     __slots__ = ("seat",)
     __match_args__: ClassVar = ("seat",)
+    _fields: ClassVar = (_SEAT,)
 
     seat: int
     """The opponent given the Skip."""
 
     def __init__(self, seat: object) -> None:
-        object.__setattr__(self, "seat", _seat(seat))
-
-    def _values(self) -> tuple[object, ...]:
-        return (self.seat,)
-
-    def __eq__(self, other: object) -> bool:
-        return other.__class__ is GiveSkip and self.seat == other.seat
-
-    def __hash__(self) -> int:
-        return hash((GiveSkip, self.seat))
-
-    def __repr__(self) -> str:
-        return f"GiveSkip({self.seat})"
-
-
-for _cls in (Draw, TakeDiscard, TakeBonus, Decline):
-    attrs_view(_cls, [])
-attrs_view(Reveal, [("card", Card, NOTHING)])
-attrs_view(PlaceWild, [("position", int, NOTHING)])
-attrs_view(RaccoonTake, [("card", Card, NOTHING)])
-attrs_view(TurnDown, [("seat", int, NOTHING), ("position", int, NOTHING)])
-attrs_view(GiveSkip, [("seat", int, NOTHING)])
+        super().__init__(seat)
 
 
 Action: TypeAlias = Draw | TakeDiscard | TakeBonus | Decline | Reveal | PlaceWild | RaccoonTake | TurnDown | GiveSkip

@@ -444,7 +444,7 @@ _PHASE_HINTS: Final = {
 """What each phase asks for, as (the rules, the words): the reason an action of another phase is refused."""
 
 _CHOICES: Final = frozenset({Phase.START, Phase.WILD, Phase.BONUS, Phase.RACCOON, Phase.DISTURB, Phase.SKIP})
-_NOT_HELD: Final = {
+_NOT_HELD: Final[dict[type, str]] = {
     PlaceWild: "you hold no wild to place",
     TakeBonus: "no wild bonus is offered",
     RaccoonTake: "no raccoon is being played",
