@@ -348,7 +348,8 @@ def raccoon_choices(row: tuple[Slot, ...], rest: tuple[Card, ...]) -> tuple[Card
     index = 0
     for slot in row:
         # A loop, not a generator: the engine asks this whenever a raccoon comes up.
-        if (slot is None or slot.__class__ is FaceDown) and index < MAX_NUMBER and CARDS[index] in rest:
+        # A row has at most MAX_NUMBER positions (TM24), so CARDS[index] is the number of the position.
+        if (slot is None or slot.__class__ is FaceDown) and CARDS[index] in rest:
             found.append(CARDS[index])
         index += 1  # noqa: SIM113 (enumerate builds a tuple per position)
     return tuple(found)

@@ -39,7 +39,7 @@ from cheekymonkey.toomany.actions import (
     TAKE_DISCARD,
     TURN_DOWNS,
 )
-from tests.toomany.helpers import make, random_game
+from tests.toomany.helpers import TINY, make, random_game
 
 RULE_FIRST = re.compile(r"^TM\d+(, TM\d+)*: \S")
 """A reason begins with the clause or clauses broken (TME8)."""
@@ -179,3 +179,9 @@ def test_every_card_that_can_lie_face_down_has_its_one_shared_face_down_value() 
     for card in (*NUMBERS, Card.WILD):
         assert face_down(card).card is card
         assert face_down(card) is face_down(Card.parse(card.code))
+
+
+def test_a_card_revealed_that_the_reshuffled_pile_does_not_hold_is_refused_by_the_pile() -> None:
+    """TM20: after a reshuffle the draw pile's cards are known, and a draw can only reveal one of them."""
+    state = make(["(W)", "? ?"], ruleset=TINY, discard="1 2 G G G", pile="1")
+    assert _refused(state, REVEALS[Card.TWO - 1]) == "TM20: the draw pile holds no 2"
