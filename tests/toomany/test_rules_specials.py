@@ -447,3 +447,16 @@ def test_the_last_card_of_a_one_card_row_turned_up_after_a_reshuffle_ends_the_ga
         state.skips,
     )
     assert after == expected
+
+
+def test_a_wild_drawn_to_a_one_card_row_turned_down_goes_there_by_itself_and_the_card_uncovered_is_kept() -> None:
+    """TM11, TM15, TM18, TM21, TM23: the wild placed by the engine wins the game with the 1 it uncovers in hand.
+
+    The one-card row has one face-down position, so the engine places the wild there; the row is complete.
+    """
+    state = make(["(1)", "? ?"], ruleset=TINY, discard="G")
+    assert state.phase is Phase.DRAW
+    after, events = apply_with_events(state, Reveal(Card.WILD))
+    assert events == (Drew(0, Card.WILD), WildPlaced(0, 1), Uncovered(0, Card.ONE), GameWon(0))
+    assert (after.phase, after.rows[0], after.hand) == (Phase.OVER, (Card.WILD,), Card.ONE)
+    check_state(after)
