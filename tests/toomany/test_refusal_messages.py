@@ -22,6 +22,7 @@ from cheekymonkey.toomany import (
     GameState,
     Phase,
     apply,
+    apply_with_events,
     chance_pool,
     face_down,
     is_chance_node,
@@ -38,6 +39,7 @@ from cheekymonkey.toomany.actions import (
     TAKE_BONUS,
     TAKE_DISCARD,
     TURN_DOWNS,
+    RaccoonTake,
 )
 from tests.toomany.helpers import TINY, make, random_game
 
@@ -62,11 +64,22 @@ def _action_space(players: int) -> tuple[Action, ...]:
 
 
 def _refusal_of(state: GameState, action: Action) -> IllegalActionError | None:
+    # apply, and apply_with_events (the engine's other entry, with its own dispatch), must agree.
+    refused: IllegalActionError | None = None
     try:
         apply(state, action)
     except IllegalActionError as error:
-        return error
-    return None
+        refused = error
+    if refused is None:
+        after, _ = apply_with_events(state, action)
+        assert after == apply(state, action)
+        return None
+    with pytest.raises(IllegalActionError) as logged:
+        apply_with_events(state, action)
+    assert logged.value.action is action
+    assert logged.value.state is state
+    assert logged.value.reason == refused.reason
+    return refused
 
 
 @pytest.mark.parametrize(("seed", "players"), [(1, 2), (2, 3), (3, 4)])
@@ -185,3 +198,10 @@ def test_a_card_revealed_that_the_reshuffled_pile_does_not_hold_is_refused_by_th
     """TM20: after a reshuffle the draw pile's cards are known, and a draw can only reveal one of them."""
     state = make(["(W)", "? ?"], ruleset=TINY, discard="1 2 G G G", pile="1")
     assert _refused(state, REVEALS[Card.TWO - 1]) == "TM20: the draw pile holds no 2"
+
+
+def test_the_raccoon_takes_only_a_number_and_says_so() -> None:
+    """TM14: the raccoon's choice is a numbered monkey; any other card is refused as a value, saying why."""
+    with pytest.raises(InvalidValueError) as caught:
+        RaccoonTake(Card.GIRAFFE)
+    assert str(caught.value) == "the raccoon takes only numbered monkeys from the discard pile, not Card.GIRAFFE"
