@@ -83,7 +83,9 @@ def _refusal_of(state: GameState, action: Action) -> IllegalActionError | None:
 
 
 @pytest.mark.parametrize(("seed", "players"), [(1, 2), (2, 3), (3, 4)])
-def test_every_refusal_carries_the_state_and_the_action_and_begins_with_its_rule(seed: int, players: int) -> None:
+def test_every_refusal_by_either_entry_carries_the_state_and_the_action_and_begins_with_its_rule(
+    seed: int, players: int
+) -> None:
     """TME8: apply refuses exactly the decisions legal_actions leaves out, each error holding what it refused."""
     space = _action_space(players)
     refusals = 0
