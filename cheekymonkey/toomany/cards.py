@@ -163,7 +163,8 @@ def face_down(card: Card) -> FaceDown:
     >>> face_down(Card.TWO) is face_down(Card.TWO)
     True
     """
-    return _FACE_DOWN[card.value - 1 if card is not Card.WILD else MAX_NUMBER]
+    # The wild's value (7) follows the six numbers, as its FaceDown follows theirs in _FACE_DOWN.
+    return _FACE_DOWN[card.value - 1]
 
 
 Slot: TypeAlias = Card | FaceDown | None

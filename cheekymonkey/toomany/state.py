@@ -348,7 +348,8 @@ def raccoon_choices(row: tuple[Slot, ...], rest: tuple[Card, ...]) -> tuple[Card
     index = 0
     for slot in row:
         # A loop, not a generator: the engine asks this whenever a raccoon comes up.
-        if (slot is None or slot.__class__ is FaceDown) and index < MAX_NUMBER and CARDS[index] in rest:
+        # A row has at most MAX_NUMBER positions (TM24), so CARDS[index] is the number of the position.
+        if (slot is None or slot.__class__ is FaceDown) and CARDS[index] in rest:
             found.append(CARDS[index])
         index += 1  # noqa: SIM113 (enumerate builds a tuple per position)
     return tuple(found)
@@ -446,7 +447,7 @@ def check_state(state: object) -> None:
         if picked:
             where += " and the card just picked up"
         raise _fail(f"{sum(unseen)} cards are counted as never seen, but there are {where} (TM19)")
-    _check_turn(state, ruleset, rows, seat, phase, hand, discard, pile_size, skips)
+    _check_turn(rows, seat, phase, hand, discard, pile_size, skips)
 
 
 def _check_rows(ruleset: Ruleset, rows: tuple[tuple[object, ...], ...], round_number: int) -> None:
@@ -474,8 +475,6 @@ def _check_rows(ruleset: Ruleset, rows: tuple[tuple[object, ...], ...], round_nu
 
 
 def _check_turn(
-    state: object,
-    ruleset: Ruleset,
     rows: tuple[tuple[Slot, ...], ...],
     seat: int,
     phase: Phase,

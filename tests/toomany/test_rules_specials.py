@@ -16,6 +16,7 @@ from cheekymonkey.toomany import (
     Discarded,
     Draw,
     Drew,
+    GameWon,
     GiveSkip,
     Phase,
     PlaceWild,
@@ -23,6 +24,8 @@ from cheekymonkey.toomany import (
     RaccoonTook,
     Reason,
     Reveal,
+    RoundStarted,
+    RoundWon,
     SkipGiven,
     Skipped,
     TakeBonus,
@@ -35,13 +38,15 @@ from cheekymonkey.toomany import (
     apply,
     apply_all,
     apply_with_events,
+    check_state,
     face_down,
     is_chance_node,
     is_terminal,
     legal_actions,
     new_game,
 )
-from tests.toomany.helpers import Stacked, cards, make, random_game, row
+from cheekymonkey.toomany.state import trusted_state
+from tests.toomany.helpers import TINY, Stacked, cards, make, random_game, row
 
 # -- TM11 wild -----------------------------------------------------------------------------------------------
 
@@ -380,3 +385,78 @@ def test_no_decision_is_ever_asked_with_a_single_answer() -> None:
                 assert len(legal_actions(state)) >= 2, state
                 decisions += 1
     assert decisions > 1000
+
+
+def test_a_wild_placed_on_a_turned_down_wild_tells_all_that_follows_from_it() -> None:
+    """TM11, TM15, TM18, TM21: one action, every step an event, to the round won.
+
+    The wild uncovered goes on the last face-down position by itself, and the row complete wins the round.
+    """
+    state = make(["1 2 (W) 4 5 ?", "? ? ? ? ? ?"], phase=Phase.WILD, hand=Card.WILD, discard="G")
+    after, events = apply_with_events(state, PlaceWild(3))
+    assert events == (
+        WildPlaced(0, 3),
+        Uncovered(0, Card.WILD),
+        WildPlaced(0, 6),
+        RoundWon(0, 1),
+        RoundStarted(2, 1, (5, 6)),
+    )
+    assert after == apply(state, PlaceWild(3))
+    assert after.round == 2
+
+
+def test_declining_the_raccoon_ends_the_turn_and_the_next_seat_loses_its_turn_to_its_skip() -> None:
+    """TM14, TM16: the raccoon takes nothing, the turn passes, and a Skip waiting costs the next seat its turn."""
+    state = make(["? ? ? ? ? ?"] * 3, phase=Phase.RACCOON, discard="3 R", skips=(1,))
+    after, events = apply_with_events(state, Decline())
+    assert events == (RaccoonTook(0, None), Skipped(1))
+    assert (after.seat, after.skips, after.discard) == (2, (False, False, False), (Card.THREE, Card.RACCOON, Card.SKIP))
+
+
+def test_a_wild_placed_on_a_turned_down_card_after_a_reshuffle_keeps_the_draw_pile() -> None:
+    """TM11, TM15, TM20: uncovering a known card draws nothing, so the reshuffled draw pile stays as it was."""
+    # The tiny deck (1 1 2 2 3 W G G G): the wild in hand, a 1 turned down, a reshuffled pile of one giraffe.
+    state = make(["(1) ?", "? ?"], ruleset=TINY, phase=Phase.WILD, hand=Card.WILD, discard="2 G G", pile="G")
+    after = apply(state, PlaceWild(1))
+    assert (after.phase, after.hand, after.pile, after.pile_size) == (Phase.BONUS, Card.ONE, state.pile, 1)
+    check_state(after)
+
+
+def test_the_last_card_of_a_one_card_row_turned_up_after_a_reshuffle_ends_the_game_as_it_stands() -> None:
+    """TM15, TM20, TM21, TM23: the 1 drawn from a reshuffled pile uncovers the turned-down wild and wins.
+
+    The final state is the one before with only what the draw changed: the pile one card smaller, the row
+    face up, the wild picked up in hand, and nothing else.
+    """
+    state = make(["(W)", "? ?"], ruleset=TINY, discard="1 2 G G G", pile="1")
+    assert state.phase is Phase.DRAW
+    after, events = apply_with_events(state, Reveal(Card.ONE))
+    assert events == (Drew(0, Card.ONE), TurnedUp(0, Card.ONE, 1), Uncovered(0, Card.WILD), GameWon(0))
+    expected = trusted_state(
+        state.ruleset,
+        state.round,
+        state.round_first,
+        0,
+        Phase.OVER,
+        ((Card.ONE,), state.rows[1]),
+        Card.WILD,
+        state.discard,
+        0,
+        (0,) * 12,
+        state.unseen,
+        state.skips,
+    )
+    assert after == expected
+
+
+def test_a_wild_drawn_to_a_one_card_row_turned_down_goes_there_by_itself_and_the_card_uncovered_is_kept() -> None:
+    """TM11, TM15, TM18, TM21, TM23: the wild placed by the engine wins the game with the 1 it uncovers in hand.
+
+    The one-card row has one face-down position, so the engine places the wild there; the row is complete.
+    """
+    state = make(["(1)", "? ?"], ruleset=TINY, discard="G")
+    assert state.phase is Phase.DRAW
+    after, events = apply_with_events(state, Reveal(Card.WILD))
+    assert events == (Drew(0, Card.WILD), WildPlaced(0, 1), Uncovered(0, Card.ONE), GameWon(0))
+    assert (after.phase, after.rows[0], after.hand) == (Phase.OVER, (Card.WILD,), Card.ONE)
+    check_state(after)

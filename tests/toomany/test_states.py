@@ -385,3 +385,31 @@ def test_a_winner_holding_a_card_that_could_not_lie_at_position_one_is_refused_s
     with pytest.raises(InvalidStateError) as caught:
         GameState(**{**fields, "hand": Card.TWO, "unseen": tuple(unseen)})
     assert caught.value.reason == "the winner holds Card.TWO, which cannot have lain face down at position 1 (TM21)"
+
+
+def test_two_states_are_equal_only_when_every_field_is() -> None:
+    """Equality compares all twelve fields: a state with any one field changed is another state."""
+    state = make(["1 ? 3 ? ? ?", "? W ? ? ? ?", "? ? ? ? ? ?"], discard="5 G")
+    values = attrs.asdict(state, recurse=False)
+    other_values: dict[str, object] = {
+        "ruleset": Ruleset.custom({**{str(n): 6 for n in range(1, 7)}, "wild": 4, "skip": 4}, name="other"),
+        "round": 2,
+        "round_first": 1,
+        "seat": 1,
+        "phase": Phase.START,
+        "rows": (row("1 ? 3 ? ? ?"), row("? W ? ? ? ?"), row("? ? ? ? ? W")),
+        "hand": Card.SKIP,
+        "discard": (Card.FIVE,),
+        "pile_size": state.pile_size - 1,
+        "pile": (0,) * 12,
+        "unseen": (0,) * 12,
+        "skips": (False, True, False),
+    }
+    assert set(other_values) == set(FIELDS)
+    same = trusted_state(**values)
+    assert same == state
+    assert hash(same) == hash(state)
+    for name, value in other_values.items():
+        changed = trusted_state(**{**values, name: value})
+        assert changed != state, name
+        assert state != changed, name
