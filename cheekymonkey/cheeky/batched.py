@@ -712,10 +712,9 @@ def _x_value(w: Any, f: Any, herd: bool) -> float:
 
 
 @jit
-def _x_stop(w: Any, f: Any) -> tuple[float, int]:
-    # expectimax._best_stacking and evaluation.best_stack: the value of stacking the front in the best order
-    # (R9), and that order's top. An order per animal in front as its top; they are tried fewest in the bag
-    # first (the higher animal on a tie), and the first of the best wins.
+def _x_stacking_lead(w: Any, f: Any) -> float:
+    # evaluation.best_stack's common part for every order of the front (R9): the bag as it is, each opponent's
+    # top less its exposure, and the mover's lead from that; each order then takes its own top's exposure off.
     n = w[_X_N]
     me = w[_X_ME]
     for a in range(_A):
@@ -728,7 +727,27 @@ def _x_stop(w: Any, f: Any) -> tuple[float, int]:
         for s in range(n):
             if s != me and w[_X_SEATS + s] > 0:
                 f[points + s] -= _x_exposure(w, f, s, _x_top(w, s), _x_run(w, s), in_bag)
-    lead = _x_lead(w, f, me, n)
+    return _x_lead(w, f, me, n)
+
+
+@jit
+def _x_kinds(w: Any) -> int:
+    # How many kinds of animal are in front.
+    kinds = 0
+    for a in range(_A):
+        if w[_X_FRONT + a] > 0:
+            kinds += 1
+    return kinds
+
+
+@jit
+def _x_stop(w: Any, f: Any) -> tuple[float, int]:
+    # expectimax._best_stacking and evaluation.best_stack: the value of stacking the front in the best order
+    # (R9), and that order's top. An order per animal in front as its top; they are tried fewest in the bag
+    # first (the higher animal on a tie), and the first of the best wins.
+    me = w[_X_ME]
+    in_bag = w[_X_IN_BAG]
+    lead = _x_stacking_lead(w, f)
     kinds = 0
     first = -1
     for a in range(_A):
@@ -764,11 +783,7 @@ def _x_stop(w: Any, f: Any) -> tuple[float, int]:
 def _x_ends(w: Any, f: Any) -> float:
     # The best way to end the turn from the position: stop, or herd with one animal in front (R9, R10).
     best = _x_stop(w, f)[0]
-    kinds = 0
-    for a in range(_A):
-        if w[_X_FRONT + a] > 0:
-            kinds += 1
-    if kinds == 1:
+    if _x_kinds(w) == 1:
         for a in range(_A):
             w[_X_EVAL_BAG + a] = w[_X_BAG + a]
         w[_X_EVAL_IN_BAG] = w[_X_IN_BAG]
@@ -983,20 +998,8 @@ def _x_placings(w: Any, f: Any, found: npt.NDArray[np.float64], b: int) -> None:
     n = w[_X_N]
     me = w[_X_ME]
     in_bag = w[_X_IN_BAG]
-    for a in range(_A):
-        w[_X_EVAL_BAG + a] = w[_X_BAG + a]
-    w[_X_EVAL_IN_BAG] = in_bag
-    _x_points(w, f, True)
-    points = 9 * n
-    if in_bag:
-        for s in range(n):
-            if s != me and w[_X_SEATS + s] > 0:
-                f[points + s] -= _x_exposure(w, f, s, _x_top(w, s), _x_run(w, s), in_bag)
-    lead = _x_lead(w, f, me, n)
-    kinds = 0
-    for a in range(_A):
-        if w[_X_FRONT + a] > 0:
-            kinds += 1
+    lead = _x_stacking_lead(w, f)
+    kinds = _x_kinds(w)
     for first in range(_A):
         if w[_X_FRONT + first] == 0:
             continue
