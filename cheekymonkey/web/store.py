@@ -775,7 +775,7 @@ class RedisStore:
                 await asyncio.sleep(1.0)  # Redis went away: listen again once it is back
             finally:
                 with contextlib.suppress(*self._errors):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                    await pubsub.aclose()  # type: ignore[no-untyped-call, unused-ignore]  # untyped in older redis releases
 
     async def claim_bots(self, room_id: str, owner: str, seconds: float) -> bool:
         """As :meth:`Store.claim_bots`."""
