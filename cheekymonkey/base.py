@@ -28,7 +28,7 @@ fast as the game makes them, and a game may override any default with its own.
 A whole game, the smallest there is: one seat tosses a coin, and wins on heads.
 
 >>> from fractions import Fraction
->>> from cheekymonkey.outcome import Outcome
+>>> from cheekymonkey.outcome import Outcome, Stakes
 >>> class Toss(BaseGame[tuple[str, ...], str, None, tuple[str, ...], Played[str]]):
 ...     name = "toss"
 ...     title = "Toss"
@@ -60,7 +60,7 @@ import inspect
 import math
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from enum import Enum
 from fractions import Fraction
 from importlib.resources.abc import Traversable
@@ -78,7 +78,7 @@ from cheekymonkey.errors import (
     NotOfferedError,
 )
 from cheekymonkey.game import Game, GameBot
-from cheekymonkey.outcome import Outcome
+from cheekymonkey.outcome import Outcome, Stakes
 from cheekymonkey.record import Record, RecordLike
 from cheekymonkey.text_table import Cell, Column, TextTable
 
@@ -346,6 +346,58 @@ class BaseGame(ABC, Generic[S, A, R, V, E]):
     def facts(self, state: S, seat: int | None) -> dict[str, Any]:
         """Default: ``{}``, no figures beside the view."""
         return {}
+
+    # -- secrets and stakes ----------------------------------------------------------------------------
+
+    private_information: bool = False
+    """Default: False, no seat knows what another does not (set it True, and override the members below)."""
+
+    def default_seats(self, ruleset: R | None = None) -> int:
+        """Default: 3, or the nearest count :meth:`seat_range` allows."""
+        fewest, most = self.seat_range(ruleset)
+        return max(fewest, min(most, 3))
+
+    def stakes(self, players: int, ruleset: R | None = None) -> Stakes:
+        """Default: :meth:`Stakes.of_outcome`, the winners sharing 1 and the others 0 (:meth:`returns`' default)."""
+        return Stakes.of_outcome()
+
+    def returns(self, state: S) -> tuple[float, ...]:
+        """Default: the returns of :meth:`outcome`.
+
+        Raises:
+            GameNotOverError: If the game has not ended.
+        """
+        return self.outcome(state).returns
+
+    def information_state(self, state: S, seat: int) -> Hashable:
+        """Default: the state itself, for a game without private information.
+
+        Raises:
+            NotOfferedError: If the game declares :attr:`private_information` and does not override this.
+        """
+        if self.private_information:
+            raise NotOfferedError(self.name, "a seat's information state (a game with private information gives it)")
+        return cast(Hashable, state)
+
+    def resample(self, state: S, seat: int, rng: random.Random) -> S:
+        """Default: the state itself, for a game without private information (the seat knows all of it).
+
+        Raises:
+            NotOfferedError: If the game declares :attr:`private_information` and does not override this.
+        """
+        if self.private_information:
+            raise NotOfferedError(self.name, "resampling what a seat knows (a game with private information gives it)")
+        return state
+
+    def event_for(self, event: E, viewer: int | None) -> E | None:
+        """Default: the event as it is, for a game without private information.
+
+        Raises:
+            NotOfferedError: If the game declares :attr:`private_information` and does not override this.
+        """
+        if self.private_information:
+            raise NotOfferedError(self.name, "what an event shows each seat (a game with private information gives it)")
+        return event
 
     # -- bots ------------------------------------------------------------------------------------------
 

@@ -25,14 +25,14 @@ The protocol is generic in the game's own types, so code written against it keep
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from fractions import Fraction
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from cheekymonkey.documents import Documents
 from cheekymonkey.encoding import Encoding, ObservationField, as_index, lay_out
 from cheekymonkey.names import check_names, name_key
-from cheekymonkey.outcome import Outcome, ranks_by
+from cheekymonkey.outcome import Outcome, Stakes, Utility, ranks_by
 from cheekymonkey.record import RecordLike, check_record_seats, replay_states
 from cheekymonkey.text_table import Cell, Column, TextTable
 
@@ -46,7 +46,9 @@ __all__ = [
     "ObservationField",
     "Outcome",
     "RecordLike",
+    "Stakes",
     "TextTable",
+    "Utility",
     "as_index",
     "check_names",
     "check_record_seats",
@@ -224,6 +226,50 @@ class Game(Protocol[S, A, R, V_co, E]):
 
     def view(self, state: S, seat: int | None) -> V_co:
         """What ``seat`` (None: a spectator) may see of ``state``, as a type of its own."""
+        ...
+
+    # -- secrets and stakes ----------------------------------------------------------------------------
+
+    @property
+    def private_information(self) -> bool:
+        """Whether some seat may know what another does not (a hand of cards).
+
+        False for a game whose only secrets are chance's, hidden from everybody alike (a bag, a face-down
+        deck): then a seat's information is the state itself, and every member below has its plain default.
+        """
+        ...
+
+    def default_seats(self, ruleset: R | None = None) -> int:
+        """The usual number of seats under ``ruleset`` (None: the standard game); every front end starts there."""
+        ...
+
+    def stakes(self, players: int, ruleset: R | None = None) -> Stakes:
+        """What the game pays at its end with ``players`` seats: the bounds of one seat's return and their kind."""
+        ...
+
+    def returns(self, state: S) -> tuple[float, ...]:
+        """Each seat's return in a finished game, within :meth:`stakes` (OpenSpiel's ``returns``).
+
+        Raises:
+            GameNotOverError: If the game has not ended.
+        """
+        ...
+
+    def information_state(self, state: S, seat: int) -> Hashable:
+        """All ``seat`` knows in ``state``: equal for two states exactly when the seat cannot tell them apart."""
+        ...
+
+    def resample(self, state: S, seat: int, rng: random.Random) -> S:
+        """A state ``seat`` cannot tell from ``state``, drawn with its probability given what the seat knows.
+
+        A function of :meth:`information_state` and ``rng`` alone, so two states the seat cannot tell apart
+        give the same state for the same random numbers. Search bots plan on it; a bot of a game with private
+        information is handed one instead of the true state.
+        """
+        ...
+
+    def event_for(self, event: E, viewer: int | None) -> E | None:
+        """What ``event`` shows ``viewer`` (None: a spectator): the event, a masked copy, or None for nothing."""
         ...
 
     def facts(self, state: S, seat: int | None) -> dict[str, Any]:

@@ -1,14 +1,15 @@
-"""How a finished game came out, the same shape for every game: winners, ranks, returns, and scores if any."""
+"""How a finished game came out, the same shape for every game, and what a game pays: :class:`Stakes`."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from enum import Enum
 
 import attrs
 
 from cheekymonkey.errors import InvalidValueError
 
-__all__ = ["Outcome", "ranks_by"]
+__all__ = ["Outcome", "Stakes", "Utility", "ranks_by"]
 
 
 def ranks_by(keys: Sequence[float], winners: Sequence[int]) -> tuple[int, ...]:
@@ -64,3 +65,53 @@ class Outcome:
         won = set(winners)
         returns = tuple(share if seat in won else 0.0 for seat in range(len(keys)))
         return cls(tuple(sorted(won)), ranks_by(keys, winners), returns, None if scores is None else tuple(scores))
+
+
+class Utility(Enum):
+    """How a game's returns relate across seats, as OpenSpiel's ``GameType.Utility`` says it."""
+
+    ZERO_SUM = "zero-sum"
+    """The returns of every finished game add up to 0 (chips won are chips lost)."""
+    CONSTANT_SUM = "constant-sum"
+    """The returns of every finished game add up to the same number (a win shared out: 1)."""
+    GENERAL_SUM = "general-sum"
+    """The returns' sum varies from game to game."""
+
+
+@attrs.frozen(slots=True)
+class Stakes:
+    """What a game pays at its end, declared before it is played: the bounds of one seat's return and their sum.
+
+    A game's :meth:`~cheekymonkey.game.Game.returns` stay inside ``low..high`` for every seat, and add up to
+    ``total`` in every finished game unless the game is general-sum. The default of every game that declares
+    none is the :class:`Outcome` scale: the winners share 1, the others get 0.
+
+    >>> Stakes.of_outcome()
+    Stakes(utility=<Utility.CONSTANT_SUM: 'constant-sum'>, low=0.0, high=1.0, total=1.0)
+    >>> Stakes(Utility.ZERO_SUM, -13.0, 13.0, 0.0).utility.value
+    'zero-sum'
+    """
+
+    utility: Utility
+    """Zero-sum, constant-sum or general-sum."""
+    low: float
+    """The least one seat's return can be."""
+    high: float
+    """The most one seat's return can be."""
+    total: float | None
+    """What the returns of a finished game add up to: 0 for zero-sum, None for general-sum."""
+
+    def __attrs_post_init__(self) -> None:
+        if not isinstance(self.utility, Utility):
+            raise InvalidValueError(f"stakes need a Utility, got {self.utility!r}")
+        if not self.low <= self.high:
+            raise InvalidValueError(f"stakes need low <= high, got {self.low!r} and {self.high!r}")
+        if (self.total is None) != (self.utility is Utility.GENERAL_SUM):
+            raise InvalidValueError("stakes have a total exactly when the game is not general-sum")
+        if self.utility is Utility.ZERO_SUM and self.total != 0:
+            raise InvalidValueError(f"zero-sum stakes add up to 0, not {self.total!r}")
+
+    @classmethod
+    def of_outcome(cls) -> Stakes:
+        """The default: the :class:`Outcome` scale, the winners sharing 1 and the others 0."""
+        return cls(Utility.CONSTANT_SUM, 0.0, 1.0, 1.0)
