@@ -90,7 +90,7 @@ from cheekymonkey.errors import (
     ReplayError,
 )
 from cheekymonkey.game import Game
-from cheekymonkey.outcome import Outcome
+from cheekymonkey.outcome import Outcome, Stakes, Utility
 from cheekymonkey.play import PlayedGame, play_game
 from cheekymonkey.table import Seat, Step, Table, Waiting
 
@@ -149,6 +149,7 @@ __all__ = [
     "Seat",
     "SeatScore",
     "Stacked",
+    "Stakes",
     "Step",
     "Stop",
     "Stopped",
@@ -156,6 +157,7 @@ __all__ = [
     "Swapped",
     "Table",
     "TableView",
+    "Utility",
     "Waiting",
     "__version__",
     "action_text",

@@ -358,7 +358,7 @@ class BaseGame(ABC, Generic[S, A, R, V, E]):
         return max(fewest, min(most, 3))
 
     def stakes(self, players: int, ruleset: R | None = None) -> Stakes:
-        """Default: :meth:`Stakes.of_outcome`, the winners sharing 1 and the others 0 (:meth:`returns`' default)."""
+        """Default: :meth:`~cheekymonkey.Stakes.of_outcome`, the winners sharing 1 and the others 0."""
         return Stakes.of_outcome()
 
     def returns(self, state: S) -> tuple[float, ...]:

@@ -117,6 +117,7 @@ random.Random py:class library/random.html#$
 collections.abc.Iterable py:class library/collections.abc.html#$
 collections.abc.Iterator py:class library/collections.abc.html#$
 collections.abc.Sequence py:class library/collections.abc.html#$
+collections.abc.Hashable py:class library/collections.abc.html#$
 collections.abc.Mapping py:class library/collections.abc.html#$
 collections.abc.Callable py:class library/collections.abc.html#$
 typing.Any py:data library/typing.html#$
