@@ -43,6 +43,7 @@ budget is spent.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import ipaddress
 import json
@@ -228,6 +229,15 @@ def _depth(text: str) -> int:
         elif ch in "]}":
             depth -= 1
     return deepest
+
+
+_CACHED_TABLE: Final = 16 * 1024  # tables this big or bigger are kept once made...
+_CACHED_TABLES: Final = 4 * 1024 * 1024  # ...up to this many bytes in all, the oldest let go first
+
+
+def _json_bytes(message: Any) -> bytes:
+    # As JSONResponse renders its content.
+    return json.dumps(message, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":")).encode()
 
 
 def _refuse_constant(name: str) -> Any:
@@ -468,12 +478,29 @@ def create_app(
         body = {"room": room.id, "game": game.name, "rules": label, "seats": seats}
         return JSONResponse(body, status_code=201)
 
+    # The big tables (a long game's history, read from since=0) as last sent, by room, seat, since and version:
+    # a reader asking again for the same table costs its bytes, not their making again. A few, by size.
+    made: collections.OrderedDict[tuple[str, int, int, int, bool, int], bytes] = collections.OrderedDict()
+
+    def table_bytes(room: Room, seat: int, since: int) -> bytes:
+        key = (room.id, seat, since, room.version, room.closed, len(room.notices))
+        body = made.get(key)
+        if body is None:
+            body = _json_bytes(room.message(seat, since))
+            if len(body) >= _CACHED_TABLE:
+                made[key] = body
+                while sum(map(len, made.values())) > _CACHED_TABLES:
+                    made.popitem(last=False)
+        else:
+            made.move_to_end(key)
+        return body
+
     async def table(request: Request) -> Response:
         since = _since(request)
         room, seat = await seat_of(request)
         await room.refresh()
         room.start_bots()
-        return JSONResponse(room.message(seat, since))
+        return Response(table_bytes(room, seat, since), media_type="application/json")
 
     async def move(request: Request) -> Response:
         room, seat = await seat_of(request)
