@@ -186,6 +186,7 @@ def test_an_honest_client_opens_a_stream_while_40_networks_hold_all_they_can_get
             connection, status = open_stream_from(server.port, token_of(room, 0), "127.0.1.1")
             held.append(connection)
             assert status == 200
+            print(f"40 clients hold {sum(granted.values())} of {limits.max_streams} streams; the 41st is served")
         finally:
             for connection in held:
                 connection.close()
@@ -215,6 +216,7 @@ def test_an_honest_client_makes_a_room_while_40_networks_hold_all_the_rooms_they
         assert held <= limits.max_rooms - reserved(limits.max_rooms) + 40
         status, _, answer = ask(server.port, "POST", "/api/rooms", ROOM, source="127.0.1.1")
         assert status == 201, answer
+        print(f"40 clients hold {held} of {limits.max_rooms} rooms; the 41st makes one")
 
 
 # -- each client's budget of work ---------------------------------------------------------------------------
@@ -314,6 +316,7 @@ def test_32_concurrent_since_0_readers_of_one_client_get_429_while_another_clien
     # Served: what the burst allows, one answer past it, and what the rate of 1 unit a second added (at most
     # a few minutes' worth, a very wide margin for a loaded machine).
     assert served <= (limits.request_burst + 300) // big + 1
+    print(f"the flood: {served} served, {len(refused)} refused (429); the other client: 20 of 20 served")
 
 
 def test_a_long_table_read_again_at_the_same_version_is_made_once(monkeypatch: pytest.MonkeyPatch) -> None:

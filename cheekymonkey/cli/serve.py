@@ -156,14 +156,14 @@ _LIMITS: Final = [
         "connections",
         "--request-burst",
         _count("a number of units"),
-        10_000,
+        5000,
         "work one client may ask for at once, in units: a request is 1, and 1 more per KiB of its answer",
     ),
     (
         "connections",
         "--request-rate",
         _span(float, 0.01, 10**9, "a number of units a second"),
-        2000.0,
+        500.0,
         "units a second each client's budget refills by; past it, 429",
     ),
     (

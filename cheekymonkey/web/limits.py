@@ -116,9 +116,9 @@ class Limits:
     """A finished game's room ends this long after its last move (its record can be downloaded until then)."""
     finished_held: int = attrs.field(default=32, validator=_positive(int))
     """Finished games a process keeps in memory; the others are read again from the store when asked for."""
-    request_burst: int = attrs.field(default=10_000, validator=_positive(int))
+    request_burst: int = attrs.field(default=5000, validator=_positive(int))
     """Units of work one client may ask for at once (:func:`request_cost`: a request is 1, plus 1 a KiB answered)."""
-    request_rate: float = attrs.field(default=2000.0, validator=_positive(float))
+    request_rate: float = attrs.field(default=500.0, validator=_positive(float))
     """Units a second a client's budget refills by (more asked for: 429 until it has refilled)."""
     ipv4_prefix: int = attrs.field(default=32, validator=_positive(int))
     """The leading bits of an IPv4 address that name its client (32: each address is a client of its own)."""
