@@ -18,13 +18,14 @@ costs no process, and holds up the event loop while a bot thinks).
 How each failure ends:
 
 - a bot whose extra is missing (the learned bot without numpy) cannot play here at all:
-  :func:`bot_problem` says why, the lobby shows it as unavailable and a room asking for it is refused;
+  :func:`~cheekymonkey.web.bots.bot_problem` says why, the lobby shows it as unavailable and a room asking
+  for it is refused;
 - a bot that raises while deciding: the room's seat is played by the random bot from then on (one log line
   per seat, and a notice in the seats' tables), so the game can still be finished; if the random bot fails
   too, the room's bots stop (one log line, a notice) and the room ends by its idle time;
 - a worker process that dies (killed, out of memory): the workers are started again after a pause that
-  doubles with each death in a row (:attr:`BotPool.restart_delay` at first, 30 seconds at most), one log
-  line per restart, and the decision is made again;
+  doubles with each death in a row (:attr:`~cheekymonkey.web.BotPool.restart_delay` at first, 30 seconds at
+  most), one log line per restart, and the decision is made again;
 - the server killed outright: each worker was told at its start to die with it (Linux's parent-death
   signal; elsewhere a thread that watches the parent), and the multiprocessing resource tracker ends once
   the workers are gone, so nothing is left behind.
@@ -367,7 +368,7 @@ async def play_bots(room: BotRoom) -> None:
     is made in the manager's :class:`BotPool` from the room's bots' stream (:attr:`~cheekymonkey.web.Room.bot_rng`),
     then played and committed by :meth:`~cheekymonkey.web.Room.play_bot`.
 
-    A bot that raises while deciding hands its seat to the :data:`STAND_IN` bot
+    A bot that raises while deciding hands its seat to the :data:`~cheekymonkey.web.bots.STAND_IN` bot
     (:meth:`~cheekymonkey.web.Room.bot_failed`); if the stand-in fails too, or anything else fails here but
     the store, the room's bots stop (:meth:`~cheekymonkey.web.Room.stop_bots`). Either is logged once.
     """

@@ -1,30 +1,31 @@
 """What one server allows (:class:`Limits`), and the counters that hold each client to it, in one process or many.
 
-A client is known by its network (:func:`client_network`): the connection's address, or the one a trusted
-reverse proxy names in ``X-Forwarded-For`` (``cheekymonkey serve --forwarded-allow-ips``; by default no
-proxy is trusted), cut to its first :attr:`~Limits.ipv4_prefix` bits for IPv4 (32: the address) and
-:attr:`~Limits.ipv6_prefix` bits for IPv6 (64: one site's /64, which a single machine may hold whole). The
-counters keep, for each client, the rooms it made in the last minute and those it has open, and for each
-seat and each client the event streams open:
+A client is known by its network (:func:`~cheekymonkey.web.limits.client_network`): the connection's address,
+or the one a trusted reverse proxy names in ``X-Forwarded-For`` (``cheekymonkey serve --forwarded-allow-ips``;
+by default no proxy is trusted), cut to its first :attr:`~cheekymonkey.web.Limits.ipv4_prefix` bits for IPv4
+(32: the address) and :attr:`~cheekymonkey.web.Limits.ipv6_prefix` bits for IPv6 (64: one site's /64, which a
+single machine may hold whole). The counters keep, for each client, the rooms it made in the last minute and
+those it has open, and for each seat and each client the event streams open:
 
 - :class:`LocalCounters` keep them in this process (a memory or SQLite store: one process serves);
-- :class:`RedisCounters` keep them in the Redis that shares the rooms, each check and count in one Lua
-  script, so that a client gets the same budget whether it talks to one process or to several. Every key
-  has an expiry; a stream's slot is a lease that its process renews while the stream is open, so the
-  slots of a process that dies come back by themselves within :data:`STREAM_LEASE` seconds.
+- :class:`RedisCounters` keep them in the Redis that shares the rooms, each check and count in one Lua script,
+  so that a client gets the same budget whether it talks to one process or to several. Every key has an
+  expiry; a stream's slot is a lease that its process renews while the stream is open, so the slots of a
+  process that dies come back by themselves within :data:`STREAM_LEASE` seconds.
 
 The server-wide caps: the rooms in all are counted in the store, and the streams in all
-(:attr:`~cheekymonkey.web.Limits.max_streams`) per process, since each holds a connection of that process.
-The last quarter of each cap (:func:`reserved`) is kept for clients that hold none yet: once the rest is
-taken, a client that already holds a room (or a stream) gets no more (429), while one that holds none
-still gets one. A few dozen clients at their own limits fill three quarters of a cap at most; filling the
-rest takes as many more clients as the quarter holds.
+(:attr:`~cheekymonkey.web.Limits.max_streams`) per process, since each holds a connection of that process. The
+last quarter of each cap (:func:`~cheekymonkey.web.limits.reserved`) is kept for clients that hold none yet:
+once the rest is taken, a client that already holds a room (or a stream) gets no more (429), while one that
+holds none still gets one. A few dozen clients at their own limits fill three quarters of a cap at most;
+filling the rest takes as many more clients as the quarter holds.
 
-Every request of a client is also charged to its :class:`RequestBudget` (in this process): a bucket of
-:attr:`~Limits.request_burst` units that refills at :attr:`~Limits.request_rate` units a second, where a
-request costs one unit plus one per KiB of its answer (:func:`request_cost`). A client whose bucket is
-empty gets 429 with ``Retry-After`` until it has refilled enough: a table read from ``since=0`` of a long
-game (hundreds of KiB) costs a hundred times a version check.
+Every request of a client is also charged to its :class:`~cheekymonkey.web.limits.RequestBudget` (in this
+process): a bucket of :attr:`~cheekymonkey.web.Limits.request_burst` units that refills at
+:attr:`~cheekymonkey.web.Limits.request_rate` units a second, where a request costs one unit plus one per KiB
+of its answer (:func:`~cheekymonkey.web.limits.request_cost`). A client whose bucket is empty gets 429 with
+``Retry-After`` until it has refilled enough: a table read from ``since=0`` of a long game (hundreds of KiB)
+costs a hundred times a version check.
 """
 
 from __future__ import annotations
@@ -93,8 +94,9 @@ class Limits:
     max_rooms: int = attrs.field(default=1000, validator=_positive(int))
     """Rooms open at once, in all (more: 503)."""
     rooms_per_client: int = attrs.field(default=20, validator=_positive(int))
-    """Rooms one client (one network, :func:`client_network`) may have open at once (more: 429); one only, once
-    the rooms in all reach the :func:`reserved` last quarter of :attr:`max_rooms`."""
+    """Rooms one client (one network, :func:`~cheekymonkey.web.limits.client_network`) may have open at once (more:
+    429); one only, once the rooms in all reach the :func:`~cheekymonkey.web.limits.reserved` last quarter of
+    :attr:`max_rooms`."""
     rooms_per_minute: int = attrs.field(default=10, validator=_positive(int))
     """Rooms one client may make in any 60 seconds (more: 429)."""
     max_streams: int = attrs.field(default=500, validator=_positive(int))
@@ -103,7 +105,8 @@ class Limits:
     """Event streams open at once on one seat (more: 429): a few tabs, not a flood."""
     streams_per_client: int = attrs.field(default=16, validator=_positive(int))
     """Event streams one client (one network) may have open at once, on any seats (more: 429); one only, once
-    this process's streams reach the :func:`reserved` last quarter of :attr:`max_streams`."""
+    this process's streams reach the :func:`~cheekymonkey.web.limits.reserved` last quarter of
+    :attr:`max_streams`."""
     max_moves: int = attrs.field(default=2000, validator=_positive(int))
     """Actions a room's game may take, chance and bots included; a game that reaches it stops as *truncated*."""
     bot_memory: int = attrs.field(default=1000, validator=_positive(int))
@@ -117,7 +120,8 @@ class Limits:
     finished_held: int = attrs.field(default=32, validator=_positive(int))
     """Finished games a process keeps in memory; the others are read again from the store when asked for."""
     request_burst: int = attrs.field(default=5000, validator=_positive(int))
-    """Units of work one client may ask for at once (:func:`request_cost`: a request is 1, plus 1 a KiB answered)."""
+    """Units of work one client may ask for at once (:func:`~cheekymonkey.web.limits.request_cost`: a request is 1,
+    plus 1 a KiB answered)."""
     request_rate: float = attrs.field(default=500.0, validator=_positive(float))
     """Units a second a client's budget refills by (more asked for: 429 until it has refilled)."""
     ipv4_prefix: int = attrs.field(default=32, validator=_positive(int))
@@ -170,7 +174,7 @@ def reserved(cap: int) -> int:
 
 
 def request_cost(answer_bytes: int) -> int:
-    """What a request costs its client's :class:`RequestBudget`: one unit, and one more for each KiB answered.
+    """What a request costs its client's :class:`~cheekymonkey.web.limits.RequestBudget`: one unit, one more a KiB.
 
     >>> request_cost(0), request_cost(1023), request_cost(4096), request_cost(300 * 1024)
     (1, 1, 5, 301)
@@ -183,11 +187,13 @@ def _budget_refusal(wait: int) -> LimitError:
 
 
 class RequestBudget:
-    """Each client's budget of work (:attr:`Limits.request_burst`, refilled at :attr:`Limits.request_rate`), here.
+    """Each client's budget of work in this process: a burst, and a refill a second (:class:`Limits`).
 
-    :meth:`check` refuses a request while its client's bucket is empty; :meth:`charge` takes a served
-    request's cost once its answer is known (the bucket may go below zero: the client then waits until it
-    has refilled past zero). Buckets that have refilled are forgotten, so memory holds only busy clients.
+    The burst is :attr:`~cheekymonkey.web.Limits.request_burst` units, the refill
+    :attr:`~cheekymonkey.web.Limits.request_rate` a second. :meth:`check` refuses a request while its client's
+    bucket is empty; :meth:`charge` takes a served request's cost once its answer is known (the bucket may go
+    below zero: the client then waits until it has refilled past zero). Buckets that have refilled are
+    forgotten, so memory holds only busy clients.
 
     Args:
         limits: The burst and the rate.
@@ -284,7 +290,7 @@ class Counters(Protocol):
         """Count the room ``client`` is about to make.
 
         ``open_limit`` is the rooms the client may have open (:attr:`~cheekymonkey.web.Limits.rooms_per_client`
-        if None; 1 once the server's rooms reach their :func:`reserved` part).
+        if None; 1 once the server's rooms reach their :func:`~cheekymonkey.web.limits.reserved` part).
 
         Raises:
             LimitError: If ``client`` made :attr:`~cheekymonkey.web.Limits.rooms_per_minute` rooms in the last
@@ -304,7 +310,7 @@ class Counters(Protocol):
         """Count a stream about to open.
 
         ``client_limit`` is the streams the client may have open (:attr:`~cheekymonkey.web.Limits.streams_per_client`
-        if None; 1 once this process's streams reach their :func:`reserved` part).
+        if None; 1 once this process's streams reach their :func:`~cheekymonkey.web.limits.reserved` part).
 
         Raises:
             LimitError: If the seat has :attr:`~cheekymonkey.web.Limits.streams_per_seat` streams open, or the client
