@@ -513,8 +513,11 @@ def serve_command(port: int, store: str, rooms: int, extra: list[str]) -> list[s
     """The ``cheekymonkey serve`` command line for a run, its limits out of the way of ``rooms`` rooms."""
     command = [sys.executable, "-m", "cheekymonkey", "serve", "--port", str(port), "--bot-delay", "0"]
     command += ["--store", store, "--max-rooms", str(10**6), "--rooms-per-client", str(10**6)]
-    command += ["--rooms-per-minute", str(10**6), "--max-streams", str(2 * rooms + 10)]
-    command += ["--streams-per-client", str(2 * rooms + 10)]  # every client of the run is 127.0.0.1
+    # Every client of the run is 127.0.0.1: the streams it holds stay under the three quarters of --max-streams
+    # that a client holding some may fill, and its budget of work is out of the way.
+    command += ["--rooms-per-minute", str(10**6), "--max-streams", str(4 * (2 * rooms + 10))]
+    command += ["--streams-per-client", str(2 * rooms + 10)]
+    command += ["--request-burst", str(10**9), "--request-rate", str(10**9)]
     return command + extra
 
 

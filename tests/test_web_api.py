@@ -65,7 +65,7 @@ def test_each_seat_gets_its_view_document_and_never_the_full_state(server: LiveS
     assert status == 200
     assert set(table) == {
         "game", "title", "rules", "room", "seat", "version", "closed", "seats", "waiting", "to_move", "view",
-        "board", "legal", "facts", "events", "outcome",
+        "board", "legal", "facts", "events", "outcome", "notices",
     }  # fmt: skip
     assert (table["room"], table["seat"], [s["name"] for s in table["seats"]]) == (room["room"], 1, ["Ann", "Bob"])
     game = held(server, room).game
@@ -481,7 +481,7 @@ def test_the_options_give_each_games_presets_bots_with_titles_and_seat_range(ser
     assert tuple(games) == GAME_NAMES  # every game is served
     game = games["cheeky-monkey"]
     assert (game["title"], game["seats"]) == ("Cheeky Monkey", [2, 6])
-    assert {"name": "mcts", "title": "MCTS"} in game["bots"]
+    assert {"name": "mcts", "title": "MCTS", "unavailable": None} in game["bots"]
     assert game["presets"]["standard"] == to_document(Ruleset.standard())
     other = games["too-many-monkeys"]
     assert (other["title"], other["seats"]) == ("Too Many Monkeys", [2, 6])
@@ -515,6 +515,7 @@ def test_the_web_package_reaches_games_only_through_the_game_surface() -> None:
         "cheekymonkey.games",
         "cheekymonkey.names",
         "cheekymonkey.outcome",
+        "cheekymonkey.serialization._parsing",  # the JSON parser's duplicate-key check, shared with the loaders
         "cheekymonkey.table",
         "cheekymonkey.text_table",
     }

@@ -99,20 +99,22 @@ def call_with_headers(
 
 def test_streams_are_limited_per_seat_and_in_all() -> None:
     """A seat's streams past its limit get 429; the server's past its own get 503; closing one frees its slot."""
+    # Each seat's streams come from a client of their own: a client that holds streams already would be kept
+    # out of the last quarter of the streams, kept for clients that hold none (tests/test_web_hardening.py).
     limits = Limits(streams_per_seat=2, max_streams=3)
-    with live_server(RoomManager(limits=limits, allow_seeds=True)) as server:
+    with live_server(RoomManager(limits=limits, allow_seeds=True), trusted_proxies=PROXY) as server:
         room = make_room(server, "Ann", "Bob")
-        opened = [open_stream(server, token_of(room, 0)) for _ in range(2)]
+        opened = [open_stream(server, token_of(room, 0), client("10.0.0.1")) for _ in range(2)]
         try:
             assert [response.status for _, response in opened] == [200, 200]
-            connection, refused = open_stream(server, token_of(room, 0))
+            connection, refused = open_stream(server, token_of(room, 0), client("10.0.0.1"))
             assert refused.status == 429
             assert refused.getheader("retry-after") == "10"
             assert "2 event streams open" in json.loads(refused.read())["error"]
             connection.close()
-            opened.append(open_stream(server, token_of(room, 1)))
+            opened.append(open_stream(server, token_of(room, 1), client("10.0.0.2")))
             assert opened[-1][1].status == 200
-            connection, full = open_stream(server, token_of(room, 1))
+            connection, full = open_stream(server, token_of(room, 1), client("10.0.0.3"))
             assert full.status == 503
             assert full.getheader("retry-after") == "10"
             connection.close()
@@ -121,7 +123,7 @@ def test_streams_are_limited_per_seat_and_in_all() -> None:
             while server.manager.open_streams > 2:
                 assert time.monotonic() < deadline, "a closed stream kept its slot"
                 time.sleep(0.05)
-            connection, again = open_stream(server, token_of(room, 0))
+            connection, again = open_stream(server, token_of(room, 0), client("10.0.0.4"))
             assert again.status == 200
             opened.append((connection, again))
         finally:

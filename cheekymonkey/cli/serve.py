@@ -109,7 +109,13 @@ _MINUTES = "a number of minutes"
 # The limits, with their defaults (those of cheekymonkey.web.Limits, which tests/test_web_api.py checks:
 # this module does not import the web package, whose extra may be missing).
 _LIMITS: Final = [
-    ("rooms", "--max-rooms", _count("a number of rooms"), 1000, "rooms open at once, in all"),
+    (
+        "rooms",
+        "--max-rooms",
+        _count("a number of rooms"),
+        1000,
+        "rooms open at once, in all; the last quarter is kept for clients that have none open",
+    ),
     ("rooms", "--rooms-per-client", _count("a number of rooms"), 20, "rooms one client may have open"),
     ("rooms", "--rooms-per-minute", _count("a number of rooms"), 10, "rooms one client may make in a minute"),
     ("rooms", "--idle-minutes", _span(float, 0.01, 10**6, _MINUTES), 60.0, "a game nobody moves in ends after"),
@@ -131,14 +137,48 @@ _LIMITS: Final = [
     ),
     ("rooms", "--bot-memory", _count("a number of entries"), 1000, "cache entries each bot keeps between moves"),
     ("rooms", "--bot-delay", _span(float, 0, 10, _SECONDS), 0.8, "seconds a bot waits before each move"),
-    ("connections", "--max-streams", _count("a number of streams"), 500, "event streams open at once, in all"),
+    (
+        "connections",
+        "--max-streams",
+        _count("a number of streams"),
+        500,
+        "event streams open at once, in all; the last quarter is kept for clients that hold none",
+    ),
     ("connections", "--streams-per-seat", _count("a number of streams"), 4, "event streams open on one seat"),
     (
         "connections",
         "--streams-per-client",
         _count("a number of streams"),
         16,
-        "event streams one client (one address) may have open, on any seats",
+        "event streams one client (one network) may have open, on any seats",
+    ),
+    (
+        "connections",
+        "--request-burst",
+        _count("a number of units"),
+        5000,
+        "work one client may ask for at once, in units: a request is 1, and 1 more per KiB of its answer",
+    ),
+    (
+        "connections",
+        "--request-rate",
+        _span(float, 0.01, 10**9, "a number of units a second"),
+        500.0,
+        "units a second each client's budget refills by; past it, 429",
+    ),
+    (
+        "connections",
+        "--ipv4-prefix",
+        _span(int, 1, 32, "a prefix length"),
+        32,
+        "leading bits of an IPv4 address that name one client, for every per-client limit",
+    ),
+    (
+        "connections",
+        "--ipv6-prefix",
+        _span(int, 1, 128, "a prefix length"),
+        64,
+        "leading bits of an IPv6 address that name one client (64: a /64, which one machine may hold whole)",
     ),
     (
         "connections",
@@ -185,6 +225,10 @@ def run(args: argparse.Namespace) -> int:
         idle_minutes=args.idle_minutes,
         finished_minutes=args.finished_minutes,
         finished_held=args.finished_held,
+        request_burst=args.request_burst,
+        request_rate=args.request_rate,
+        ipv4_prefix=args.ipv4_prefix,
+        ipv6_prefix=args.ipv6_prefix,
     )
     try:
         sock = _listen(args.host, args.port)

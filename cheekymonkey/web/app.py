@@ -29,13 +29,21 @@ Status codes: 400 a malformed body, query or field (the library's reason), or a 
 token; 404 an unknown token or an ended room; 405 a wrong method; 408 a body not sent in time; 409 not
 your turn, an illegal move (the library's reason, the room unchanged), a stale version, or a record asked
 for before the end; 413 a body over the cap; 415 a body that is not ``application/json``; 429 a client's
-limit reached and 503 the server's (both with ``Retry-After``), or the store unreachable. Every answer
-carries the security headers, and every refused request writes one line to the ``cheekymonkey.web`` log.
+limit reached and 503 the server's (both with ``Retry-After``), or the store unreachable
+(its body never names the store's address or file: the log does). Every answer carries the security
+headers, every answer under ``/api`` ``Cache-Control: no-store``, and every refused request writes one
+line to the ``cheekymonkey.web`` log.
+
+A client is its network (:func:`~cheekymonkey.web.limits.client_network`: an IPv4 address, an IPv6 /64),
+for every per-client limit; each request under ``/api`` is charged to its client's
+:class:`~cheekymonkey.web.limits.RequestBudget` by the size of its answer, and refused with 429 while the
+budget is spent.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import ipaddress
 import json
@@ -58,8 +66,10 @@ except ImportError as error:  # pragma: no cover - exercised only without the ex
         f"the web front end needs the 'web' extra ({error.name} is missing): pip install 'cheekymonkey[web]'"
     ) from error
 
-from cheekymonkey.errors import CheekyMonkeyError, IllegalActionError
+from cheekymonkey.errors import CheekyMonkeyError, IllegalActionError, InvalidValueError
 from cheekymonkey.games import AnyGame
+from cheekymonkey.serialization._parsing import _reject_duplicates
+from cheekymonkey.web.limits import RequestBudget, client_network, request_cost
 from cheekymonkey.web.rooms import (
     MAX_NAME_LENGTH,
     LimitError,
@@ -166,9 +176,14 @@ def _guard(app: _ASGI, allowed_hosts: frozenset[str]) -> _ASGI:
         host = _host_of(scope)
         host = None if host is None else host.rstrip(".")
 
+        api = str(scope.get("path", "")).startswith("/api/")
+
         async def send_with_headers(message: _Message) -> None:
             if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", []), *_SECURITY_HEADERS]
+                headers = [*message.get("headers", []), *_SECURITY_HEADERS]
+                if api and not any(name.lower() == b"cache-control" for name, _ in headers):
+                    headers.append((b"cache-control", b"no-store"))  # a seat's table is nobody else's
+                message["headers"] = headers
                 status = message["status"]
                 if status >= 400 and not scope["cheekymonkey.logged"]:
                     _log_refusal(scope, status, "refused")
@@ -216,6 +231,15 @@ def _depth(text: str) -> int:
     return deepest
 
 
+_CACHED_TABLE: Final = 16 * 1024  # tables this big or bigger are kept once made...
+_CACHED_TABLES: Final = 4 * 1024 * 1024  # ...up to this many bytes in all, the oldest let go first
+
+
+def _json_bytes(message: Any) -> bytes:
+    # As JSONResponse renders its content.
+    return json.dumps(message, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":")).encode()
+
+
 def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
@@ -228,7 +252,8 @@ def _parse(body: bytes) -> Any:
     if _depth(text) > MAX_DEPTH:
         raise _ApiError(400, f"the body nests deeper than {MAX_DEPTH} levels")
     try:
-        return json.loads(text, parse_constant=_refuse_constant)
+        # A key given twice is refused as the library's own loaders refuse it (their check, reused).
+        return json.loads(text, parse_constant=_refuse_constant, object_pairs_hook=_reject_duplicates)
     except (ValueError, RecursionError) as error:
         raise _ApiError(400, f"the body is not JSON: {error}") from None
 
@@ -276,9 +301,16 @@ def _seats_from(document: dict[str, Any]) -> list[SeatSpec]:
     return specs
 
 
-def _client(request: Request) -> str:
+def _address(request: Request) -> str:
     # The connection's address, or the one a trusted proxy named (uvicorn reads X-Forwarded-For from those only).
     return (request.client.host if request.client else "") or "?"
+
+
+async def _charged(content: AsyncIterator[str], budget: RequestBudget, client: str) -> AsyncIterator[str]:
+    """A stream's messages, each charged to its client's budget as it goes out (a stream is never cut for it)."""
+    async for message in content:
+        budget.charge(client, len(message.encode()) // 1024)
+        yield message
 
 
 class _Stream(StreamingResponse):
@@ -304,6 +336,8 @@ def create_app(
     body_seconds: float = 10.0,
     sweep_seconds: float | None = None,
     allowed_hosts: Iterable[str] = DEFAULT_HOSTS,
+    ipv4_prefix: int | None = None,
+    ipv6_prefix: int | None = None,
 ) -> Starlette:
     """Build the ASGI application: the pages, the JSON API and the event streams.
 
@@ -314,6 +348,10 @@ def create_app(
         sweep_seconds: How often rooms are checked for their end (a minute if None).
         allowed_hosts: The host names served (the ``Host`` header); a request for another gets 400, so a
             page on another site cannot reach this server by rebinding its own name to this address.
+        ipv4_prefix: The leading bits of an IPv4 address that name a client, for every per-client limit
+            (the manager's :attr:`~cheekymonkey.web.Limits.ipv4_prefix` if None: 32, the address).
+        ipv6_prefix: The same for IPv6 (the manager's :attr:`~cheekymonkey.web.Limits.ipv6_prefix` if None:
+            64, a /64).
 
     Returns:
         The application, for uvicorn or any ASGI server (``app.state.rooms`` is the manager). Its lifespan
@@ -322,6 +360,15 @@ def create_app(
     rooms = manager if manager is not None else RoomManager()
     interval = sweep_seconds if sweep_seconds is not None else 60.0
     hosts = frozenset(host.lower().strip("[]").rstrip(".") for host in allowed_hosts)
+    v4 = rooms.limits.ipv4_prefix if ipv4_prefix is None else ipv4_prefix
+    v6 = rooms.limits.ipv6_prefix if ipv6_prefix is None else ipv6_prefix
+    if not (1 <= v4 <= 32 and 1 <= v6 <= 128):
+        raise InvalidValueError(f"ipv4_prefix must be 1 to 32 and ipv6_prefix 1 to 128, got {v4} and {v6}")
+    budget = RequestBudget(rooms.limits)
+
+    def client_of(request: Request) -> str:
+        """The client a request counts against: its network (an IPv4 address, an IPv6 /64 by default)."""
+        return client_network(_address(request), v4, v6)
 
     async def seat_of(request: Request) -> tuple[Room, int]:
         header = request.headers.get("authorization", "")
@@ -336,8 +383,15 @@ def create_app(
     def answer(call: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
         async def endpoint(request: Request) -> Response:
             headers: dict[str, str] = {}
+            client = client_of(request)
+            charged = True
+            logged = None
             try:
-                return await call(request)
+                budget.check(client)
+                response = await call(request)
+                if not isinstance(response, _Stream):  # a stream is charged message by message
+                    budget.charge(client, request_cost(len(getattr(response, "body", b""))))
+                return response
             except _ApiError as error:
                 status, reason, extra = error.status, str(error), error.extra
                 if error.retry_after is not None:
@@ -345,8 +399,11 @@ def create_app(
             except LimitError as error:
                 status, reason, extra = error.status, str(error), None
                 headers["retry-after"] = str(error.retry_after)
+                charged = False
             except StoreError as error:
-                status, reason, extra = 503, f"the rooms cannot be reached now: {error}", None
+                # The store's own words name its address or its file: they go to the log, not to the client.
+                status, reason, extra = 503, "the rooms cannot be reached now; try again in a few seconds", None
+                logged = f"{reason} (the store: {error})"
                 headers["retry-after"] = "5"
             except RoomError as error:
                 status, reason, extra = error.status, str(error), None
@@ -356,9 +413,12 @@ def create_app(
                 # DocumentError, InvalidRulesetError, InvalidGameError, ActionTextError: the request is at fault.
                 status, reason, extra = 400, str(error), None
             request.scope["cheekymonkey.logged"] = True
-            _log_refusal(request.scope, status, reason)
+            _log_refusal(request.scope, status, logged or reason)
             body = {"error": reason} if extra is None else {"error": reason, **extra}
-            return JSONResponse(body, status_code=status, headers=headers)
+            refusal = JSONResponse(body, status_code=status, headers=headers)
+            if charged:
+                budget.charge(client, request_cost(len(refusal.body)))
+            return refusal
 
         return endpoint
 
@@ -371,7 +431,10 @@ def create_app(
                     "name": game.name,
                     "title": game.title,
                     "presets": {name: documents.to_document(game.ruleset(name)) for name in game.preset_names()},
-                    "bots": [{"name": name, "title": game.bot_title(name)} for name in game.bot_names()],
+                    "bots": [
+                        {"name": name, "title": game.bot_title(name), "unavailable": rooms.bot_problem(game, name)}
+                        for name in game.bot_names()
+                    ],
                     "seats": list(game.seat_range()),
                 }
             )
@@ -406,7 +469,7 @@ def create_app(
             # The game's own document loader checks every field and the rule set's invariants.
             ruleset, label = game.documents().from_document(document["ruleset"], "ruleset"), "custom"
         room, tokens = await rooms.create(
-            game, ruleset, _seats_from(document), rules=label, seed=seed, client=_client(request)
+            game, ruleset, _seats_from(document), rules=label, seed=seed, client=client_of(request)
         )
         seats = [
             {"seat": i, "name": s.name, "kind": s.kind, **({"link": f"/play#{tokens[i]}"} if i in tokens else {})}
@@ -415,12 +478,29 @@ def create_app(
         body = {"room": room.id, "game": game.name, "rules": label, "seats": seats}
         return JSONResponse(body, status_code=201)
 
+    # The big tables (a long game's history, read from since=0) as last sent, by room, seat, since and version:
+    # a reader asking again for the same table costs its bytes, not their making again. A few, by size.
+    made: collections.OrderedDict[tuple[str, int, int, int, bool, int], bytes] = collections.OrderedDict()
+
+    def table_bytes(room: Room, seat: int, since: int) -> bytes:
+        key = (room.id, seat, since, room.version, room.closed, len(room.notices))
+        body = made.get(key)
+        if body is None:
+            body = _json_bytes(room.message(seat, since))
+            if len(body) >= _CACHED_TABLE:
+                made[key] = body
+                while sum(map(len, made.values())) > _CACHED_TABLES:
+                    made.popitem(last=False)
+        else:
+            made.move_to_end(key)
+        return body
+
     async def table(request: Request) -> Response:
         since = _since(request)
         room, seat = await seat_of(request)
         await room.refresh()
         room.start_bots()
-        return JSONResponse(room.message(seat, since))
+        return Response(table_bytes(room, seat, since), media_type="application/json")
 
     async def move(request: Request) -> Response:
         room, seat = await seat_of(request)
@@ -461,8 +541,9 @@ def create_app(
         since = _since(request)
         room, seat = await seat_of(request)
         slot = contextlib.AsyncExitStack()
-        await slot.enter_async_context(rooms.stream_slot(room, seat, _client(request)))
-        return _Stream(follow(rooms, room, seat, since), slot)
+        client = client_of(request)
+        await slot.enter_async_context(rooms.stream_slot(room, seat, client))
+        return _Stream(_charged(follow(rooms, room, seat, since), budget, client), slot)
 
     async def page(request: Request) -> Response:
         name = "play.html" if request.url.path == "/play" else "index.html"
@@ -514,6 +595,7 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.rooms = rooms
+    app.state.budget = budget  # each client's RequestBudget, for the tests and for whoever embeds the app
     app.state.end_streams = rooms.end_streams  # called by cheekymonkey.web.server.Server as it shuts down
     app.add_middleware(_Guard, allowed_hosts=hosts)
     return app

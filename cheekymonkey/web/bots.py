@@ -14,6 +14,21 @@ one bot of each kind it has been asked for, its caches bounded by :attr:`~cheeky
 
 With ``workers=0`` the decisions run in a thread of this process instead (for embedding and tests; it
 costs no process, and holds up the event loop while a bot thinks).
+
+How each failure ends:
+
+- a bot whose extra is missing (the learned bot without numpy) cannot play here at all:
+  :func:`~cheekymonkey.web.bots.bot_problem` says why, the lobby shows it as unavailable and a room asking
+  for it is refused;
+- a bot that raises while deciding: the room's seat is played by the random bot from then on (one log line
+  per seat, and a notice in the seats' tables), so the game can still be finished; if the random bot fails
+  too, the room's bots stop (one log line, a notice) and the room ends by its idle time;
+- a worker process that dies (killed, out of memory): the workers are started again after a pause that
+  doubles with each death in a row (:attr:`~cheekymonkey.web.BotPool.restart_delay` at first, 30 seconds at
+  most), one log line per restart, and the decision is made again;
+- the server killed outright: each worker was told at its start to die with it (Linux's parent-death
+  signal; elsewhere a thread that watches the parent), and the multiprocessing resource tracker ends once
+  the workers are gone, so nothing is left behind.
 """
 
 from __future__ import annotations
@@ -21,28 +36,88 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import ctypes
 import logging
 import multiprocessing
 import os
 import random
+import signal
+import sys
 import threading
+import time
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Final, Protocol
 
 import attrs
 
-from cheekymonkey.errors import InvalidValueError
+from cheekymonkey.errors import CheekyMonkeyError, InvalidValueError
 from cheekymonkey.games import AnyGame, game_named
 from cheekymonkey.table import Seat, Table, Waiting
 from cheekymonkey.web.limits import Limits
 from cheekymonkey.web.store import Store, StoreError
 
-__all__ = ["BOT_LEASE", "BotAnswer", "BotPool", "BotRoom", "BotRooms", "choose_in_worker", "play_bots"]
+__all__ = [
+    "BOT_LEASE",
+    "STAND_IN",
+    "BotAnswer",
+    "BotPool",
+    "BotRoom",
+    "BotRooms",
+    "bot_problem",
+    "choose_in_worker",
+    "play_bots",
+]
 
 _LOG: Final = logging.getLogger("cheekymonkey.web")
 
 BOT_LEASE: Final = 30.0
 """Seconds a process may play a room's bots before it must renew its claim (with a store shared by processes)."""
+
+STAND_IN: Final = "random"
+"""The bot that plays a seat whose own bot failed to decide: it needs nothing but the rules."""
+
+_MAX_RESTART_DELAY: Final = 30.0
+
+
+def bot_problem(game: AnyGame, kind: str) -> str | None:
+    """Why a ``kind`` bot of ``game`` cannot play on this server (what to install, say), or None if it can.
+
+    The bot is built once, as a worker would build it: a bot whose extra is missing fails to build.
+
+    >>> from cheekymonkey import CHEEKY_MONKEY
+    >>> bot_problem(CHEEKY_MONKEY, "heuristic") is None
+    True
+    """
+    try:
+        game.bot_named(kind)
+    except (CheekyMonkeyError, ImportError) as error:
+        return " ".join(str(error).split()) or f"the {kind} bot cannot be built here"
+    return None
+
+
+def _die_with_parent(parent: int) -> None:
+    """At a worker's start: die when the server does, however it ends (kill -9 included)."""
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            if libc.prctl(1, signal.SIGKILL, 0, 0, 0) != 0:  # PR_SET_PDEATHSIG is 1
+                raise OSError(ctypes.get_errno(), "prctl")
+        except (OSError, AttributeError):
+            _watch_parent(parent)
+    else:  # pragma: no cover - the tests run on Linux
+        _watch_parent(parent)
+    if os.getppid() != parent:  # the server died before the signal was asked for
+        os._exit(0)
+
+
+def _watch_parent(parent: int) -> None:
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="watch-parent", daemon=True).start()
+
 
 # The bots a worker keeps between decisions, one per game, kind and memory bound (so a handful at most). Per
 # thread: with workers=0 two rooms' bots may think at once in two threads, and a bot is not shared between them.
@@ -88,15 +163,24 @@ class BotPool:
     Args:
         workers: How many worker processes (0: decisions run in a thread of this process).
         queue: How many decisions may wait for a worker beyond those being made.
+        restart_delay: Seconds before the workers start again after one died (doubled at each death in a row).
 
     Raises:
-        InvalidValueError: If ``workers`` is negative or ``queue`` not positive.
+        InvalidValueError: If ``workers`` is negative, ``queue`` not positive or ``restart_delay`` negative.
     """
 
-    def __init__(self, workers: int = 1, *, queue: int = 64) -> None:
+    def __init__(self, workers: int = 1, *, queue: int = 64, restart_delay: float = 0.5) -> None:
         for name, value, low in (("workers", workers, 0), ("queue", queue, 1)):
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
                 raise InvalidValueError(f"{name} must be a whole number of at least {low}, got {value!r}")
+        if isinstance(restart_delay, bool) or not isinstance(restart_delay, int | float) or not restart_delay >= 0:
+            raise InvalidValueError(f"restart_delay must be a number of seconds of at least 0, got {restart_delay!r}")
+        self.restart_delay = float(restart_delay)
+        """Seconds before the workers start again after one died; doubled at each death in a row (30 at most)."""
+        self.restarts = 0
+        """How many times the workers were started again after one died."""
+        self._deaths_in_a_row = 0
+        self._resume_at = 0.0
         self.workers = workers
         """How many worker processes think for the bots (0: a thread of this process)."""
         self.queue = queue
@@ -114,7 +198,9 @@ class BotPool:
         if self._pool is None:
             # Spawned, not forked: a worker starts from a clean interpreter, whatever threads the server runs.
             context = multiprocessing.get_context("spawn")
-            self._pool = concurrent.futures.ProcessPoolExecutor(self.workers, mp_context=context)
+            self._pool = concurrent.futures.ProcessPoolExecutor(
+                self.workers, mp_context=context, initializer=_die_with_parent, initargs=(os.getpid(),)
+            )
         return self._pool
 
     async def choose(self, game: str, kind: str, memory: int, state: Any, rng: random.Random) -> BotAnswer:
@@ -131,22 +217,40 @@ class BotPool:
             if self.workers == 0:
                 answer = await asyncio.to_thread(choose_in_worker, game, kind, memory, state, stream)
             else:
-                loop = asyncio.get_running_loop()
-                try:
-                    answer = await loop.run_in_executor(
-                        self._executor(), choose_in_worker, game, kind, memory, state, stream
-                    )
-                except BrokenProcessPool:
-                    # A worker died (killed, or out of memory): start the pool again and make the decision there.
-                    _LOG.warning("a bot worker process died; starting the bots' workers again")
-                    self._shutdown()
-                    answer = await loop.run_in_executor(
-                        self._executor(), choose_in_worker, game, kind, memory, state, stream
-                    )
+                answer = await self._in_worker(game, kind, memory, state, stream)
         self.decisions += 1
         self.answered_by.add(answer.pid)
         self.largest_cache = max(self.largest_cache, answer.cache_entries)
         return answer
+
+    async def _in_worker(self, game: str, kind: str, memory: int, state: Any, stream: random.Random) -> BotAnswer:
+        loop = asyncio.get_running_loop()
+        while True:
+            pause = self._resume_at - time.monotonic()
+            if pause > 0:
+                await asyncio.sleep(pause)
+            pool = self._executor()
+            try:
+                answer: BotAnswer = await loop.run_in_executor(
+                    pool, choose_in_worker, game, kind, memory, state, stream
+                )
+            except BrokenProcessPool:
+                # A worker died (killed, or out of memory). The first decision to hear of it starts the workers
+                # again, after a pause that doubles with each death in a row; every decision then tries again.
+                if pool is self._pool:
+                    delay = min(_MAX_RESTART_DELAY, self.restart_delay * 2**self._deaths_in_a_row)
+                    self._deaths_in_a_row += 1
+                    self.restarts += 1
+                    self._shutdown()
+                    self._resume_at = time.monotonic() + delay
+                    _LOG.warning(
+                        "a bot worker process died; the bots' workers start again in %g s (restart %d)",
+                        delay,
+                        self.restarts,
+                    )
+                continue
+            self._deaths_in_a_row = 0
+            return answer
 
     def _shutdown(self) -> None:
         if self._pool is not None:
@@ -234,9 +338,26 @@ class BotRoom(Protocol):
         """Catch up with the store."""
         ...
 
+    @property
+    def stand_ins(self) -> dict[int, str]:
+        """The seats whose bot failed to decide, each with the kind of bot that plays it instead."""
+        ...
+
     async def play_bot(self, version: int, action: object, rng: random.Random) -> bool:
         """Play and commit a bot's action chosen at ``version``."""
         ...
+
+    def bot_failed(self, seat: int, kind: str, why: str) -> None:
+        """Note that ``seat``'s ``kind`` bot failed to decide: the :data:`STAND_IN` bot plays it from now on."""
+        ...
+
+    def stop_bots(self, why: str) -> None:
+        """Stop the room's bots for good (no bot could decide): the room ends by its idle time."""
+        ...
+
+
+def _one_line(error: BaseException) -> str:
+    return f"{type(error).__name__}: {' '.join(str(error).split())}"[:300]
 
 
 async def play_bots(room: BotRoom) -> None:
@@ -246,6 +367,10 @@ async def play_bots(room: BotRoom) -> None:
     in the store (:data:`BOT_LEASE`, renewed at every move), and the others hear of the moves. Each decision
     is made in the manager's :class:`BotPool` from the room's bots' stream (:attr:`~cheekymonkey.web.Room.bot_rng`),
     then played and committed by :meth:`~cheekymonkey.web.Room.play_bot`.
+
+    A bot that raises while deciding hands its seat to the :data:`~cheekymonkey.web.bots.STAND_IN` bot
+    (:meth:`~cheekymonkey.web.Room.bot_failed`); if the stand-in fails too, or anything else fails here but
+    the store, the room's bots stop (:meth:`~cheekymonkey.web.Room.stop_bots`). Either is logged once.
     """
     manager = room.manager
     store = manager.store
@@ -265,10 +390,20 @@ async def play_bots(room: BotRoom) -> None:
             mover = room.table.to_move
             if mover is None:  # not a seat's turn after all (the table waits for chance)
                 return
-            seat = room.seats[mover]
-            answer = await manager.bots.choose(
-                room.game.name, seat.kind, manager.limits.bot_memory, room.table.state, room.bot_rng
-            )
+            kind = room.stand_ins.get(mover, room.seats[mover].kind)
+            try:
+                answer = await manager.bots.choose(
+                    room.game.name, kind, manager.limits.bot_memory, room.table.state, room.bot_rng
+                )
+            except (StoreError, asyncio.CancelledError):
+                raise
+            except Exception as error:  # the bot itself failed (in its worker, or in this process)
+                why = _one_line(error)
+                if kind == STAND_IN or STAND_IN not in room.game.bot_names():
+                    room.stop_bots(f"the {kind} bot of seat {mover} failed to decide ({why})")
+                    return
+                room.bot_failed(mover, kind, why)
+                continue
             try:
                 await room.play_bot(version, answer.action, answer.rng)
             except StoreError as error:
@@ -276,6 +411,10 @@ async def play_bots(room: BotRoom) -> None:
                 await asyncio.sleep(5.0)
     except StoreError as error:
         _LOG.warning("room %s: the store failed while the bots played (%s)", room.id, error)
+    except asyncio.CancelledError:
+        raise
+    except Exception as error:  # a bot's move the room cannot play: stop, once, rather than fail at every read
+        room.stop_bots(f"a bot's move could not be played ({_one_line(error)})")
     finally:
         if claimed:
             with contextlib.suppress(StoreError):

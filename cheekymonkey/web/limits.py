@@ -1,23 +1,37 @@
 """What one server allows (:class:`Limits`), and the counters that hold each client to it, in one process or many.
 
-A client is known by its address: the connection's, or the one a trusted reverse proxy names in
-``X-Forwarded-For`` (``cheekymonkey serve --forwarded-allow-ips``; by default no proxy is trusted). The
-counters keep, for each client, the rooms it made in the last minute and those it has open, and for each
-seat and each client the event streams open:
+A client is known by its network (:func:`~cheekymonkey.web.limits.client_network`): the connection's address,
+or the one a trusted reverse proxy names in ``X-Forwarded-For`` (``cheekymonkey serve --forwarded-allow-ips``;
+by default no proxy is trusted), cut to its first :attr:`~cheekymonkey.web.Limits.ipv4_prefix` bits for IPv4
+(32: the address) and :attr:`~cheekymonkey.web.Limits.ipv6_prefix` bits for IPv6 (64: one site's /64, which a
+single machine may hold whole). The counters keep, for each client, the rooms it made in the last minute and
+those it has open, and for each seat and each client the event streams open:
 
 - :class:`LocalCounters` keep them in this process (a memory or SQLite store: one process serves);
-- :class:`RedisCounters` keep them in the Redis that shares the rooms, each check and count in one Lua
-  script, so that a client gets the same budget whether it talks to one process or to several. Every key
-  has an expiry; a stream's slot is a lease that its process renews while the stream is open, so the
-  slots of a process that dies come back by themselves within :data:`STREAM_LEASE` seconds.
+- :class:`RedisCounters` keep them in the Redis that shares the rooms, each check and count in one Lua script,
+  so that a client gets the same budget whether it talks to one process or to several. Every key has an
+  expiry; a stream's slot is a lease that its process renews while the stream is open, so the slots of a
+  process that dies come back by themselves within :data:`STREAM_LEASE` seconds.
 
-The server-wide caps stay as they were: the rooms in all are counted in the store, and the streams in all
-(:attr:`~cheekymonkey.web.Limits.max_streams`) per process, since each holds a connection of that process.
+The server-wide caps: the rooms in all are counted in the store, and the streams in all
+(:attr:`~cheekymonkey.web.Limits.max_streams`) per process, since each holds a connection of that process. The
+last quarter of each cap (:func:`~cheekymonkey.web.limits.reserved`) is kept for clients that hold none yet:
+once the rest is taken, a client that already holds a room (or a stream) gets no more (429), while one that
+holds none still gets one. A few dozen clients at their own limits fill three quarters of a cap at most;
+filling the rest takes as many more clients as the quarter holds.
+
+Every request of a client is also charged to its :class:`~cheekymonkey.web.limits.RequestBudget` (in this
+process): a bucket of :attr:`~cheekymonkey.web.Limits.request_burst` units that refills at
+:attr:`~cheekymonkey.web.Limits.request_rate` units a second, where a request costs one unit plus one per KiB
+of its answer (:func:`~cheekymonkey.web.limits.request_cost`). A client whose bucket is empty gets 429 with
+``Retry-After`` until it has refilled enough: a table read from ``since=0`` of a long game (hundreds of KiB)
+costs a hundred times a version check.
 """
 
 from __future__ import annotations
 
 import collections
+import ipaddress
 import math
 import time
 import uuid
@@ -32,7 +46,19 @@ from cheekymonkey.web.errors import LimitError
 if TYPE_CHECKING:
     from cheekymonkey.web.store import RedisStore
 
-__all__ = ["SAFE_INTEGER", "STREAM_LEASE", "Counters", "Limits", "LocalCounters", "RedisCounters", "StreamSlot"]
+__all__ = [
+    "SAFE_INTEGER",
+    "STREAM_LEASE",
+    "Counters",
+    "Limits",
+    "LocalCounters",
+    "RedisCounters",
+    "RequestBudget",
+    "StreamSlot",
+    "client_network",
+    "request_cost",
+    "reserved",
+]
 
 SAFE_INTEGER: Final = 2**53 - 1
 """The largest whole number JavaScript holds exactly: no rule set the web accepts lets a number pass it."""
@@ -68,7 +94,9 @@ class Limits:
     max_rooms: int = attrs.field(default=1000, validator=_positive(int))
     """Rooms open at once, in all (more: 503)."""
     rooms_per_client: int = attrs.field(default=20, validator=_positive(int))
-    """Rooms one client (one address) may have open at once (more: 429)."""
+    """Rooms one client (one network, :func:`~cheekymonkey.web.limits.client_network`) may have open at once (more:
+    429); one only, once the rooms in all reach the :func:`~cheekymonkey.web.limits.reserved` last quarter of
+    :attr:`max_rooms`."""
     rooms_per_minute: int = attrs.field(default=10, validator=_positive(int))
     """Rooms one client may make in any 60 seconds (more: 429)."""
     max_streams: int = attrs.field(default=500, validator=_positive(int))
@@ -76,7 +104,9 @@ class Limits:
     streams_per_seat: int = attrs.field(default=4, validator=_positive(int))
     """Event streams open at once on one seat (more: 429): a few tabs, not a flood."""
     streams_per_client: int = attrs.field(default=16, validator=_positive(int))
-    """Event streams one client (one address) may have open at once, on any seats (more: 429)."""
+    """Event streams one client (one network) may have open at once, on any seats (more: 429); one only, once
+    this process's streams reach the :func:`~cheekymonkey.web.limits.reserved` last quarter of
+    :attr:`max_streams`."""
     max_moves: int = attrs.field(default=2000, validator=_positive(int))
     """Actions a room's game may take, chance and bots included; a game that reaches it stops as *truncated*."""
     bot_memory: int = attrs.field(default=1000, validator=_positive(int))
@@ -89,12 +119,130 @@ class Limits:
     """A finished game's room ends this long after its last move (its record can be downloaded until then)."""
     finished_held: int = attrs.field(default=32, validator=_positive(int))
     """Finished games a process keeps in memory; the others are read again from the store when asked for."""
+    request_burst: int = attrs.field(default=5000, validator=_positive(int))
+    """Units of work one client may ask for at once (:func:`~cheekymonkey.web.limits.request_cost`: a request is 1,
+    plus 1 a KiB answered)."""
+    request_rate: float = attrs.field(default=500.0, validator=_positive(float))
+    """Units a second a client's budget refills by (more asked for: 429 until it has refilled)."""
+    ipv4_prefix: int = attrs.field(default=32, validator=_positive(int))
+    """The leading bits of an IPv4 address that name its client (32: each address is a client of its own)."""
+    ipv6_prefix: int = attrs.field(default=64, validator=_positive(int))
+    """The leading bits of an IPv6 address that name its client (64: a /64, which one machine may hold whole)."""
 
     def __attrs_post_init__(self) -> None:
         if self.max_number > SAFE_INTEGER:
             raise InvalidValueError(
                 f"max_number must be at most 2**53 - 1 (exact in JavaScript), got {self.max_number}"
             )
+        if self.ipv4_prefix > 32 or self.ipv6_prefix > 128:
+            raise InvalidValueError(
+                f"ipv4_prefix must be 1 to 32 and ipv6_prefix 1 to 128, got {self.ipv4_prefix} and {self.ipv6_prefix}"
+            )
+
+
+def client_network(address: str, ipv4_prefix: int = 32, ipv6_prefix: int = 64) -> str:
+    """The client an address belongs to, for every per-client limit: its network, as text.
+
+    An IPv4 address keeps its first ``ipv4_prefix`` bits, an IPv6 address its first ``ipv6_prefix`` (an
+    IPv4 address mapped into IPv6, ``::ffff:a.b.c.d``, counts as the IPv4 address). Text that is not an
+    address (a Unix socket's peer, say) is its own client.
+
+    >>> client_network("203.0.113.7"), client_network("203.0.113.7", ipv4_prefix=24)
+    ('203.0.113.7/32', '203.0.113.0/24')
+    >>> client_network("2001:db8:1:2:aaaa::1"), client_network("2001:db8:1:2:ffff::9")
+    ('2001:db8:1:2::/64', '2001:db8:1:2::/64')
+    >>> client_network("::ffff:192.0.2.1")
+    '192.0.2.1/32'
+    """
+    try:
+        ip = ipaddress.ip_address(address.strip("[]"))
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    prefix = ipv4_prefix if ip.version == 4 else ipv6_prefix
+    return str(ipaddress.ip_network(f"{ip}/{prefix}", strict=False))
+
+
+def reserved(cap: int) -> int:
+    """How much of a server-wide cap is kept for clients that hold none of it yet: a quarter (at least one).
+
+    >>> reserved(1000), reserved(500), reserved(2)
+    (250, 125, 1)
+    """
+    return max(1, cap // 4)
+
+
+def request_cost(answer_bytes: int) -> int:
+    """What a request costs its client's :class:`~cheekymonkey.web.limits.RequestBudget`: one unit, one more a KiB.
+
+    >>> request_cost(0), request_cost(1023), request_cost(4096), request_cost(300 * 1024)
+    (1, 1, 5, 301)
+    """
+    return 1 + answer_bytes // 1024
+
+
+def _budget_refusal(wait: int) -> LimitError:
+    return LimitError(f"you have asked for more than this server serves one client; try again in {wait} s", wait)
+
+
+class RequestBudget:
+    """Each client's budget of work in this process: a burst, and a refill a second (:class:`Limits`).
+
+    The burst is :attr:`~cheekymonkey.web.Limits.request_burst` units, the refill
+    :attr:`~cheekymonkey.web.Limits.request_rate` a second. :meth:`check` refuses a request while its client's
+    bucket is empty; :meth:`charge` takes a served request's cost once its answer is known (the bucket may go
+    below zero: the client then waits until it has refilled past zero). Buckets that have refilled are
+    forgotten, so memory holds only busy clients.
+
+    Args:
+        limits: The burst and the rate.
+        clock: Seconds, for the refill (``time.monotonic``).
+    """
+
+    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
+        self._burst = float(limits.request_burst)
+        self._rate = float(limits.request_rate)
+        self._clock = clock
+        self._buckets: collections.OrderedDict[str, tuple[float, float]] = collections.OrderedDict()
+        self.refused = 0
+        """How many requests were refused."""
+
+    def _level(self, client: str, now: float) -> float:
+        held = self._buckets.get(client)
+        if held is None:
+            return self._burst
+        level, then = held
+        return min(self._burst, level + (now - then) * self._rate)
+
+    def check(self, client: str) -> None:
+        """Refuse a request of ``client`` if its budget is spent.
+
+        Raises:
+            LimitError: With the seconds until the budget is above zero again (429).
+        """
+        now = self._clock()
+        level = self._level(client, now)
+        if level <= 0:
+            self.refused += 1
+            raise _budget_refusal(math.ceil((1 - level) / self._rate))
+
+    def charge(self, client: str, cost: int) -> None:
+        """Take ``cost`` units from ``client``'s budget."""
+        now = self._clock()
+        self._buckets[client] = (self._level(client, now) - cost, now)
+        self._buckets.move_to_end(client)
+        # Forget the buckets that have refilled since (the oldest first): they hold nothing a fresh one does not.
+        while len(self._buckets) > 1:
+            oldest, (level, then) = next(iter(self._buckets.items()))
+            if level + (now - then) * self._rate < self._burst:
+                break
+            del self._buckets[oldest]
+
+    @property
+    def clients(self) -> int:
+        """How many clients' buckets are held (those not yet refilled)."""
+        return len(self._buckets)
 
 
 @attrs.frozen
@@ -111,7 +259,13 @@ def _rate_refusal(made: int, wait: int) -> LimitError:
     return LimitError(f"you made {made} rooms in the last minute, this server's limit; try again in {wait} s", wait)
 
 
-def _open_refusal(count: int) -> LimitError:
+def _open_refusal(count: int, limit: int, limits: Limits) -> LimitError:
+    if limit < limits.rooms_per_client:
+        return LimitError(
+            f"you have {count} rooms open and this server is nearly full: its last rooms are kept for players "
+            "who have none; finish or leave one first",
+            60,
+        )
     return LimitError(f"you have {count} rooms open, this server's limit: finish or leave one first", 60)
 
 
@@ -119,19 +273,28 @@ def _seat_refusal(count: int) -> LimitError:
     return LimitError(f"this seat already has {count} event streams open: close a tab", 10)
 
 
-def _client_refusal(count: int) -> LimitError:
+def _client_refusal(count: int, limit: int, limits: Limits) -> LimitError:
+    if limit < limits.streams_per_client:
+        return LimitError(
+            f"you have {count} event streams open and this server is nearly full: its last streams are kept "
+            "for players who have none; close a tab",
+            10,
+        )
     return LimitError(f"you have {count} event streams open, this server's limit: close a tab", 10)
 
 
 class Counters(Protocol):
     """Where the per-client counts are kept; every check and count is one step (no two requests both pass)."""
 
-    async def count_room(self, client: str, room_id: str, limits: Limits) -> None:
+    async def count_room(self, client: str, room_id: str, limits: Limits, open_limit: int | None = None) -> None:
         """Count the room ``client`` is about to make.
+
+        ``open_limit`` is the rooms the client may have open (:attr:`~cheekymonkey.web.Limits.rooms_per_client`
+        if None; 1 once the server's rooms reach their :func:`~cheekymonkey.web.limits.reserved` part).
 
         Raises:
             LimitError: If ``client`` made :attr:`~cheekymonkey.web.Limits.rooms_per_minute` rooms in the last
-                minute, or has :attr:`~cheekymonkey.web.Limits.rooms_per_client` open; nothing is counted.
+                minute, or has ``open_limit`` open; nothing is counted.
         """
         ...
 
@@ -143,12 +306,15 @@ class Counters(Protocol):
         """The room has ended: it no longer counts as open for the client that made it."""
         ...
 
-    async def open_stream(self, slot: StreamSlot, limits: Limits) -> None:
+    async def open_stream(self, slot: StreamSlot, limits: Limits, client_limit: int | None = None) -> None:
         """Count a stream about to open.
+
+        ``client_limit`` is the streams the client may have open (:attr:`~cheekymonkey.web.Limits.streams_per_client`
+        if None; 1 once this process's streams reach their :func:`~cheekymonkey.web.limits.reserved` part).
 
         Raises:
             LimitError: If the seat has :attr:`~cheekymonkey.web.Limits.streams_per_seat` streams open, or the client
-                :attr:`~cheekymonkey.web.Limits.streams_per_client`; nothing is counted.
+                ``client_limit``; nothing is counted.
         """
         ...
 
@@ -172,8 +338,9 @@ class LocalCounters:
         self._seats: collections.Counter[tuple[str, int]] = collections.Counter()
         self._clients: collections.Counter[str] = collections.Counter()
 
-    async def count_room(self, client: str, room_id: str, limits: Limits) -> None:
+    async def count_room(self, client: str, room_id: str, limits: Limits, open_limit: int | None = None) -> None:
         """As :meth:`Counters.count_room`."""
+        limit = limits.rooms_per_client if open_limit is None else open_limit
         now = self._clock()
         made = self._made.get(client)
         if made is not None:
@@ -181,8 +348,8 @@ class LocalCounters:
                 made.popleft()
             if len(made) >= limits.rooms_per_minute:
                 raise _rate_refusal(len(made), math.ceil(made[0][0] + 60 - now))
-        if len(self._open.get(client, ())) >= limits.rooms_per_client:
-            raise _open_refusal(len(self._open[client]))
+        if len(self._open.get(client, ())) >= limit:
+            raise _open_refusal(len(self._open[client]), limit, limits)
         self._made.setdefault(client, collections.deque()).append((now, room_id))
         self._open[client].add(room_id)
         self._maker[room_id] = client
@@ -209,13 +376,14 @@ class LocalCounters:
             if not made or made[-1][0] <= self._clock() - 60:
                 del self._made[client]
 
-    async def open_stream(self, slot: StreamSlot, limits: Limits) -> None:
+    async def open_stream(self, slot: StreamSlot, limits: Limits, client_limit: int | None = None) -> None:
         """As :meth:`Counters.open_stream`."""
+        limit = limits.streams_per_client if client_limit is None else client_limit
         seat = (slot.room, slot.seat)
         if self._seats[seat] >= limits.streams_per_seat:
             raise _seat_refusal(self._seats[seat])
-        if self._clients[slot.client] >= limits.streams_per_client:
-            raise _client_refusal(self._clients[slot.client])
+        if self._clients[slot.client] >= limit:
+            raise _client_refusal(self._clients[slot.client], limit, limits)
         self._seats[seat] += 1
         self._clients[slot.client] += 1
 
@@ -322,19 +490,20 @@ class RedisCounters:
             self._store.key("limit", "streams", slot.client),
         ]
 
-    async def count_room(self, client: str, room_id: str, limits: Limits) -> None:
+    async def count_room(self, client: str, room_id: str, limits: Limits, open_limit: int | None = None) -> None:
         """As :meth:`Counters.count_room`."""
+        limit = limits.rooms_per_client if open_limit is None else open_limit
         keys = [
             self._store.key("limit", "made", client),
             self._store.key("limit", "open", client),
             self._store.key("rooms"),
         ]
-        args = [limits.rooms_per_minute, limits.rooms_per_client, room_id, self._open_seconds, _PENDING]
+        args = [limits.rooms_per_minute, limit, room_id, self._open_seconds, _PENDING]
         refused, count, wait = await self._store.call(self._count_room(keys=keys, args=args))
         if refused == 1:
             raise _rate_refusal(int(count), int(wait))
         if refused == 2:
-            raise _open_refusal(int(count))
+            raise _open_refusal(int(count), limit, limits)
 
     async def uncount_room(self, client: str, room_id: str) -> None:
         """As :meth:`Counters.uncount_room`."""
@@ -347,14 +516,15 @@ class RedisCounters:
         """As :meth:`Counters.room_ended`: an ended room is no longer in the store's set, and stops counting."""
         return None
 
-    async def open_stream(self, slot: StreamSlot, limits: Limits) -> None:
+    async def open_stream(self, slot: StreamSlot, limits: Limits, client_limit: int | None = None) -> None:
         """As :meth:`Counters.open_stream`."""
-        args = [limits.streams_per_seat, limits.streams_per_client, slot.id, self._lease]
+        limit = limits.streams_per_client if client_limit is None else client_limit
+        args = [limits.streams_per_seat, limit, slot.id, self._lease]
         refused, count = await self._store.call(self._open_stream(keys=self._stream_keys(slot), args=args))
         if refused == 1:
             raise _seat_refusal(int(count))
         if refused == 2:
-            raise _client_refusal(int(count))
+            raise _client_refusal(int(count), limit, limits)
 
     async def close_stream(self, slot: StreamSlot) -> None:
         """As :meth:`Counters.close_stream`."""

@@ -49,6 +49,11 @@ class MessageSource(Protocol):
         """Whether the room has ended."""
         ...
 
+    @property
+    def notices(self) -> list[str]:
+        """What the room tells every seat (a bot that failed, say)."""
+        ...
+
 
 def bare(document: dict[str, Any]) -> dict[str, Any]:
     """A document without its format header, as a view's own lists hold actions.
@@ -99,4 +104,5 @@ def table_message(room: MessageSource, seat: int, since: int = 0) -> dict[str, A
             for i, event in enumerate(table.events_since(start))
         ],
         "outcome": None if outcome is None else {"winners": list(outcome.winners), "ranks": list(outcome.ranks)},
+        "notices": list(room.notices),
     }

@@ -45,7 +45,7 @@ from cheekymonkey.games import GAME_NAMES, AnyGame, game_named
 from cheekymonkey.names import check_names as check_seat_names
 from cheekymonkey.names import name_key
 from cheekymonkey.table import Seat, Step, Table, Waiting, rngs_for
-from cheekymonkey.web.bots import BotPool, play_bots
+from cheekymonkey.web.bots import STAND_IN, BotPool, bot_problem, play_bots
 from cheekymonkey.web.errors import (
     GameNotFinishedError,
     LimitError,
@@ -57,7 +57,15 @@ from cheekymonkey.web.errors import (
     SeatNotFoundError,
     StaleMoveError,
 )
-from cheekymonkey.web.limits import SAFE_INTEGER, Counters, Limits, LocalCounters, RedisCounters, StreamSlot
+from cheekymonkey.web.limits import (
+    SAFE_INTEGER,
+    Counters,
+    Limits,
+    LocalCounters,
+    RedisCounters,
+    StreamSlot,
+    reserved,
+)
 from cheekymonkey.web.messages import bare, table_message
 from cheekymonkey.web.store import (
     MemoryStore,
@@ -214,6 +222,12 @@ class Room:
         self._bot_rng = bot_rng or (rngs_for(seed)[1] if seed is not None else random.Random(secrets.randbits(128)))
         self.streams: collections.Counter[int] = collections.Counter()
         """How many event streams are open on each seat, in this process."""
+        self.stand_ins: dict[int, str] = {}
+        """The seats whose bot failed to decide, each with the kind of bot that plays it instead (in this process)."""
+        self.notices: list[str] = []
+        """What the room tells every seat of its bots' failures (each table carries them, in ``notices``)."""
+        self.bots_stopped = False
+        """Whether the room's bots have stopped for good (no bot could decide): the room ends by its idle time."""
 
     # -- the game -----------------------------------------------------------------------------------
 
@@ -350,13 +364,42 @@ class Room:
         :class:`~cheekymonkey.web.BotPool`.
         """
         playing = self._bot_task is not None and not self._bot_task.done()
-        if not playing and not self.closed and self.table.waiting is Waiting.BOT:
+        if not playing and not self.closed and not self.bots_stopped and self.table.waiting is Waiting.BOT:
             self._bot_task = asyncio.get_running_loop().create_task(play_bots(self))
 
     @property
     def bot_rng(self) -> random.Random:
         """The bots' random stream: a bot's decision draws from it, and the room keeps what the decision left."""
         return self._bot_rng
+
+    def bot_failed(self, seat: int, kind: str, why: str) -> None:
+        """``seat``'s ``kind`` bot failed to decide: the stand-in bot plays the seat from now on; the seats are told.
+
+        One log line names the room, the seat, the bot and why.
+        """
+        stand_in = STAND_IN
+        self.stand_ins[seat] = stand_in
+        name = self.table.names[seat]
+        _LOG.warning(
+            "room %s: the %s bot of seat %d failed to decide (%s); the %s bot plays the seat from now on",
+            self.id, kind, seat, why, stand_in,
+        )  # fmt: skip
+        self.notices.append(
+            f"{name} ({self.game.bot_title(kind)} bot) could not decide; a {self.game.bot_title(stand_in)} bot "
+            "plays that seat from now on."
+        )
+
+    def stop_bots(self, why: str) -> None:
+        """The room's bots stop for good (one log line, and a notice to the seats); the room ends by its idle time."""
+        if self.bots_stopped:
+            return
+        self.bots_stopped = True
+        _LOG.warning("room %s: %s; its bots have stopped and the room ends when its idle time runs out", self.id, why)
+        self.notices.append(
+            "The bots of this room could not go on, so this game cannot be finished; the room closes after "
+            f"{self.manager.limits.idle_minutes:g} minutes without a move. Start a new room."
+        )
+        self._changed_now()
 
     async def play_bot(self, version: int, action: object, rng: random.Random) -> bool:
         """Play a bot's ``action``, chosen at ``version``, and commit it; False if the room moved on meanwhile.
@@ -397,7 +440,9 @@ class Room:
         - ``facts``: :meth:`~cheekymonkey.Game.facts`, what the seat could work out for itself;
         - ``events``: ``{"seq", "event", "text"}`` for each event from ``since`` on: its document and one
           line in words written for this seat (their own seat is "you");
-        - ``outcome``: ``{"winners", "ranks"}`` once the game is over, else None.
+        - ``outcome``: ``{"winners", "ranks"}`` once the game is over, else None;
+        - ``notices``: what the room tells every seat, oldest first (a bot that failed to decide, and what
+          plays its seat now; bots that stopped); empty as a rule.
         """
         return table_message(self, seat, since)
 
@@ -488,6 +533,17 @@ class RoomManager:
         """The event streams' slots (:class:`~cheekymonkey.web.streams.StreamSlots`)."""
         self._creating = asyncio.Lock()
         self._listener: asyncio.Task[None] | None = None
+        self._bot_problems: dict[tuple[str, str], str | None] = {}
+
+    def bot_problem(self, game: AnyGame, kind: str) -> str | None:
+        """Why a ``kind`` bot of ``game`` cannot play here, or None: asked once per bot, then remembered.
+
+        The reason is :func:`~cheekymonkey.web.bots.bot_problem`'s (for a bot whose extra is missing, what to install).
+        """
+        key = (game.name, kind)
+        if key not in self._bot_problems:
+            self._bot_problems[key] = bot_problem(game, kind)
+        return self._bot_problems[key]
 
     def game(self, name: str) -> AnyGame:
         """The served game called ``name``.
@@ -636,11 +692,13 @@ class RoomManager:
         """Open a room; return it and each person's seat token (only ever given out here).
 
         Raises:
-            LimitError: If ``client`` has as many rooms open as :attr:`Limits.rooms_per_client`, or made
-                :attr:`Limits.rooms_per_minute` in the last minute (429).
+            LimitError: If ``client`` has as many rooms open as :attr:`Limits.rooms_per_client` (or any, once the
+                rooms in all reach the :func:`~cheekymonkey.web.limits.reserved` last quarter of
+                :attr:`Limits.max_rooms`), or made :attr:`Limits.rooms_per_minute` in the last minute (429).
             RoomsFullError: If :attr:`Limits.max_rooms` rooms are open (503).
             RoomError: If a seed is given but seeds are not allowed, no seat is a person, a bot kind is
-                unknown, two names look alike, or the rules' numbers are over :attr:`Limits.max_number`.
+                unknown or cannot play on this server (its extra is missing: the reason says what to
+                install), two names look alike, or the rules' numbers are over :attr:`Limits.max_number`.
             InvalidGameError: If the number of seats does not suit the rule set.
             StoreError: If the store cannot keep the room.
         """
@@ -651,6 +709,9 @@ class RoomManager:
         for spec in seats:
             if spec.bot is not None and spec.bot not in game.bot_names():
                 raise RoomError(f"no bot named {spec.bot!r}; the bots are {', '.join(game.bot_names())}")
+            problem = None if spec.bot is None else self.bot_problem(game, spec.bot)
+            if problem is not None:
+                raise RoomError(f"the {spec.bot} bot cannot play on this server: {problem}")
         check_names([s.name for s in seats])
         bound = game.number_bound(ruleset)
         if bound is not None and bound > self.limits.max_number:
@@ -659,8 +720,11 @@ class RoomManager:
                 "use fewer tokens or smaller values"
             )
         async with self._creating:
-            if await self.store.count() >= self.limits.max_rooms:
+            held = await self.store.count()
+            if held >= self.limits.max_rooms:
                 raise RoomsFullError(f"the server already holds {self.limits.max_rooms} rooms; try again later", 60)
+            # The last quarter of the rooms is kept for clients that have none open.
+            crowded = held >= self.limits.max_rooms - reserved(self.limits.max_rooms)
             table = Table(
                 game,
                 [self._seat(s.name, s.kind) for s in seats],
@@ -680,7 +744,7 @@ class RoomManager:
                 room_id, game.name, rules, header, tuple(room._action_documents(steps)), room.last_move,
                 room.last_move, table.finished
             )  # fmt: skip
-            await self.counters.count_room(client, room_id, self.limits)
+            await self.counters.count_room(client, room_id, self.limits, 1 if crowded else None)
             try:
                 await self.store.create(stored, {seat: token_hash(token) for seat, token in tokens.items()})
             except BaseException:

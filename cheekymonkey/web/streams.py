@@ -22,7 +22,7 @@ from collections.abc import AsyncIterator
 from typing import Any, Final, Protocol
 
 from cheekymonkey.web.errors import RoomsFullError
-from cheekymonkey.web.limits import Counters, Limits, StreamSlot
+from cheekymonkey.web.limits import Counters, Limits, StreamSlot, reserved
 from cheekymonkey.web.store import StoreError
 
 __all__ = ["HEARTBEAT", "Followed", "Following", "StreamSlots", "follow"]
@@ -129,15 +129,19 @@ class StreamSlots:
 
         Raises:
             LimitError: If the seat has :attr:`~cheekymonkey.web.Limits.streams_per_seat` streams open, or
-                ``client`` :attr:`~cheekymonkey.web.Limits.streams_per_client` (429).
+                ``client`` :attr:`~cheekymonkey.web.Limits.streams_per_client` (429), or ``client`` holds a
+                stream already and the streams open here reach the :func:`~cheekymonkey.web.limits.reserved`
+                last quarter of :attr:`~cheekymonkey.web.Limits.max_streams` (429).
             RoomsFullError: If :attr:`~cheekymonkey.web.Limits.max_streams` streams are open here (503).
         """
         if self._open >= self.limits.max_streams:
             raise RoomsFullError(f"the server already serves {self._open} event streams; try again later", 10)
         taken = StreamSlot(room.id, seat, client)
+        # The last quarter of the streams is kept for clients that hold none yet.
+        crowded = self._open >= self.limits.max_streams - reserved(self.limits.max_streams)
         self._open += 1
         try:
-            await self.counters.open_stream(taken, self.limits)
+            await self.counters.open_stream(taken, self.limits, 1 if crowded else None)
         except BaseException:
             self._open -= 1
             raise

@@ -41,7 +41,13 @@
     const select = el("select", "seat-kind");
     select.id = kindId;
     select.appendChild(new Option("Person", "human"));
-    for (const bot of game.bots) select.appendChild(new Option(bot.title + " bot", bot.name));
+    for (const bot of game.bots) {
+      // A bot that cannot play on this server (its extra is missing) is shown, greyed out, with what to install.
+      const option = new Option(bot.title + " bot" + (bot.unavailable ? " (unavailable: " + bot.unavailable + ")" : ""), bot.name);
+      option.disabled = Boolean(bot.unavailable);
+      option.title = bot.unavailable || "";
+      select.appendChild(option);
+    }
     select.value = kind;
     select.addEventListener("change", () => {
       // A name still at its default follows the kind chosen; a name someone typed stays.
@@ -55,7 +61,8 @@
   function addSeat() {
     const index = seatList.children.length;
     if (index >= game.seats[1]) return;
-    const kind = game.bots.some((b) => b.name === "heuristic") ? "heuristic" : game.bots[0].name;
+    const playable = game.bots.filter((b) => !b.unavailable);
+    const kind = playable.some((b) => b.name === "heuristic") ? "heuristic" : playable.length ? playable[0].name : "human";
     seatList.appendChild(seatRow(index, kind));
   }
 
