@@ -25,6 +25,7 @@ from typing import Any, Final, get_args, get_origin
 import attrs
 
 from cheekymonkey.games import DEFAULT_GAME, game_named
+from cheekymonkey.names import FREE_TEXT_PATTERN, MAX_TEXT_LENGTH
 from cheekymonkey.schema import schema_filename, schema_folder
 from cheekymonkey.serialization.spec import MAX_INTEGER, DocumentFormat, Spelling
 
@@ -133,7 +134,8 @@ class _Builder:
         if tp is float:
             return {"type": "number"}
         if tp is str:
-            return {"type": "string", "minLength": 1}
+            # Free text (cheekymonkey.names.check_text): 64 characters at most, no control or bidi character.
+            return {"type": "string", "minLength": 1, "maxLength": MAX_TEXT_LENGTH, "pattern": FREE_TEXT_PATTERN}
         if isinstance(tp, type) and issubclass(tp, enum.Enum):
             spelling = self.spellings[tp]
             self.defs[spelling.key] = {"enum": list(spelling.words), "description": spelling.description}
