@@ -15,12 +15,13 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import re
 import secrets
 import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from cheekymonkey.errors import CheekyMonkeyError
 from cheekymonkey.games import DEFAULT_GAME, GAME_NAMES, AnyGame, game_named
@@ -66,6 +67,15 @@ MAX_SEED = 2**53 - 1
 """The largest seed in size: a record keeps its seed, and a JSON document holds whole numbers up to this exactly."""
 
 
+_ASCII_INTEGER: Final = re.compile(r"[-+]?[0-9]{1,20}")
+"""A whole number as an option gives it: ASCII digits, a sign first if any (a seed's 2**53 has 16 digits)."""
+
+_ASCII_NUMBER: Final = re.compile(
+    r"[-+]?(?:[0-9]{1,20}(?:\.[0-9]{0,20})?|\.[0-9]{1,20})(?:[eE][-+]?[0-9]{1,4})?|[-+]?(?:inf|infinity|nan)", re.I
+)
+"""A number as an option gives it, in ASCII: digits, a point, an exponent (the words inf and nan are refused later)."""
+
+
 class OptionError(CheekyMonkeyError, ValueError):
     """An option that does not fit the game (a seat count, a variant, a bot, names); the command exits with 2."""
 
@@ -85,6 +95,9 @@ def number_type(
 
     def parse(text: str) -> Any:
         try:
+            # ASCII only: int() and float() would take superscript, fullwidth or Arabic-Indic digits too.
+            if not _ASCII_NUMBER.fullmatch(text.strip()):
+                raise ValueError(text)
             value = kind(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{text[:40]!r} is not {what} (a {unit})") from None
@@ -118,10 +131,9 @@ def names_type(text: str) -> tuple[str, ...]:
 
 def seed_type(text: str) -> int:
     """Parse a seed for argparse: an integer that a game record can hold (at most 2**53 - 1 in size)."""
-    try:
-        seed = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not an integer") from None
+    if not _ASCII_INTEGER.fullmatch(text.strip()):  # int() would take other digits (fullwidth, Arabic-Indic)
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not an integer (digits 0-9, a sign first if any)")
+    seed = int(text)
     if abs(seed) > MAX_SEED:
         # A record keeps the seed, and documents hold integers up to MAX_SEED: no unloadable record.
         raise argparse.ArgumentTypeError(f"{text[:40]} is too large: a seed is at most 2**53 - 1 in size")
