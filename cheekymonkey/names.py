@@ -18,6 +18,7 @@ from cheekymonkey.errors import CheekyMonkeyError, InvalidValueError
 __all__ = [
     "FREE_TEXT_PATTERN",
     "MAX_DIGITS",
+    "MAX_LABEL_LENGTH",
     "MAX_TEXT_LENGTH",
     "ascii_number",
     "check_names",
@@ -27,7 +28,13 @@ __all__ = [
 ]
 
 MAX_TEXT_LENGTH: Final = 64
-"""The most characters a name or other free text may have (a rule set's name, a seat's, a bot's)."""
+"""The most characters a name people give may have: a rule set's name, a seat's name (:func:`check_names`)."""
+
+MAX_LABEL_LENGTH: Final = 256
+"""The most characters a seat's label may have at a table and in a record, its name or its bot's kind.
+
+A program may label a seat with a bot object's ``repr`` (a simulation does), longer than a name a person gives.
+"""
 
 _BIDI_CONTROLS: Final = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 """The characters that reorder text around them: marks, embeddings, overrides and isolates (Unicode's UAX #9)."""

@@ -4,7 +4,8 @@ A rule set's name, a record's seat names and bots, a table's seats: each is show
 terminals too, so each is refused (a typed error, a clear message) when it holds a control character (C0,
 DEL, C1: an escape sequence that retitles a window, clears the screen or writes the clipboard), a
 bidirectional control (which reorders the text around it), a lone surrogate or a line separator, or runs
-over 64 characters. One function checks them all, :func:`cheekymonkey.names.check_text`.
+over 64 characters (a rule set's name, a seat's name people give) or 256 (a seat's label at a table and in
+a record, which a program may give). One function checks them all, :func:`cheekymonkey.names.check_text`.
 
 The documents' free-text fields are found here, not listed: every string of every kind of document of both
 games that the loader accepts a plain word in is one, and each is then given each hostile text. The printers
@@ -31,7 +32,7 @@ import pytest
 from cheekymonkey.cheeky import rules as cm_rules
 from cheekymonkey.errors import InvalidGameError, InvalidRulesetError, InvalidValueError
 from cheekymonkey.games import GAME_NAMES, AnyGame, game_named
-from cheekymonkey.names import MAX_TEXT_LENGTH, check_names, check_text, text_problem
+from cheekymonkey.names import MAX_LABEL_LENGTH, MAX_TEXT_LENGTH, check_names, check_text, text_problem
 from cheekymonkey.serialization import DocumentError
 from cheekymonkey.table import Seat
 from cheekymonkey.toomany import rules as tm_rules
@@ -57,10 +58,10 @@ HOSTILE: Final[dict[str, str]] = {
     "a line separator": "Ann\u2028Bob",
     "a lone surrogate": "Ann\ud800",
     "7,000 characters": "x" * 7_000,
-    "65 characters": "x" * (MAX_TEXT_LENGTH + 1),
+    "257 characters": "x" * (MAX_LABEL_LENGTH + 1),
     "only spaces": "   ",
 }
-"""Free texts every checker refuses."""
+"""Free texts every checker refuses (a name of 65 characters is refused too, but for a seat's label)."""
 
 ACCEPTED_RULESET_NAMES: Final = (
     "x" * MAX_TEXT_LENGTH,
@@ -340,3 +341,24 @@ def test_cheekymonkey_replay_prints_accepted_names_as_text_and_refuses_hostile_o
         assert "is refused" in refused.stderr
         assert not _shown_badly(refused.stdout + refused.stderr)
         assert unicodedata.normalize("NFC", refused.stdout) == refused.stdout
+
+
+@pytest.mark.parametrize("game_name", GAME_NAMES)
+def test_a_name_is_bounded_at_64_characters_and_a_seat_s_label_at_256(game_name: str) -> None:
+    """A rule set's name and a seat's name people give: 64; a label a program gives a seat or a record: 256."""
+    game = game_named(game_name)
+    ruleset = game.ruleset()
+    assert attrs.evolve(ruleset, name="x" * MAX_TEXT_LENGTH).name == "x" * MAX_TEXT_LENGTH
+    with pytest.raises(InvalidRulesetError, match="65 characters, over the limit of 64"):
+        attrs.evolve(ruleset, name="x" * (MAX_TEXT_LENGTH + 1))
+    check_names(["A" * MAX_TEXT_LENGTH])
+    with pytest.raises(InvalidValueError, match="65 characters, over the limit of 64"):
+        check_names(["A" * (MAX_TEXT_LENGTH + 1)])
+    label = "<a bot object's repr, " + "x" * (MAX_LABEL_LENGTH - 23) + ">"
+    assert len(label) == MAX_LABEL_LENGTH
+    assert Seat(label, label).name == label
+    assert game.record(ruleset, 2, 0, (), names=(label, "Ann"), bots=("human", label)).names[0] == label
+    with pytest.raises(InvalidGameError, match="257 characters, over the limit of 256"):
+        game.record(ruleset, 2, 0, (), names=(label + "x", "Ann"))
+    with pytest.raises(InvalidGameError, match="257 characters, over the limit of 256"):
+        Seat("Ann", label + "x")

@@ -259,8 +259,9 @@ def bots_from(game: AnyGame, args: argparse.Namespace) -> tuple[str, ...]:
         check_bots(game, given)
         return given
     known = game.bot_names()
-    kept = tuple(name for name in args.default_bots if name in known)
-    return kept or known[:1]
+    kept = tuple(name for name in args.default_bots if name in known) or known[:1]
+    _check_buildable(game, kept)
+    return kept
 
 
 def add_table_options(parser: argparse.ArgumentParser, *, bots_who: str, record_default: str) -> None:
@@ -341,15 +342,64 @@ def _rules_name(ruleset: Any) -> str:
 
 
 def check_bots(game: AnyGame, names: Sequence[str]) -> None:
-    """Refuse bot names the game does not know.
+    """Refuse bot names the game does not know, and bots that cannot play here (an optional extra missing).
+
+    Each bot is built once, before anything is played: a bot of any game whose building raises an
+    :class:`ImportError` (itself, or as the cause of the game's own error) is refused in one line naming what
+    to install, as every command refuses a missing extra.
 
     Raises:
-        OptionError: Naming the bot and the game's bots.
+        OptionError: Naming the bot and the game's bots, or the bot and the package and extra it needs.
     """
     known = game.bot_names()
     for name in names:
         if name not in known:
             raise OptionError(f"no bot named {name!r}; the bots are {', '.join(known)}")
+    _check_buildable(game, names)
+
+
+def _check_buildable(game: AnyGame, names: Sequence[str]) -> None:
+    for name in dict.fromkeys(names):
+        try:
+            game.bot_named(name)
+        except Exception as error:
+            missing = _import_error(error)
+            if missing is None:
+                raise
+            raise OptionError(f"the {name} bot cannot play here: {_missing_line(missing)}") from None
+
+
+def _import_error(error: BaseException) -> ImportError | None:
+    """The ImportError ``error`` is, or was raised from or while handling, if any."""
+    seen: BaseException | None = error
+    for _ in range(20):  # a chain of causes is short; a cycle is cut
+        if seen is None or isinstance(seen, ImportError):
+            return seen
+        seen = seen.__cause__ or seen.__context__
+    return None
+
+
+def _missing_line(error: ImportError) -> str:
+    """What is missing and how to install it, in words, on one line."""
+    from cheekymonkey.cli import extra_for, install_hint
+
+    named = next((e.name for e in _import_chain(error) if e.name), None)
+    message = " ".join(str(error).split())
+    if named is None and "pip install" in message:
+        return message  # the bot's own words, which name the extra
+    extra = extra_for(ImportError(name=named), default="rl")
+    what = f"{named.split('.')[0]} is not installed" if named else message
+    return f"{what}; it comes with the {extra} extra: {install_hint(extra)}"
+
+
+def _import_chain(error: BaseException) -> list[ImportError]:
+    chain: list[ImportError] = []
+    seen: BaseException | None = error
+    while seen is not None and len(chain) < 20:
+        if isinstance(seen, ImportError):
+            chain.append(seen)
+        seen = seen.__cause__ or seen.__context__
+    return chain
 
 
 def bots_for_seats(names: Sequence[str], seats: int) -> list[str]:
