@@ -19,6 +19,7 @@ import pytest
 
 from cheekymonkey.cheeky import documents as cm_documents
 from cheekymonkey.cli.options import delay_type, number_type, positive_int, seed_type
+from cheekymonkey.cli.replay import _where as replay_where
 from cheekymonkey.errors import ActionTextError
 from cheekymonkey.games import GAME_NAMES, AnyGame, game_named
 from cheekymonkey.names import MAX_DIGITS, ascii_number
@@ -169,3 +170,18 @@ def test_a_document_s_numbers_are_json_numbers_not_digit_text() -> None:
     """Documents hold numbers as JSON numbers: a seat written as another digit's text is refused, typed."""
     with pytest.raises(DocumentError):
         cm_documents.load_action('{"format": "cheekymonkey/1", "kind": "action", "type": "claim", "seat": "\u00b2"}')
+
+
+@pytest.mark.parametrize("digit", OTHER_DIGITS)
+def test_replay_s_places_take_ascii_digits_only(digit: str) -> None:
+    """``--to`` and the step prompt of ``cheekymonkey replay``: ``r ²`` or ``t`` and 5,000 digits are no place."""
+    for form in ("r {}", "round:{}", "t{}", "turn : {}"):
+        with pytest.raises(argparse.ArgumentTypeError, match="is not a place in the game"):
+            replay_where(form.format(OTHER_DIGITS[digit]))
+    assert [replay_where(text) for text in ("round:4", "r 4", "t120", "turn : 7", "e")] == [
+        ("round", 4),
+        ("round", 4),
+        ("turn", 120),
+        ("turn", 7),
+        ("end", 0),
+    ]
