@@ -28,11 +28,13 @@ from typing import Any, Final
 
 import attrs
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from cheekymonkey.cheeky import rules as cm_rules
 from cheekymonkey.errors import InvalidGameError, InvalidRulesetError, InvalidValueError
 from cheekymonkey.games import GAME_NAMES, AnyGame, game_named
-from cheekymonkey.names import MAX_LABEL_LENGTH, MAX_TEXT_LENGTH, check_names, check_text, text_problem
+from cheekymonkey.names import MAX_LABEL_LENGTH, MAX_TEXT_LENGTH, check_names, check_text, name_key, text_problem
 from cheekymonkey.serialization import DocumentError
 from cheekymonkey.table import Seat
 from cheekymonkey.toomany import rules as tm_rules
@@ -362,3 +364,27 @@ def test_a_name_is_bounded_at_64_characters_and_a_seat_s_label_at_256(game_name:
         game.record(ruleset, 2, 0, (), names=(label + "x", "Ann"))
     with pytest.raises(InvalidGameError, match="257 characters, over the limit of 256"):
         Seat("Ann", label + "x")
+
+
+def _accepted_name(text: str) -> bool:
+    try:
+        check_names([text])
+    except InvalidValueError:
+        return False
+    return True
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(
+    st.sampled_from(GAME_NAMES),
+    st.text(min_size=1, max_size=MAX_TEXT_LENGTH).filter(lambda text: text_problem(text) is None),
+    st.lists(st.text(min_size=1, max_size=12).filter(_accepted_name), min_size=2, max_size=2, unique_by=name_key),
+)
+def test_whatever_text_is_accepted_no_printer_writes_a_control_or_bidi_character(
+    game_name: str, ruleset_name: str, names: list[str]
+) -> None:
+    """Any rule-set name check_text accepts, any seat names check_names accepts: the printers write only text."""
+    game = game_named(game_name)
+    check_names(names)
+    for text in _printed(game, ruleset_name, tuple(names)):
+        assert not _shown_badly(text), text
