@@ -11,6 +11,8 @@ raise, as if numpy were not installed.
 from __future__ import annotations
 
 import os
+import pty
+import select
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -133,3 +135,41 @@ def test_a_bot_that_fails_for_another_reason_is_not_mistaken_for_a_missing_extra
     game: Any = _Fancy()
     with pytest.raises(RuntimeError, match="a bug"):
         check_bots(game, ["broken"])
+
+
+def test_play_at_a_pseudo_terminal_with_the_learned_bot_without_numpy_prints_one_line_and_exits_2(
+    tmp_path: Path,
+) -> None:
+    """As a person runs it, at a terminal: the one line, status 2, and no prompt or traceback."""
+    leader, follower = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "cheekymonkey", "play", "--bots", "learned", "--players", "2", "--no-record"],
+        stdin=follower,
+        stdout=follower,
+        stderr=follower,
+        cwd=tmp_path,
+        env={**_without_numpy(tmp_path), "TERM": "xterm-256color", "COLUMNS": "160"},
+        close_fds=True,
+    )
+    os.close(follower)
+    chunks = []
+    while True:
+        ready, _, _ = select.select([leader], [], [], 60)
+        if not ready:
+            break
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:  # the terminal closes when the process ends (EIO on Linux)
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(leader)
+    status = process.wait(timeout=60)
+    shown = b"".join(chunks).decode("utf-8", "replace").replace("\r\n", "\n").strip()
+    assert status == 2, shown
+    assert "Traceback" not in shown
+    assert shown.splitlines() == [f"cheekymonkey play: the learned bot cannot play here: {HINT} " + _CLONE_HINT]
+
+
+_CLONE_HINT: Final = "(or, in a clone of the repository: pip install '.[rl]')"
