@@ -363,43 +363,36 @@ def _check_buildable(game: AnyGame, names: Sequence[str]) -> None:
         try:
             game.bot_named(name)
         except Exception as error:
-            missing = _import_error(error)
-            if missing is None:
-                raise
-            raise OptionError(f"the {name} bot cannot play here: {_missing_line(missing)}") from None
-
-
-def _import_error(error: BaseException) -> ImportError | None:
-    """The ImportError ``error`` is, or was raised from or while handling, if any."""
-    seen: BaseException | None = error
-    for _ in range(20):  # a chain of causes is short; a cycle is cut
-        if seen is None or isinstance(seen, ImportError):
-            return seen
-        seen = seen.__cause__ or seen.__context__
-    return None
-
-
-def _missing_line(error: ImportError) -> str:
-    """What is missing and how to install it, in words, on one line."""
-    from cheekymonkey.cli import extra_for, install_hint
-
-    named = next((e.name for e in _import_chain(error) if e.name), None)
-    message = " ".join(str(error).split())
-    if named is None and "pip install" in message:
-        return message  # the bot's own words, which name the extra
-    extra = extra_for(ImportError(name=named), default="rl")
-    what = f"{named.split('.')[0]} is not installed" if named else message
-    return f"{what}; it comes with the {extra} extra: {install_hint(extra)}"
+            chain = _import_chain(error)
+            if not chain:
+                raise  # not a missing package: a bug, shown as such
+            raise OptionError(f"the {name} bot cannot play here: {_missing_line(chain)}") from None
 
 
 def _import_chain(error: BaseException) -> list[ImportError]:
+    """The ImportErrors ``error`` is, was raised from or was raised while handling, outermost first."""
     chain: list[ImportError] = []
     seen: BaseException | None = error
-    while seen is not None and len(chain) < 20:
+    for _ in range(20):  # a chain of causes is short; a cycle is cut
+        if seen is None:
+            break
         if isinstance(seen, ImportError):
             chain.append(seen)
         seen = seen.__cause__ or seen.__context__
     return chain
+
+
+def _missing_line(chain: list[ImportError]) -> str:
+    """What is missing and how to install it, in words, on one line."""
+    from cheekymonkey.cli import EXTRAS, install_hint
+
+    named = next((error.name.split(".")[0] for error in chain if error.name), None)
+    if named in EXTRAS:
+        return f"{named} is not installed; it comes with the {EXTRAS[named]} extra: {install_hint(EXTRAS[named])}"
+    message = " ".join(str(chain[0]).split())
+    if named is None:
+        return message  # the bot's own words, which say what to install
+    return f"{named} is not installed; install the package that provides it (pip install {named}) ({message})"
 
 
 def bots_for_seats(names: Sequence[str], seats: int) -> list[str]:
