@@ -17,6 +17,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast, get_args, ge
 import attrs
 
 from cheekymonkey.errors import IllegalActionError, InvalidGameError, ReplayError
+from cheekymonkey.names import MAX_LABEL_LENGTH, check_text
 
 __all__ = ["BaseRecord", "Record", "RecordLike", "Replays", "check_record_seats", "replay_states"]
 
@@ -270,8 +271,9 @@ class Record(BaseRecord[R, A, Any]):
 def check_record_seats(names: object, bots: object, players: int, quit_by: object = None) -> None:
     """Check a record's seats: ``names`` and ``bots``, and ``quit_by``, the seat that quit the game, if any.
 
-    ``names`` and ``bots`` are optional, but when given, one non-empty string per seat; ``quit_by`` is None or
-    one of the seats. Every game's record checks them here, so a replay can show them.
+    ``names`` and ``bots`` are optional, but when given, one string per seat, each free text that
+    :func:`cheekymonkey.names.check_text` accepts (no control or bidirectional character, 256 at most);
+    ``quit_by`` is None or one of the seats. Every game's record checks them here, so a replay can show them.
 
     Raises:
         InvalidGameError: Naming the field and what is wrong with it.
@@ -287,6 +289,9 @@ def check_record_seats(names: object, bots: object, players: int, quit_by: objec
             raise InvalidGameError(f"{field} must be a tuple of non-empty strings, got {values!r}")
         if values and len(values) != players:
             raise InvalidGameError(f"{len(values)} {field} for {players} seats: give one per seat, or none")
+        for seat, value in enumerate(values):
+            # A replay shows them to people, at their terminals too: no control or bidirectional character.
+            check_text(value, f"the {field}[{seat}] of a record", limit=MAX_LABEL_LENGTH, error=InvalidGameError)
     if quit_by is not None and (
         not isinstance(quit_by, int) or isinstance(quit_by, bool) or not 0 <= quit_by < players
     ):

@@ -49,6 +49,7 @@ from cheekymonkey.errors import (
     ReplayError,
 )
 from cheekymonkey.game import Game, GameBot
+from cheekymonkey.names import MAX_LABEL_LENGTH, check_text
 from cheekymonkey.outcome import Outcome
 from cheekymonkey.record import RecordLike
 
@@ -131,6 +132,9 @@ class Seat:
             raise InvalidGameError(f"a seat's name must be non-empty text, got {self.name!r}")
         if not isinstance(self.kind, str) or not self.kind.strip():
             raise InvalidGameError(f"a seat's kind must be non-empty text, got {self.kind!r}")
+        # Both are shown to everybody at the table and kept in its record: free text, checked as such.
+        check_text(self.name, "a seat's name", limit=MAX_LABEL_LENGTH, error=InvalidGameError)
+        check_text(self.kind, "a seat's kind", limit=MAX_LABEL_LENGTH, error=InvalidGameError)
         if self.player is not None and self.kind == HUMAN:
             raise InvalidGameError(f"seat {self.name!r}: a person has no bot, and a bot's kind is not {HUMAN!r}")
         if self.player is not None and not callable(getattr(self.player, "choose", None)):

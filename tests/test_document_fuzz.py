@@ -41,6 +41,7 @@ from cheekymonkey.cheeky.rules import MAX_COUNT
 from cheekymonkey.schema import load_schema
 from cheekymonkey.serialization import MAX_INTEGER, DocumentError
 from tests.document_testing import HUGE, TEXT_AND_LIMITS, Beyond, Fuzzing, hostile_documents
+from tests.test_free_text import HOSTILE as HOSTILE_TEXTS
 
 _VALIDATORS: dict[str, jsonschema.Draft202012Validator] = {
     kind: jsonschema.Draft202012Validator(load_schema(kind)) for kind in KINDS
@@ -93,6 +94,7 @@ _STRINGS = (
     st.text(max_size=12)
     | st.sampled_from([*_FIELD_NAMES, "\ud800", "a\udfffb", "\ufeff", "x" * 10_000, BIG, "cheekymonkey/01"])
     | st.sampled_from([f"cheekymonkey/{v}" for v in ("1", "2", "0", "-1", "1.0", "9" * 5000)])
+    | st.sampled_from(list(HOSTILE_TEXTS.values()))
 )
 _LEAVES = st.none() | st.booleans() | _NUMBERS | _FLOATS | _STRINGS
 _KEYS = st.sampled_from(_FIELD_NAMES) | st.text(max_size=8) | st.sampled_from([BIG, "\ud800", ""])

@@ -36,10 +36,13 @@ from tests.toomany.documents_support import samples
 
 _NUMBERS: Final = (-1, 0, 1, 2, 3, 5, 6, 7, 15, 16, 17, 55, MAX_COUNT, MAX_COUNT + 1, MAX_INTEGER, MAX_INTEGER + 1)
 _OTHERS: Final[tuple[object, ...]] = (None, True, False, 1.0, 0.5, -1.0, "", "x", [], {})
+_TEXTS: Final = ("\x1b]0;title\x07", "Ann\u202eeve", "x" * 65, "x" * 257)
+"""Free texts the loader refuses (a control, a bidirectional control, over 64 and over 256 characters)."""
 
 CM_POOL: Final = [
     *_NUMBERS,
     *_OTHERS,
+    *_TEXTS,
     *(animal.name.lower() for animal in ANIMALS),
     *(phase.name.lower() for phase in CmPhase),
     *(decision.value for decision in Decision),
@@ -47,6 +50,7 @@ CM_POOL: Final = [
 TM_POOL: Final = [
     *_NUMBERS,
     *_OTHERS,
+    *_TEXTS,
     *(card.name.lower() for card in CARDS),
     *({"card": card.name.lower()} for card in CARDS),
     *(phase.name.lower() for phase in Phase),

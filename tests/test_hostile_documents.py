@@ -60,6 +60,7 @@ from cheekymonkey.schema import load_schema
 from cheekymonkey.serialization import DocumentError, Limits, _parsing, codec
 from cheekymonkey.serialization.codec import DocumentCodec
 from tests.document_testing import count_calls
+from tests.test_loaders_linear import HOSTILE_SHAPES
 
 E, S, L, M = Animal.ELEPHANT, Animal.SEAL, Animal.LION, Animal.MONKEY
 MAX_MESSAGE = 2000
@@ -521,3 +522,30 @@ def test_a_state_of_a_million_stacks_is_walked_once_and_refused_by_its_length_be
     assert (text_walks.count, value_walks.count) == (2, 0)
     from_document(to_document(new_game(2)))
     assert value_walks.count == 1
+
+
+@pytest.mark.parametrize("shape", HOSTILE_SHAPES)
+def test_a_text_built_to_make_a_scan_quadratic_is_refused_by_every_loader_in_one_linear_pass(
+    shape: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Strings never closed, escapes repeated, brackets opened: each loader refuses the text, typed and briefly.
+
+    The scan before the parse is counted (characters examined): at most three per character of the text.
+    """
+    text = HOSTILE_SHAPES[shape](64_000)
+    works: list[int] = []
+    scan = _parsing._scan
+
+    def counted(scanned: str) -> tuple[int, int]:
+        found = scan(scanned)
+        works.append(found[1])
+        return found
+
+    monkeypatch.setattr(_parsing, "_scan", counted)
+    loaders = (loads, load_state, load_action, load_ruleset, load_event, load_view, load_score, load_record)
+    for loader in loaders:
+        with pytest.raises(DocumentError) as caught:
+            loader(text)
+        assert len(str(caught.value)) < MAX_MESSAGE
+    assert len(works) == len(loaders)
+    assert max(works) <= 3 * len(text)

@@ -40,6 +40,7 @@ from cheekymonkey.cheeky.engine import illegal_reason, legal_actions
 from cheekymonkey.cheeky.rules import ANIMALS, Animal
 from cheekymonkey.cheeky.state import GameState, Phase, all_one_animal
 from cheekymonkey.errors import ActionTextError, IllegalActionError
+from cheekymonkey.names import ascii_number
 
 __all__ = ["ActionTextError", "action_text", "parse_action", "parse_actions"]
 
@@ -174,11 +175,12 @@ def _other_move(text: str, words: list[str], state: GameState) -> Action | None:
     ``s`` and ``h`` are a Seal and a Hippo while stacking; the words in full (``stop``, ``herd``) are the moves.
     """
     head = words[0]
-    if head[:1] in ("c", "w") and head[1:].isdigit() and len(words) == 1:
+    if head[:1] in ("c", "w") and ascii_number(head[1:]) is not None and len(words) == 1:
         head, words = head[0], [head[0], head[1:]]
     if head in _SEAT_WORDS:
-        if len(words) == 2 and words[1].isdigit():
-            return _SEAT_WORDS[head](int(words[1]))
+        seat = ascii_number(words[1]) if len(words) == 2 else None
+        if seat is not None:
+            return _SEAT_WORDS[head](seat)
         return _SEAT_WORDS[head]((state.seat + 1) % len(state.stacks))
     if len(words) == 1 and head in _STACKING_MOVES:
         return _STACKING_MOVES[head]
@@ -200,11 +202,12 @@ def _seat_action(text: str, kind: type[Claim | Swap], rest: str, state: GameStat
         if options:
             raise ActionTextError(text, f"say which seat to {verb}: {seats}", _valid(state))
         raise _nobody(text, kind, state)
-    if not rest.isdigit():
+    seat = ascii_number(rest)  # digits 0-9 only: a superscript or circled digit is no seat number
+    if seat is None:
         raise ActionTextError(
-            text, f"{rest!r} is not a seat number; {instead or f'there is nobody to {verb} now'}", _valid(state)
+            text, f"{rest[:20]!r} is not a seat number; {instead or f'there is nobody to {verb} now'}", _valid(state)
         )
-    action = kind(int(rest))
+    action = kind(seat)
     if action in options:
         return action
     raise _refuse(text, state, action, instead)
@@ -277,7 +280,7 @@ def parse_action(text: str, state: GameState) -> Action:
         raise ActionTextError(text, "say what to do", _valid(state))
     word, _, rest = answer.partition(" ")
     rest = rest.strip()
-    if word[:1] in ("c", "w") and word[1:].isdigit():
+    if word[:1] in ("c", "w") and ascii_number(word[1:]) is not None:
         word, rest = word[0], word[1:]
     seat_kind = _SEAT_WORDS.get(word)
     if seat_kind is not None:

@@ -9,6 +9,7 @@ import attrs
 
 from cheekymonkey._values import ValueEnum
 from cheekymonkey.errors import InvalidRulesetError, InvalidValueError
+from cheekymonkey.names import check_text
 
 __all__ = ["ANIMALS", "MAX_COUNT", "MAX_PLAYERS", "Animal", "Ruleset"]
 
@@ -131,7 +132,8 @@ class Ruleset:
     max_players: int = 6
     """The most seats a game under this rule set may have (R3)."""
     name: str = "custom"
-    """A name for people: the preset's name, or ``"custom"``."""
+    """A name for people: the preset's name, or ``"custom"``; at most 64 characters, none a control or
+    bidirectional one (:func:`cheekymonkey.names.check_text`)."""
 
     def __attrs_post_init__(self) -> None:
         # R21, E7: every impossible rule set is refused here, when it is made.
@@ -161,6 +163,8 @@ class Ruleset:
             raise InvalidRulesetError(f"max_players {self.max_players} is above the supported {MAX_PLAYERS}")
         if not isinstance(self.name, str) or not self.name:
             raise InvalidRulesetError(f"name must be a non-empty string, got {self.name!r}")
+        # Shown to every player, at their terminals too: no control or bidirectional character, 64 at most.
+        check_text(self.name, "a rule set's name", error=InvalidRulesetError)
 
     @property
     def animals(self) -> tuple[Animal, ...]:

@@ -44,6 +44,7 @@ EXTRAS: dict[str, str] = {
     "dask": "dask",
     "ray": "ray",
     "matplotlib": "plot",
+    "numpy": "rl",
 }
 """The extra that brings each optional package the commands import (the top-level module's name)."""
 

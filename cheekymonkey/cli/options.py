@@ -15,12 +15,13 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import re
 import secrets
 import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from cheekymonkey.errors import CheekyMonkeyError
 from cheekymonkey.games import DEFAULT_GAME, GAME_NAMES, AnyGame, game_named
@@ -66,6 +67,15 @@ MAX_SEED = 2**53 - 1
 """The largest seed in size: a record keeps its seed, and a JSON document holds whole numbers up to this exactly."""
 
 
+_ASCII_INTEGER: Final = re.compile(r"[-+]?[0-9]{1,20}")
+"""A whole number as an option gives it: ASCII digits, a sign first if any (a seed's 2**53 has 16 digits)."""
+
+_ASCII_NUMBER: Final = re.compile(
+    r"[-+]?(?:[0-9]{1,20}(?:\.[0-9]{0,20})?|\.[0-9]{1,20})(?:[eE][-+]?[0-9]{1,4})?|[-+]?(?:inf|infinity|nan)", re.I
+)
+"""A number as an option gives it, in ASCII: digits, a point, an exponent (the words inf and nan are refused later)."""
+
+
 class OptionError(CheekyMonkeyError, ValueError):
     """An option that does not fit the game (a seat count, a variant, a bot, names); the command exits with 2."""
 
@@ -85,6 +95,9 @@ def number_type(
 
     def parse(text: str) -> Any:
         try:
+            # ASCII only: int() and float() would take superscript, fullwidth or Arabic-Indic digits too.
+            if not _ASCII_NUMBER.fullmatch(text.strip()):
+                raise ValueError(text)
             value = kind(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{text[:40]!r} is not {what} (a {unit})") from None
@@ -118,10 +131,9 @@ def names_type(text: str) -> tuple[str, ...]:
 
 def seed_type(text: str) -> int:
     """Parse a seed for argparse: an integer that a game record can hold (at most 2**53 - 1 in size)."""
-    try:
-        seed = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not an integer") from None
+    if not _ASCII_INTEGER.fullmatch(text.strip()):  # int() would take other digits (fullwidth, Arabic-Indic)
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not an integer (digits 0-9, a sign first if any)")
+    seed = int(text)
     if abs(seed) > MAX_SEED:
         # A record keeps the seed, and documents hold integers up to MAX_SEED: no unloadable record.
         raise argparse.ArgumentTypeError(f"{text[:40]} is too large: a seed is at most 2**53 - 1 in size")
@@ -247,8 +259,9 @@ def bots_from(game: AnyGame, args: argparse.Namespace) -> tuple[str, ...]:
         check_bots(game, given)
         return given
     known = game.bot_names()
-    kept = tuple(name for name in args.default_bots if name in known)
-    return kept or known[:1]
+    kept = tuple(name for name in args.default_bots if name in known) or known[:1]
+    _check_buildable(game, kept)
+    return kept
 
 
 def add_table_options(parser: argparse.ArgumentParser, *, bots_who: str, record_default: str) -> None:
@@ -329,15 +342,57 @@ def _rules_name(ruleset: Any) -> str:
 
 
 def check_bots(game: AnyGame, names: Sequence[str]) -> None:
-    """Refuse bot names the game does not know.
+    """Refuse bot names the game does not know, and bots that cannot play here (an optional extra missing).
+
+    Each bot is built once, before anything is played: a bot of any game whose building raises an
+    :class:`ImportError` (itself, or as the cause of the game's own error) is refused in one line naming what
+    to install, as every command refuses a missing extra.
 
     Raises:
-        OptionError: Naming the bot and the game's bots.
+        OptionError: Naming the bot and the game's bots, or the bot and the package and extra it needs.
     """
     known = game.bot_names()
     for name in names:
         if name not in known:
             raise OptionError(f"no bot named {name!r}; the bots are {', '.join(known)}")
+    _check_buildable(game, names)
+
+
+def _check_buildable(game: AnyGame, names: Sequence[str]) -> None:
+    for name in dict.fromkeys(names):
+        try:
+            game.bot_named(name)
+        except Exception as error:
+            chain = _import_chain(error)
+            if not chain:
+                raise  # not a missing package: a bug, shown as such
+            raise OptionError(f"the {name} bot cannot play here: {_missing_line(chain)}") from None
+
+
+def _import_chain(error: BaseException) -> list[ImportError]:
+    """The ImportErrors ``error`` is, was raised from or was raised while handling, outermost first."""
+    chain: list[ImportError] = []
+    seen: BaseException | None = error
+    for _ in range(20):  # a chain of causes is short; a cycle is cut
+        if seen is None:
+            break
+        if isinstance(seen, ImportError):
+            chain.append(seen)
+        seen = seen.__cause__ or seen.__context__
+    return chain
+
+
+def _missing_line(chain: list[ImportError]) -> str:
+    """What is missing and how to install it, in words, on one line."""
+    from cheekymonkey.cli import EXTRAS, install_hint
+
+    named = next((error.name.split(".")[0] for error in chain if error.name), None)
+    if named in EXTRAS:
+        return f"{named} is not installed; it comes with the {EXTRAS[named]} extra: {install_hint(EXTRAS[named])}"
+    message = " ".join(str(chain[0]).split())
+    if named is None:
+        return message  # the bot's own words, which say what to install
+    return f"{named} is not installed; install the package that provides it (pip install {named}) ({message})"
 
 
 def bots_for_seats(names: Sequence[str], seats: int) -> list[str]:

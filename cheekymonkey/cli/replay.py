@@ -26,7 +26,8 @@ from cheekymonkey.table import Seat, Table
 
 __all__ = ["STEP_PROMPT", "add_arguments", "run"]
 
-_WHERE: Final = re.compile(r"(round|turn|r|t)\s*[: ]?\s*(\d+)|(end|e)")
+# One run of spaces around an optional colon (no two runs in a row to backtrack between), ASCII digits only.
+_WHERE: Final = re.compile(r"(round|turn|r|t)\s*(?::\s*)?([0-9]{1,9})|(end|e)")
 """Where to jump: ``round:4``, ``turn:120`` (also ``round 4``, ``r 4``, ``t120``), or ``end``."""
 
 STEP_PROMPT: Final = "Enter: next turn; r N: round N; t N: turn N; e: the end; q: stop: "

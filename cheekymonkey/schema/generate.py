@@ -25,6 +25,7 @@ from typing import Any, Final, get_args, get_origin
 import attrs
 
 from cheekymonkey.games import DEFAULT_GAME, game_named
+from cheekymonkey.names import FREE_TEXT_PATTERN, MAX_LABEL_LENGTH, MAX_TEXT_LENGTH
 from cheekymonkey.schema import schema_filename, schema_folder
 from cheekymonkey.serialization.spec import MAX_INTEGER, DocumentFormat, Spelling
 
@@ -32,6 +33,9 @@ __all__ = ["document_format", "generate_schema", "generate_schemas", "schema_tex
 
 DIALECT: Final = "https://json-schema.org/draft/2020-12/schema"
 """The JSON Schema dialect the files use."""
+
+_LABELS: Final = frozenset({"names", "bots"})
+"""The fields of seat labels, a record's: texts of up to :data:`~cheekymonkey.names.MAX_LABEL_LENGTH` characters."""
 
 
 def document_format(game: str = DEFAULT_GAME) -> DocumentFormat:
@@ -133,7 +137,10 @@ class _Builder:
         if tp is float:
             return {"type": "number"}
         if tp is str:
-            return {"type": "string", "minLength": 1}
+            # Free text (cheekymonkey.names.check_text): no control or bidi character; a record's seat labels
+            # (names, bots) 256 characters at most, any other text (a rule set's name) 64.
+            longest = MAX_LABEL_LENGTH if name in _LABELS else MAX_TEXT_LENGTH
+            return {"type": "string", "minLength": 1, "maxLength": longest, "pattern": FREE_TEXT_PATTERN}
         if isinstance(tp, type) and issubclass(tp, enum.Enum):
             spelling = self.spellings[tp]
             self.defs[spelling.key] = {"enum": list(spelling.words), "description": spelling.description}

@@ -44,6 +44,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from cheekymonkey.errors import ActionTextError, IllegalActionError, InvalidValueError
+from cheekymonkey.names import ascii_number
 from cheekymonkey.toomany.actions import (
     DECLINE,
     DRAW,
@@ -143,9 +144,10 @@ def _checked(text: str, state: GameState, legal: tuple[Action, ...], action: Act
 def _numbers(text: str, words: list[str], state: GameState, what: str) -> list[int]:
     numbers = []
     for word in words:
-        if not word.isdigit():
-            raise _fail(text, f"{word!r} is not a {what}", state)
-        numbers.append(int(word))
+        number = ascii_number(word)  # digits 0-9 only: a superscript or circled digit is no number here
+        if number is None:
+            raise _fail(text, f"{word[:20]!r} is not a {what}", state)
+        numbers.append(number)
     return numbers
 
 
@@ -200,7 +202,7 @@ def parse_action(text: str, state: GameState) -> Action:
     if head == "take" and phase is Phase.RACCOON:
         kind = RaccoonTake  # "take 3": the raccoon's pick; "take" alone takes the discard top
     if kind is None:
-        kind = _NUMBERS_ALONE.get(phase) if all(word.isdigit() for word in words) else None
+        kind = _NUMBERS_ALONE.get(phase) if all(ascii_number(word) is not None for word in words) else None
         if kind is None:
             raise _fail(text, "that is not a move", state)
         rest = words

@@ -14,6 +14,7 @@ from typing import Any, Final
 import attrs
 
 from cheekymonkey.errors import InvalidRulesetError, InvalidValueError
+from cheekymonkey.names import check_text
 from cheekymonkey.toomany.cards import CARDS, MAX_NUMBER, Card
 
 __all__ = ["MAX_COUNT", "MAX_PLAYERS", "STANDARD_COUNTS", "Ruleset"]
@@ -83,7 +84,8 @@ class Ruleset:
     max_players: int = MAX_PLAYERS
     """The most seats a game under this rule set may have (TM2)."""
     name: str = "custom"
-    """A name for people: the preset's name, or ``"custom"``."""
+    """A name for people: the preset's name, or ``"custom"``; at most 64 characters, none a control or
+    bidirectional one (:func:`cheekymonkey.names.check_text`)."""
 
     def __attrs_post_init__(self) -> None:
         counts = self.counts
@@ -110,6 +112,8 @@ class Ruleset:
             raise InvalidRulesetError(f"max_players {high} is above the supported {MAX_PLAYERS} (TM2)")
         if not isinstance(self.name, str) or not self.name.strip():
             raise InvalidRulesetError(f"name must be a non-empty string, got {self.name!r}")
+        # Shown to every player, at their terminals too: no control or bidirectional character, 64 at most.
+        check_text(self.name, "a rule set's name", error=InvalidRulesetError)
         # TM11, TM21: a row is complete when each position p shows p or a wild; a position whose number is
         # not in the deck needs a wild of its own, or no row could ever be completed.
         missing = [p for p in range(1, row + 1) if counts[p - 1] == 0]

@@ -39,6 +39,7 @@ from cheekymonkey.toomany import (
 )
 from cheekymonkey.toomany import documents as tmm
 from tests.document_testing import HUGE, Fuzzing, hostile_documents
+from tests.test_free_text import HOSTILE as HOSTILE_TEXTS
 from tests.toomany.documents_support import BEYOND_SCHEMA, VALIDATORS, samples
 from tests.toomany.invariants import cards_held, check_state_invariants
 
@@ -59,6 +60,7 @@ _STRINGS: Final = (
     st.text(max_size=12)
     | st.sampled_from([*_FIELD_NAMES, "\ud800", "\ufeff", "x" * 10_000, BIG, "too-many-monkeys/01", "cheekymonkey/1"])
     | st.sampled_from([f"too-many-monkeys/{v}" for v in ("1", "2", "0", "-1", "1.0", "9" * 5000)])
+    | st.sampled_from(list(HOSTILE_TEXTS.values()))
 )
 _LEAVES: Final = st.none() | st.booleans() | _NUMBERS | _FLOATS | _STRINGS
 _KEYS: Final = st.sampled_from(_FIELD_NAMES) | st.text(max_size=8) | st.sampled_from([BIG, "\ud800", ""])

@@ -37,6 +37,7 @@ from cheekymonkey.toomany import (
 )
 from cheekymonkey.toomany import documents as tmm
 from tests.document_testing import DROP, MAX_MESSAGE, changed, count_calls
+from tests.test_loaders_linear import HOSTILE_SHAPES
 from tests.toomany.documents_support import SMALL, VALIDATORS, play
 from tests.toomany.helpers import TINY, make
 
@@ -528,3 +529,29 @@ def test_a_list_of_the_wrong_length_is_refused_by_its_count(field: str, value: o
     error = _refused(document, "state")
     assert (error.path, error.reason) == (f"$.{field}", reason)
     assert not VALIDATORS["state"].is_valid(document)
+
+
+@pytest.mark.parametrize("shape", HOSTILE_SHAPES)
+@pytest.mark.parametrize("kind", [None, *tmm.KINDS])
+def test_a_text_built_to_make_a_scan_quadratic_is_refused_in_one_linear_pass(
+    shape: str, kind: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Strings never closed, escapes repeated, brackets opened: refused, typed and briefly, for every kind.
+
+    The scan before the parse is counted (characters examined): at most three per character of the text.
+    """
+    text = HOSTILE_SHAPES[shape](64_000)
+    works: list[int] = []
+    scan = _parsing._scan
+
+    def counted(scanned: str) -> tuple[int, int]:
+        found = scan(scanned)
+        works.append(found[1])
+        return found
+
+    monkeypatch.setattr(_parsing, "_scan", counted)
+    with pytest.raises(DocumentError) as caught:
+        tmm.loads(text, kind)
+    assert len(str(caught.value)) < MAX_MESSAGE
+    assert len(works) == 1
+    assert works[0] <= 3 * len(text)
