@@ -9,7 +9,7 @@ The leaky variants break one member each, for the checks that must catch them.
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable
 from fractions import Fraction
 from typing import Any, TypeAlias
 

@@ -83,8 +83,9 @@ def test_the_adapter_and_openspiels_pig_play_the_same_games_index_for_index(play
             assert ours.current_player() == theirs.current_player()
             assert ours.legal_actions() == theirs.legal_actions()
             if theirs.is_chance_node():
-                assert [index for index, _ in ours.chance_outcomes()] == [index for index, _ in theirs.chance_outcomes()]
-                assert [p for _, p in ours.chance_outcomes()] == pytest.approx([p for _, p in theirs.chance_outcomes()])
+                mine, other = ours.chance_outcomes(), theirs.chance_outcomes()
+                assert [index for index, _ in mine] == [index for index, _ in other]
+                assert [p for _, p in mine] == pytest.approx([p for _, p in other])
             action = rng.choice(theirs.legal_actions())
             ours.apply_action(action)
             theirs.apply_action(action)
