@@ -174,7 +174,6 @@ class LeducEncoding:
         n, cards = self.players, self.num_outcomes
         first = seat or 0
         order = [(first + step) % n for step in range(n)]
-        view = LEDUC.view(state, seat)
         mine = [0] * cards
         if seat is not None and state.cards[seat] is not None:
             mine[state.cards[seat] or 0] = 1
@@ -182,7 +181,7 @@ class LeducEncoding:
         if state.public is not None:
             public[state.public] = 1
         shown = [0] * (n * cards)
-        if state.over and view.hands.count("?") + view.hands.count("-") < n - (0 if seat is None else 1):
+        if state.over and state.folded.count(False) > 1:  # L8: a showdown turns up the hands still in
             for place, other in enumerate(order):
                 card = state.cards[other]
                 if card is not None and not state.folded[other]:

@@ -285,12 +285,16 @@ class Leduc(BaseGame[LeducState, Action, Rules, LeducView, LeducEvent]):
             return state.cards[seat]
         return None
 
-    def view(self, state: LeducState, seat: int | None) -> LeducView:
-        """The viewer's own card, the public card and the betting; the hands still in at a showdown (L8)."""
-        hands = tuple(
-            "-" if card is None else card_text(self._hand_seen(state, other, seat)).replace("-", "?")
+    def _hands(self, state: LeducState, viewer: int | None) -> tuple[str, ...]:
+        # Each seat's card as ``viewer`` sees it: "-" not dealt, "?" face down, else the card.
+        return tuple(
+            "-" if card is None else card_text(self._hand_seen(state, other, viewer)).replace("-", "?")
             for other, card in enumerate(state.cards)
         )
+
+    def view(self, state: LeducState, seat: int | None) -> LeducView:
+        """The viewer's own card, the public card and the betting; the hands still in at a showdown (L8)."""
+        hands = self._hands(state, seat)
         betting = " / ".join("".join(_LETTERS[bet] for bet in moves) for moves in state.betting[: state.round])
         return LeducView(state.round, card_text(state.public), hands, state.chips, state.folded, betting)
 
@@ -301,7 +305,7 @@ class Leduc(BaseGame[LeducState, Action, Rules, LeducView, LeducEvent]):
         the deal has gone, and hold the hands a showdown turns up. Before the end this keys the histories as
         OpenSpiel's ``leduc_poker`` keys them (its own card by index, the betting by round).
         """
-        hands = " ".join(self.view(state, seat).hands)
+        hands = " ".join(self._hands(state, seat))
         rounds = "; ".join(
             f"round {n + 1}: " + "".join(_LETTERS[bet] for bet in moves) for n, moves in enumerate(state.betting)
         )
