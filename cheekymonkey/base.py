@@ -360,7 +360,10 @@ class BaseGame(ABC, Generic[S, A, R, V, E]):
         return max(fewest, min(most, 3))
 
     def stakes(self, players: int, ruleset: R | None = None) -> Stakes:
-        """Default: :meth:`Stakes.of_outcome`, the winners sharing 1 and the others 0 (:meth:`returns`' default)."""
+        """Default: :meth:`~cheekymonkey.outcome.Stakes.of_outcome`, the winners sharing 1, the others 0.
+
+        These are the bounds of :meth:`returns`' default.
+        """
         return Stakes.of_outcome()
 
     def returns(self, state: S) -> tuple[float, ...]:

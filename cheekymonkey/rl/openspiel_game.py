@@ -503,7 +503,7 @@ class SpielObserver:
             state of a game with private information that offers no ``"information"`` kind).
         scaled: Fill the tensor with each entry divided by its bound, in [0, 1].
         information: The string is the game's :meth:`~cheekymonkey.Game.information_state` of the seat
-            (:func:`information_text`), not the observation's text.
+            (:func:`~cheekymonkey.rl.openspiel_game.information_text`), not the observation's text.
         public: Observe as a spectator (what every seat sees), whichever player is asked for.
     """
 

@@ -119,6 +119,7 @@ collections.abc.Iterator py:class library/collections.abc.html#$
 collections.abc.Sequence py:class library/collections.abc.html#$
 collections.abc.Mapping py:class library/collections.abc.html#$
 collections.abc.Callable py:class library/collections.abc.html#$
+collections.abc.Hashable py:class library/collections.abc.html#$
 typing.Any py:data library/typing.html#$
 typing.Protocol py:class library/typing.html#$
 typing.TypeAlias py:data library/typing.html#$
