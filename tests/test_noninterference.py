@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
+
 import pytest
 
 from cheekymonkey.games import GAME_NAMES, game_named
 from cheekymonkey.testing import NoninterferenceError, check_noninterference
-from tests.secret_games import GUESS, LeakyEventsGame, LeakyViewGame
+from cheekymonkey.text_table import Cell, Column, TextTable
+from tests.secret_games import CARDS, GUESS, GuessGame, GuessState, LeakyEventsGame, LeakyViewGame
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)
@@ -55,3 +59,40 @@ def test_events_shown_to_every_seat_fail_on_the_events_route() -> None:
     assert failure.value.seat == 1
     assert len(failure.value.history) == 1  # the deal of seat 0's card, which seat 1 must not see
     assert failure.value.history[0].endswith("to seat 0")
+
+
+class _RedrawsOwnCard(GuessGame):
+    """A resample that deals the seat a new card of its own: no longer a state the seat cannot tell apart."""
+
+    name = "guess-redraws"
+
+    def resample(self, state: GuessState, seat: int, rng: random.Random) -> GuessState:
+        if state.cards[seat] is None:
+            return state
+        left = [card for card in CARDS if card not in state.cards]
+        cards = list(state.cards)
+        cards[seat] = left[0] if left else cards[seat]
+        return GuessState((cards[0], cards[1]), state.guess)
+
+
+class _BoardShowsCards(GuessGame):
+    """The view is right, but the board is drawn from the state."""
+
+    name = "guess-leaky-board"
+
+    def board_table(self, state: GuessState, names: Sequence[str], viewer: int | None = None) -> TextTable:
+        return TextTable((Column(Cell("cards")),), ((Cell(repr(state.cards)),),))
+
+
+def test_a_resample_that_changes_what_the_seat_knows_fails_on_the_information_state() -> None:
+    with pytest.raises(NoninterferenceError) as failure:
+        check_noninterference(_RedrawsOwnCard(), seed=3, games=10)
+    assert failure.value.route == "information state"
+    assert failure.value.seat == 0
+
+
+def test_a_board_drawn_from_the_state_fails_on_the_board() -> None:
+    with pytest.raises(NoninterferenceError) as failure:
+        check_noninterference(_BoardShowsCards(), seed=3, games=10)
+    assert failure.value.route == "board"
+    assert failure.value.seat == 1
