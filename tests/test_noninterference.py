@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Any
 
 import pytest
 
+from cheekymonkey.errors import InvalidValueError
 from cheekymonkey.games import GAME_NAMES, game_named
 from cheekymonkey.testing import NoninterferenceError, check_noninterference
 from cheekymonkey.text_table import Cell, Column, TextTable
@@ -96,3 +98,17 @@ def test_a_board_drawn_from_the_state_fails_on_the_board() -> None:
         check_noninterference(_BoardShowsCards(), seed=3, games=10)
     assert failure.value.route == "board"
     assert failure.value.seat == 1
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ({"seed": "1"}, "seed must be an integer"),
+        ({"seed": 1, "games": 0}, "games must be an integer of at least 1"),
+        ({"seed": 1, "draws": True}, "draws must be"),
+        ({"seed": 1, "max_steps": 2.5}, "max_steps must be"),
+    ],
+)
+def test_bad_arguments_are_refused_with_a_typed_error(arguments: dict[str, Any], message: str) -> None:
+    with pytest.raises(InvalidValueError, match=message):
+        check_noninterference(GUESS, **arguments)

@@ -42,7 +42,7 @@ from typing import Any
 
 import attrs
 
-from cheekymonkey.errors import CheekyMonkeyError
+from cheekymonkey.errors import CheekyMonkeyError, InvalidValueError
 from cheekymonkey.game import Game
 from cheekymonkey.table import bot_state
 
@@ -228,7 +228,18 @@ def check_noninterference(
 
     Raises:
         NoninterferenceError: At the first route that differs.
+        InvalidValueError: If ``seed``, ``games``, ``draws`` or ``max_steps`` is not a whole number of the
+            right size (a seed of any size, at least 1 game, draw and step).
     """
+    for label, value, least in (
+        ("seed", seed, None),
+        ("games", games, 1),
+        ("draws", draws, 1),
+        ("max_steps", max_steps, 1),
+    ):
+        if isinstance(given, bool) or not isinstance(given, int) or (least is not None and given < least):
+            wanted = "an integer" if least is None else f"an integer of at least {least}"
+            raise InvalidValueError(f"{label} must be {wanted}, got {given!r}")
     seats = game.default_seats(ruleset) if players is None else players
     names = [f"Seat {seat}" for seat in range(seats)]
     chosen = tuple(game.bot_names() if game.private_information else ()) if bots is None else tuple(bots)
