@@ -231,7 +231,7 @@ def check_noninterference(
         InvalidValueError: If ``seed``, ``games``, ``draws`` or ``max_steps`` is not a whole number of the
             right size (a seed of any size, at least 1 game, draw and step).
     """
-    for label, value, least in (
+    for label, given, least in (
         ("seed", seed, None),
         ("games", games, 1),
         ("draws", draws, 1),
