@@ -25,11 +25,13 @@ The defaults are never on the hot path: :meth:`~BaseGame.sample_chance` and the 
 for every game, but a game's own engine functions (the ones its bots, search and benchmarks call) stay as
 fast as the game makes them, and a game may override any default with its own.
 
-A whole game, the smallest there is: one seat tosses a coin, and wins on heads.
+A whole game, the smallest there is: one seat tosses a coin, and wins on heads. Its view is a value of its
+own, what a seat may see, and never the state itself (a view that returns the state shows every seat
+everything, a hand of cards included: see :attr:`~BaseGame.private_information`).
 
 >>> from fractions import Fraction
 >>> from cheekymonkey.outcome import Outcome, Stakes
->>> class Toss(BaseGame[tuple[str, ...], str, None, tuple[str, ...], Played[str]]):
+>>> class Toss(BaseGame[tuple[str, ...], str, None, dict[str, str], Played[str]]):
 ...     name = "toss"
 ...     title = "Toss"
 ...     def ruleset(self, name=None): return None
@@ -45,7 +47,7 @@ A whole game, the smallest there is: one seat tosses a coin, and wins on heads.
 ...     def to_move(self, state): return 0 if not state else None
 ...     def is_terminal(self, state): return len(state) == 2
 ...     def outcome(self, state): return Outcome((0,), (1,), (1.0 if state[1] == "heads" else 0.0,))
-...     def view(self, state, seat): return state
+...     def view(self, state, seat): return {"coin": state[1] if len(state) == 2 else "not landed"}
 >>> toss = Toss()
 >>> toss.parse_actions("toss", toss.new_game(1)), toss.bot_names(), toss.preset_names()
 (('toss',), ('random',), ('standard',))
@@ -358,7 +360,10 @@ class BaseGame(ABC, Generic[S, A, R, V, E]):
         return max(fewest, min(most, 3))
 
     def stakes(self, players: int, ruleset: R | None = None) -> Stakes:
-        """Default: :meth:`~cheekymonkey.Stakes.of_outcome`, the winners sharing 1 and the others 0."""
+        """Default: :meth:`~cheekymonkey.outcome.Stakes.of_outcome`, the winners sharing 1, the others 0.
+
+        These are the bounds of :meth:`returns`' default.
+        """
         return Stakes.of_outcome()
 
     def returns(self, state: S) -> tuple[float, ...]:

@@ -8,6 +8,9 @@ drives, so that none writes a game loop of its own. It holds
 - the events each action caused, numbered in order, for front ends to animate;
 - the seats, each a person or a bot, with a name;
 - the two random streams, one for chance and one for the bots, both from one seed;
+- what each seat may know: a bot of a game with private information is handed a state drawn from its
+  seat's information (:func:`bot_state`), never the true one, and :meth:`~cheekymonkey.Table.events_for`
+  gives the events as one seat (or a spectator) sees them (:meth:`~cheekymonkey.Game.event_for`);
 - an optional limit on turns or steps. A game that reaches it is *truncated*: it stops, and has no
   outcome, since a game cut off is never a result.
 
@@ -53,7 +56,18 @@ from cheekymonkey.names import MAX_LABEL_LENGTH, check_text
 from cheekymonkey.outcome import Outcome
 from cheekymonkey.record import RecordLike
 
-__all__ = ["Seat", "Step", "Table", "Waiting", "bot_kind", "past_limits", "rngs_for"]
+__all__ = [
+    "Seat",
+    "SeatBot",
+    "Step",
+    "Table",
+    "Waiting",
+    "bot_kind",
+    "bot_state",
+    "events_seen",
+    "past_limits",
+    "rngs_for",
+]
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -95,6 +109,43 @@ def past_limits(turns: int, steps: int, max_turns: int | None, max_steps: int | 
     return (max_turns is not None and turns > max_turns) or (max_steps is not None and steps >= max_steps)
 
 
+SeatBot = GameBot
+"""A bot as a :class:`Table` asks it: :class:`~cheekymonkey.game.GameBot`, whose ``choose`` is handed
+:func:`bot_state` of its seat (for a game with private information a state drawn from what the seat knows,
+never the true one). The alias marks where a bot plays a seat rather than searches the true state."""
+
+
+def bot_state(game: Game[S, A, R, V, E], state: S, seat: int, rng: random.Random) -> S:
+    """The state a bot playing ``seat`` is handed: ``state``, or a resampled one for a game with secrets.
+
+    For a game with private information, :meth:`~cheekymonkey.Game.resample` of ``state`` for ``seat``,
+    drawn with ``rng``.
+
+    A game without secrets draws nothing here, so a seeded game's bots use their random numbers as before.
+
+    >>> from cheekymonkey import CHEEKY_MONKEY
+    >>> state = CHEEKY_MONKEY.new_game(2)
+    >>> bot_state(CHEEKY_MONKEY, state, 0, random.Random(1)) is state
+    True
+    """
+    if not game.private_information:
+        return state
+    return game.resample(state, seat, rng)
+
+
+def events_seen(game: Game[S, A, R, V, E], events: Sequence[E], viewer: int | None) -> tuple[E, ...]:
+    """``events`` as ``viewer`` (None: a spectator) sees them.
+
+    Each goes through :meth:`~cheekymonkey.Game.event_for`; the ones that show the viewer nothing are left out.
+
+    For a game without private information, the events as they are.
+    """
+    if not game.private_information:
+        return tuple(events)
+    seen = (game.event_for(event, viewer) for event in events)
+    return tuple(event for event in seen if event is not None)
+
+
 def bot_kind(bot: object) -> str:
     """The kind a bot is recorded as: its ``kind`` attribute if it has one, else its class name.
 
@@ -123,9 +174,9 @@ class Seat:
     """The name shown to everybody at the table."""
     kind: str = HUMAN
     """``"human"``, or the bot's kind (``"heuristic"``)."""
-    player: GameBot[Any, Any] | None = attrs.field(default=None, eq=False, repr=False)
+    player: SeatBot[Any, Any] | None = attrs.field(default=None, eq=False, repr=False)
     """The bot that plays the seat, or None: for a person, or a bot that is not at this table (a record's
-    seat, replayed: such a seat cannot move by itself)."""
+    seat, replayed: such a seat cannot move by itself). It is handed :func:`bot_state` of the seat."""
 
     def __attrs_post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name.strip():
@@ -333,8 +384,16 @@ class Table(Generic[S, A, R, V, E]):
         return tuple(self._events)
 
     def events_since(self, seq: int) -> tuple[E, ...]:
-        """The events numbered ``seq`` and after."""
+        """The events numbered ``seq`` and after, as they happened (every seat's secrets included)."""
         return tuple(self._events[max(0, seq) :])
+
+    def events_for(self, viewer: int | None, since: int = 0) -> tuple[E, ...]:
+        """The events numbered ``since`` and after as ``viewer`` (None: a spectator) sees them (:func:`events_seen`).
+
+        What a route facing one seat shows: for a game with private information, another seat's secret is
+        masked or left out by the game's :meth:`~cheekymonkey.Game.event_for`.
+        """
+        return events_seen(self.game, self._events[max(0, since) :], viewer)
 
     @property
     def turns(self) -> int:
@@ -578,6 +637,9 @@ type only 'd' (what is drawn is the table's to settle, never a player's)
     def choose(self) -> A:
         """The action the bot to move would play now, without playing it (safe to call from a worker thread).
 
+        The bot is handed :func:`bot_state` of its seat, drawn from the table's bots' stream: for a game
+        with private information, a state its seat cannot tell from the true one.
+
         Raises:
             InvalidValueError: If no bot is to move.
         """
@@ -587,7 +649,7 @@ type only 'd' (what is drawn is the table's to settle, never a player's)
         bot = self.seats[seat].player
         if bot is None:
             raise InvalidValueError(f"seat {seat}'s bot ({self.seats[seat].kind}) is not at this table")
-        action: A = bot.choose(self.state, self._bot_rng)
+        action: A = bot.choose(bot_state(self.game, self.state, seat, self._bot_rng), self._bot_rng)
         return action
 
     def step(self) -> Step[S, A, E] | None:

@@ -143,7 +143,11 @@ def test_pettingzoo_plays_the_seeded_game_and_reports_an_end_before_anybodys_fir
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("limit", LIMITS)
 def test_openspiel_is_terminal_where_the_table_ends_the_same_game(name: str, kind: str, limit: int) -> None:
-    """The Table's seeded games replayed in OpenSpiel: terminal on the same action, truncated or not, same returns."""
+    """The Table's seeded games replayed in OpenSpiel: terminal on the same action, truncated or not.
+
+    A game ended by its rules returns the game's own returns there; a truncated one an equal share of its stakes'
+    total (0 for the default stakes and for zero-sum ones).
+    """
     game = game_named(name)
     # OpenSpiel needs a step limit: the default one (far above these games) where the turns are limited.
     spiel = load(players=2, game=name, max_turns=limit) if kind == "max_turns" else load(2, game=name, max_steps=limit)
@@ -158,7 +162,7 @@ def test_openspiel_is_terminal_where_the_table_ends_the_same_game(name: str, kin
         assert state.game_state == table.state
         assert state.truncated is table.truncated
         outcome = table.outcome()
-        assert state.returns() == (list(outcome.returns) if outcome is not None else [0.0, 0.0])
+        assert state.returns() == (list(game.returns(table.state)) if outcome is not None else [0.0, 0.0])
         assert state.legal_actions() == []
 
 

@@ -313,4 +313,6 @@ def test_openspiels_mcts_bot_plays_a_whole_game_through_the_adapter(name: str) -
     assert moves > 0
     assert not state.truncated
     assert game.game.is_terminal(state.game_state)
-    assert sum(state.returns()) == pytest.approx(1.0)
+    # The game's own returns, adding up to its stakes' total: 1 shared by the winners by default, 0 if zero-sum.
+    assert state.returns() == list(game.game.returns(state.game_state))
+    assert sum(state.returns()) == pytest.approx(game.game.stakes(2).total)

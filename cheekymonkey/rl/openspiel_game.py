@@ -31,27 +31,40 @@ the actions, chance outcomes, observations and their texts are the game's own en
   by default; it must be set, and it is the game's ``max_game_length``): the truncation rule every adapter
   shares.
 
-**What a game returns.** A game that ends by its rules returns each seat's
-:attr:`~cheekymonkey.Outcome.returns` (1 for a sole winner, ``1/k`` each for ``k`` sharing, 0
-otherwise: they add up to 1). A game cut off at a limit is *truncated*: it has no result, and every seat's
-return is 0 (:attr:`SpielState.truncated` tells the two apart). The returns of the two kinds of end add up
-to different totals, so the game is declared general-sum, with utilities from 0 to 1; see
-:mod:`~cheekymonkey.rl.episodes`. Chance is a player here, so a game cut off (or ended) before anybody's
-first decision is simply terminal after the chance outcome that ends it.
+**What a game returns.** A game that ends by its rules returns the game's own
+:meth:`~cheekymonkey.Game.returns`, and declares the bounds and kind of its
+:meth:`~cheekymonkey.Game.stakes`. A game cut off at a limit is *truncated*: it has no result
+(:attr:`SpielState.truncated` tells the two kinds of end apart), and every seat gets an equal share of the
+stakes' total (0 in a zero-sum game). A game that keeps the default stakes (the
+:class:`~cheekymonkey.Outcome` scale: 1 for a sole winner, ``1/k`` each for ``k`` sharing, 0 otherwise)
+is the exception kept from before stakes were declared: its truncated games return 0 each, so it is
+declared general-sum with utilities from 0 to 1; see :mod:`~cheekymonkey.rl.episodes`. Chance is a player
+here, so a game cut off (or ended) before anybody's first decision is simply terminal after the chance
+outcome that ends it.
 
 **Observations** are from the observing seat (the viewer is seat 0, and action indices count seats from
-the player who acts), as float32 tensors. The game is declared one of perfect information, so the
-observation and the information state are the same, of the ``observation`` kind; their strings show
-exactly what the tensor shows (:meth:`~cheekymonkey.encoding.Encoding.observation_text`), so they are keys
-that do not grow with the length of a game.
+the player who acts), as float32 tensors, of the ``observation`` kind; their strings show exactly what the
+tensor shows (:meth:`~cheekymonkey.encoding.Encoding.observation_text`). A game without private
+information (:attr:`~cheekymonkey.Game.private_information` False) is declared one of perfect information,
+and its information state is its observation.
+
+**A game with private information** is declared one of imperfect information, and a seat's information
+state comes from the game's :meth:`~cheekymonkey.Game.information_state` of that seat: its string is the
+information state itself if it is a string, else its ``repr`` (so the game's information states should be
+values whose ``repr`` tells them apart), and its tensor is the game's observation kind ``"information"``
+if it offers one (else the game provides no information-state tensor). ``str(state)`` is the spectator's
+board (:meth:`~cheekymonkey.Game.board_table` for no seat), which shows no seat's secrets, and
+:meth:`SpielState.resample_from_infostate` draws through :meth:`~cheekymonkey.Game.resample`, so
+OpenSpiel's ``ISMCTSBot`` searches on it.
 
 **Serialization** is OpenSpiel's own for Python games (the history plus the pickled state).
 """
 
 from __future__ import annotations
 
+import random
 import urllib.parse
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from typing import Any, Final
 
 try:
@@ -65,6 +78,7 @@ except ImportError as error:
 from cheekymonkey.encoding import Encoding
 from cheekymonkey.errors import CheekyMonkeyError, InvalidValueError
 from cheekymonkey.games import DEFAULT_GAME, GAME_NAMES, AnyGame, game_named
+from cheekymonkey.outcome import Stakes, Utility
 from cheekymonkey.rl._arrays import Observations
 from cheekymonkey.rl.episodes import DEFAULT_MAX_STEPS, check_scaled, learnable_game
 from cheekymonkey.table import past_limits
@@ -77,12 +91,41 @@ __all__ = [
     "SpielGame",
     "SpielObserver",
     "SpielState",
+    "information_text",
     "load",
     "rules_parameter",
     "spiel_name",
 ]
 
 _JSON: Final = "json:"
+
+INFORMATION_KIND: Final = "information"
+"""The observation kind a game with private information offers for the information-state tensor, if any."""
+
+
+def information_text(information: Hashable) -> str:
+    """An information state (:meth:`~cheekymonkey.Game.information_state`) as OpenSpiel's string of it.
+
+    The information state itself if it is a string, else its ``repr``.
+
+    >>> information_text("card Kh"), information_text(("Kh", (1, 2)))
+    ('card Kh', "('Kh', (1, 2))")
+    """
+    return information if isinstance(information, str) else repr(information)
+
+
+def _declared(stakes: Stakes, players: int) -> tuple[Any, float, float, float | None, float]:
+    # OpenSpiel's utility kind, min and max utility, utility sum, and the return of each seat in a truncated
+    # game. The default stakes keep the adapter's declarations from before games declared their own.
+    if stakes == Stakes.of_outcome():
+        return pyspiel.GameType.Utility.GENERAL_SUM, 0.0, 1.0, None, 0.0
+    share = 0.0 if stakes.total is None else stakes.total / players
+    kind = {
+        Utility.ZERO_SUM: pyspiel.GameType.Utility.ZERO_SUM,
+        Utility.CONSTANT_SUM: pyspiel.GameType.Utility.CONSTANT_SUM,
+        Utility.GENERAL_SUM: pyspiel.GameType.Utility.GENERAL_SUM,
+    }[stakes.utility]
+    return kind, min(stakes.low, share), max(stakes.high, share), stakes.total, share
 
 
 def spiel_name(game: str) -> str:
@@ -130,7 +173,18 @@ def _count(params: Mapping[str, Any], name: str, default: int, low: int) -> int:
 class _Shared:
     """What every state of one game shares: the game, its encoding, the limits. Copied and pickled as one."""
 
-    __slots__ = ("encoding", "game", "kind", "max_steps", "max_turns", "players", "ruleset", "scaled")
+    __slots__ = (
+        "encoding",
+        "game",
+        "information",
+        "kind",
+        "max_steps",
+        "max_turns",
+        "players",
+        "ruleset",
+        "scaled",
+        "truncated_return",
+    )
 
     def __init__(
         self,
@@ -150,6 +204,13 @@ class _Shared:
         self.max_steps = max_steps
         self.scaled = scaled
         self.encoding: Encoding[Any, Any] = self.game.encoding(players, ruleset, kind)
+        # A game with private information: its information-state tensor's encoding, if it offers one.
+        self.information: Encoding[Any, Any] | None = (
+            self.game.encoding(players, ruleset, INFORMATION_KIND)
+            if self.game.private_information and INFORMATION_KIND in self.game.observation_kinds()
+            else None
+        )
+        self.truncated_return = _declared(self.game.stakes(players, ruleset), players)[4]
 
     def __deepcopy__(self, memo: dict[int, object]) -> _Shared:
         return self  # immutable in practice: a clone shares it
@@ -178,19 +239,25 @@ class _Held:
 
 def _game_type(game: AnyGame) -> Any:
     ranges = [game.seat_range(game.ruleset(name)) for name in game.preset_names()]
+    secret = game.private_information
+    # The default stakes: a game ended by its rules pays 1 in all, a truncated one 0, so not constant-sum.
+    utility = _declared(game.stakes(game.default_seats()), game.default_seats())[0]
     return pyspiel.GameType(
         short_name=spiel_name(game.name),
         long_name=f"{game.title} (cheekymonkey)",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-        information=pyspiel.GameType.Information.PERFECT_INFORMATION,
-        # A game ended by its rules pays 1 in all, a truncated one 0: not constant-sum.
-        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        information=(
+            pyspiel.GameType.Information.IMPERFECT_INFORMATION
+            if secret
+            else pyspiel.GameType.Information.PERFECT_INFORMATION
+        ),
+        utility=utility,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=max(high for _, high in ranges),
         min_num_players=min(low for low, _ in ranges),
         provides_information_state_string=True,
-        provides_information_state_tensor=True,
+        provides_information_state_tensor=not secret or INFORMATION_KIND in game.observation_kinds(),
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification={
@@ -247,13 +314,14 @@ class SpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships without ty
                 f"OpenSpiel's registration of {game.title} seats at most {game_type.max_num_players}"
             )
         shared = _Shared(game.name, players, ruleset, kind, max_turns, max_steps, scaled)
+        _, low_utility, high_utility, utility_sum, _ = _declared(game.stakes(players, ruleset), players)
         info = pyspiel.GameInfo(
             num_distinct_actions=shared.encoding.num_actions,
             max_chance_outcomes=shared.encoding.num_outcomes,
             num_players=players,
-            min_utility=0.0,
-            max_utility=1.0,
-            utility_sum=None,
+            min_utility=low_utility,
+            max_utility=high_utility,
+            utility_sum=utility_sum,
             max_game_length=max_steps,
         )
         canonical = {
@@ -292,7 +360,10 @@ class SpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships without ty
 
         ``params={"observation": "table", "scaled": True}`` asks for both.
 
-        The game is one of perfect information, so ``iig_obs_type`` changes nothing.
+        For a game of perfect information ``iig_obs_type`` changes nothing. For a game with private
+        information, ``iig_obs_type`` with perfect recall asks for the information state
+        (:meth:`~cheekymonkey.Game.information_state`, and the ``"information"`` kind's tensor), and one
+        with no private information (``PrivateInfoType.NONE``) for what a spectator observes.
 
         Raises:
             InvalidValueError: If ``params`` holds anything else.
@@ -313,6 +384,11 @@ class SpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships without ty
         encoding = (
             shared.encoding if kind == shared.kind else shared.game.encoding(shared.players, shared.ruleset, kind)
         )
+        if shared.game.private_information and iig_obs_type is not None:
+            if iig_obs_type.perfect_recall:
+                return SpielObserver(shared.information, scaled=scaled, information=True)
+            if iig_obs_type.private_info == pyspiel.PrivateInfoType.NONE:
+                return SpielObserver(encoding, scaled=scaled, public=True)
         return SpielObserver(encoding, scaled=scaled)
 
 
@@ -384,15 +460,38 @@ class SpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships without 
         return self._truncated or self._shared.game.is_terminal(self._held.value)
 
     def returns(self) -> list[float]:
-        """Each seat's return: the outcome's returns once the game has ended by its rules; 0 otherwise."""
+        """Each seat's return: the game's returns once it has ended by its rules; 0 before.
+
+        A truncated game returns each seat an equal share of the stakes' total (0 for the default stakes).
+        """
         game = self._shared.game
         state = self._held.value
-        if not self._truncated and game.is_terminal(state):
-            return list(game.outcome(state).returns)
+        if self._truncated:
+            return [self._shared.truncated_return] * self._shared.players
+        if game.is_terminal(state):
+            return [float(value) for value in game.returns(state)]
         return [0.0] * self._shared.players
 
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> SpielState:
+        """A state ``player_id`` cannot tell from this one, drawn by the game's :meth:`~cheekymonkey.Game.resample`.
+
+        Its random numbers are seeded from one draw of ``probability_sampler``. The new state keeps this
+        one's history of actions (OpenSpiel's record of it), which only the game's state differs from.
+        """
+        rng = random.Random(int(float(probability_sampler()) * 2**53))
+        drawn = self._shared.game.resample(self._held.value, int(player_id), rng)
+        other: SpielState = self.clone()
+        other._held = _Held(drawn)
+        return other
+
     def __str__(self) -> str:
-        text: str = self._shared.game.board_text(self._held.value)
+        game = self._shared.game
+        state = self._held.value
+        if game.private_information:  # what a spectator sees: no seat's secret
+            names = [f"Seat {seat}" for seat in range(self._shared.players)]
+            text: str = game.board_table(state, names, None).text()
+        else:
+            text = game.board_text(state)
         return text + ("\ntruncated" if self._truncated else "")
 
 
@@ -400,30 +499,54 @@ class SpielObserver:
     """An OpenSpiel observer (the ``PyObserver`` protocol): fills ``tensor`` and ``dict`` from a state.
 
     Args:
-        encoding: The game's encoding of the observation kind wanted.
+        encoding: The game's encoding of the observation kind wanted (None: no tensor, for the information
+            state of a game with private information that offers no ``"information"`` kind).
         scaled: Fill the tensor with each entry divided by its bound, in [0, 1].
+        information: The string is the game's :meth:`~cheekymonkey.Game.information_state` of the seat
+            (:func:`~cheekymonkey.rl.openspiel_game.information_text`), not the observation's text.
+        public: Observe as a spectator (what every seat sees), whichever player is asked for.
     """
 
-    def __init__(self, encoding: Encoding[Any, Any], *, scaled: bool = False) -> None:
+    def __init__(
+        self,
+        encoding: Encoding[Any, Any] | None,
+        *,
+        scaled: bool = False,
+        information: bool = False,
+        public: bool = False,
+    ) -> None:
         self.encoding = encoding
         self.scaled = scaled
         """Whether the tensor is scaled by the bounds."""
-        self._observations = Observations(encoding, scaled)
-        self.tensor = np.zeros(encoding.observation_size, np.float32)
+        self.information = information
+        """Whether this observer gives the information state."""
+        self.public = public
+        """Whether this observer sees as a spectator."""
+        self._observations = None if encoding is None else Observations(encoding, scaled)
+        self.tensor = np.zeros(0 if encoding is None else encoding.observation_size, np.float32)
         """The observation, as a flat float32 vector."""
-        self.dict = {
-            field.name: self.tensor[field.offset : field.offset + field.size].reshape(field.shape)
-            for field in encoding.observation_fields
-        }
+        self.dict = (
+            {}
+            if encoding is None
+            else {
+                field.name: self.tensor[field.offset : field.offset + field.size].reshape(field.shape)
+                for field in encoding.observation_fields
+            }
+        )
         """The same numbers by field, as views into :attr:`tensor`."""
 
     def set_from(self, state: SpielState, player: int) -> None:
         """Fill :attr:`tensor` with ``state`` as seat ``player`` observes it."""
-        self._observations.fill(self.tensor, state.game_state, player)
+        if self._observations is not None:
+            self._observations.fill(self.tensor, state.game_state, None if self.public else player)
 
     def string_from(self, state: SpielState, player: int) -> str:
-        """What the tensor shows, as text (the same text for the same tensor)."""
-        return self.encoding.observation_text(state.game_state, player)
+        """What the tensor shows, as text (the same text for the same tensor); or the seat's information state."""
+        if self.information:
+            return information_text(state._shared.game.information_state(state.game_state, player))
+        if self.encoding is None:  # pragma: no cover - an information observer always has information set
+            raise InvalidValueError("this observer has no observation to show")
+        return self.encoding.observation_text(state.game_state, None if self.public else player)
 
 
 def load(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from fractions import Fraction
 
 from cheekymonkey.simulation.blocks import WIN_UNITS, BlockResult
 from cheekymonkey.simulation.stats import Histogram, wilson_interval
@@ -22,6 +23,7 @@ class Tally:
         self.seat_win_units = [0] * lines
         self.scores: list[Counter[int]] = [Counter() for _ in range(lines)]
         self.places: list[Counter[int]] = [Counter() for _ in range(lines)]
+        self.returns = [Fraction(0)] * lines
         self.actions = 0
         self.turns: Counter[int] = Counter()
         self.ranges: list[tuple[int, int]] = []
@@ -33,6 +35,8 @@ class Tally:
         scores = [counter + Counter(dict(pairs)) for counter, pairs in zip(self.scores, result.scores, strict=True)]
         places = [counter + Counter(dict(pairs)) for counter, pairs in zip(self.places, result.places, strict=True)]
         turns = self.turns + Counter(dict(result.turns))
+        paid = result.returns or (Fraction(0),) * len(self.returns)
+        returns = [a + b for a, b in zip(self.returns, paid, strict=True)]
         del self.ranges[self.blocks :]
         self.ranges.append((result.start, result.stop))
         # One statement commits the whole block: CPython runs a Ctrl-C handler at calls and loop turns, never
@@ -44,6 +48,7 @@ class Tally:
             self.seat_win_units,
             self.scores,
             self.places,
+            self.returns,
             self.actions,
             self.turns,
             self.blocks,
@@ -54,6 +59,7 @@ class Tally:
             seat_win_units,
             scores,
             places,
+            returns,
             self.actions + result.actions,
             turns,
             self.blocks + 1,
@@ -73,12 +79,16 @@ class Tally:
         """The summary of the blocks finished so far; ``ruleset`` is the rule set's name."""
         games = self.played - self.truncated
         lines = []
-        for label, units, counter, placed in zip(labels, self.win_units, self.scores, self.places, strict=True):
+        rows = zip(labels, self.win_units, self.scores, self.places, self.returns, strict=True)
+        for label, units, counter, placed, paid in rows:
             wins = units / WIN_UNITS
             low, high = wilson_interval(wins, games)
             scores, places = Histogram.of(counter), Histogram.of(placed)
             rate = wins / games if games else 0.0
-            lines.append(BotSummary(label, wins, rate, low, high, scores.mean, scores, places.mean, places))
+            mean_return = float(paid / games) if games else 0.0
+            lines.append(
+                BotSummary(label, wins, rate, low, high, scores.mean, scores, places.mean, places, mean_return)
+            )
         turns = Histogram.of(self.turns)
         return Summary(
             games=games,

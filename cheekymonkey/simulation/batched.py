@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -90,6 +91,7 @@ def simulate_batched(
     seat_win_units = [0] * n
     scores: list[Counter[int]] = [Counter() for _ in range(n)]
     places: list[Counter[int]] = [Counter() for _ in range(n)]
+    returns = [Fraction(0)] * n
     turn_counts: Counter[int] = Counter()
     actions = 0
     truncated = 0
@@ -114,11 +116,14 @@ def simulate_batched(
                 if states.truncated[b]:
                     truncated += 1
                     continue
-                outcome = played.outcome(engine.decode(states, b))
+                final = engine.decode(states, b)
+                outcome = played.outcome(final)
                 assert outcome is not None  # a game the engine ends by its rules has an outcome
+                paid = played.returns(final)
                 order = [(s + number) % n for s in range(n)]
                 share = WIN_UNITS // len(outcome.winners)
                 for seat, line in enumerate(order):
+                    returns[line] += Fraction(paid[seat])
                     if outcome.scores is not None:
                         scores[line][outcome.scores[seat]] += 1
                     places[line][outcome.ranks[seat]] += 1
@@ -140,6 +145,7 @@ def simulate_batched(
             Histogram.of(turn_counts).pairs,
             truncated,
             tuple(Histogram.of(c).pairs for c in places),
+            tuple(returns),
         )
     )
     return tally.summary(names, requested=games, seed=seed, ruleset=played.ruleset_name(ruleset))

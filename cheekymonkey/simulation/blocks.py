@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import traceback
 from collections import Counter, deque
+from fractions import Fraction
 from typing import Any
 
 import attrs
@@ -77,6 +78,9 @@ class BlockResult:
     places: tuple[tuple[tuple[int, int], ...], ...] = ()
     """Per bot line, ``(place, games)`` pairs: how often it finished in each place (:attr:`Outcome.ranks
     <cheekymonkey.Outcome.ranks>`, 1 for a win), which every game has."""
+    returns: tuple[Fraction, ...] = ()
+    """Per bot line, the sum of its :meth:`~cheekymonkey.Game.returns` over the games that came to a result,
+    each return taken exactly (a float is a fraction), so sums merge exactly in any order."""
 
 
 def _seat(game: Game[Any, Any, Any, Any, Any], entry: str | GameBot[Any, Any], label: str) -> Seat:
@@ -96,6 +100,7 @@ def play_block(block: Block) -> BlockResult:
     seat_win_units = [0] * n
     scores: list[Counter[int]] = [Counter() for _ in range(n)]
     places: list[Counter[int]] = [Counter() for _ in range(n)]
+    returns = [Fraction(0)] * n
     turn_counts: Counter[int] = Counter()
     actions = 0
     truncated = 0
@@ -115,6 +120,7 @@ def play_block(block: Block) -> BlockResult:
             )
             deque(table.steps(), maxlen=0)  # every seat is a bot: chance and the bots play to the end
             outcome = table.outcome()
+            paid = None if outcome is None else game.returns(table.state)
         except Exception as error:
             raise GameFailedError(
                 number,
@@ -128,7 +134,9 @@ def play_block(block: Block) -> BlockResult:
             truncated += 1
             continue
         share = WIN_UNITS // len(outcome.winners)  # a shared win is split evenly
+        assert paid is not None  # a game with an outcome pays
         for seat, line in enumerate(order):
+            returns[line] += Fraction(paid[seat])
             if outcome.scores is not None:
                 scores[line][outcome.scores[seat]] += 1
             places[line][outcome.ranks[seat]] += 1
@@ -147,4 +155,5 @@ def play_block(block: Block) -> BlockResult:
         Histogram.of(turn_counts).pairs,
         truncated,
         tuple(Histogram.of(c).pairs for c in places),
+        tuple(returns),
     )

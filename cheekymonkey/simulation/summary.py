@@ -34,6 +34,9 @@ class BotSummary:
     every game ranks its seats); 0.0 if no game was counted."""
     places: Histogram = attrs.field(factory=lambda: Histogram(()))
     """How often it finished in each place."""
+    mean_return: float = 0.0
+    """Its mean :meth:`~cheekymonkey.Game.returns` per counted game, in the game's own stakes (chips for a
+    game that pays chips; for a game with the default stakes, its win rate again); 0.0 if none was counted."""
 
 
 @attrs.frozen(slots=True)

@@ -38,7 +38,7 @@ from typing import Final
 from cheekymonkey.base import BaseGame, Played
 from cheekymonkey.encoding import Encoding
 from cheekymonkey.errors import GameNotOverError, IllegalActionError, InvalidGameError, NotAChanceNodeError
-from cheekymonkey.outcome import Outcome
+from cheekymonkey.outcome import Outcome, Stakes, Utility
 
 from cheekymonkey_pig.actions import HOLD, ROLL, Action, Face, Hold, Roll
 from cheekymonkey_pig.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS, Rules
@@ -131,6 +131,10 @@ class Pig(BaseGame[PigState, Action, Rules, PigView, Played[Action]]):
         if seat is None:
             return (0.0,) * players
         return tuple(1.0 if other == seat else -1.0 / (players - 1) for other in range(players))
+
+    def stakes(self, players: int, ruleset: Rules | None = None) -> Stakes:
+        """Zero-sum, as OpenSpiel's: the winner's 1 against the others' ``-1/(n-1)`` each, at least -1."""
+        return Stakes(Utility.ZERO_SUM, -1.0, 1.0, 0.0)
 
     # -- the turn: roll or hold (P2-P5) ----------------------------------------------------------------
 

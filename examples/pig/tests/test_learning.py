@@ -71,7 +71,7 @@ def test_the_adapter_is_registered_with_the_sizes_of_openspiels_pig() -> None:
     ("players", "rules"), [(2, Rules(winscore=30)), (3, Rules(winscore=20, horizon=16)), (6, Rules())]
 )
 def test_the_adapter_and_openspiels_pig_play_the_same_games_index_for_index(players: int, rules: Rules) -> None:
-    """Same indices in both: players, legal actions, chance odds and ends agree; returns in the library's scale."""
+    """Same indices in both: players, legal actions, chance odds, ends and returns (Pig's stakes, OpenSpiel's) agree."""
     ours_game = load(players=players, rules=rules, game="pig")
     params = {"players": players, "winscore": rules.winscore, "diceoutcomes": rules.diceoutcomes}
     theirs_game = pyspiel.load_game("pig", {**params, "horizon": rules.horizon})
@@ -83,18 +83,21 @@ def test_the_adapter_and_openspiels_pig_play_the_same_games_index_for_index(play
             assert ours.current_player() == theirs.current_player()
             assert ours.legal_actions() == theirs.legal_actions()
             if theirs.is_chance_node():
-                assert ours.chance_outcomes() == pytest.approx(theirs.chance_outcomes())
+                mine, other = ours.chance_outcomes(), theirs.chance_outcomes()
+                assert [index for index, _ in mine] == [index for index, _ in other]
+                assert [p for _, p in mine] == pytest.approx([p for _, p in other])
             action = rng.choice(theirs.legal_actions())
             ours.apply_action(action)
             theirs.apply_action(action)
         assert ours.is_terminal()
         assert not ours.truncated  # the horizon is Pig's own end, not the adapter's cut-off
-        expected = [r * (players - 1) / players + 1 / players for r in theirs.returns()]
-        assert ours.returns() == pytest.approx(expected)
+        assert ours.returns() == pytest.approx(theirs.returns(), abs=1e-12)
         ends.add(max(theirs.returns()))
     assert 1.0 in ends  # games won
     if rules.horizon < 100:
         assert 0.0 in ends  # and games stopped at the horizon
+    assert (ours_game.min_utility(), ours_game.max_utility(), ours_game.utility_sum()) == (-1.0, 1.0, 0.0)
+    assert ours_game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
 
 
 # -- PettingZoo --------------------------------------------------------------------------------------------
