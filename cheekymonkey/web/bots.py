@@ -52,7 +52,7 @@ import attrs
 
 from cheekymonkey.errors import CheekyMonkeyError, InvalidValueError
 from cheekymonkey.games import AnyGame, game_named
-from cheekymonkey.table import Seat, Table, Waiting
+from cheekymonkey.table import Seat, Table, Waiting, bot_state
 from cheekymonkey.web.limits import Limits
 from cheekymonkey.web.store import Store, StoreError
 
@@ -392,9 +392,13 @@ async def play_bots(room: BotRoom) -> None:
                 return
             kind = room.stand_ins.get(mover, room.seats[mover].kind)
             try:
-                answer = await manager.bots.choose(
-                    room.game.name, kind, manager.limits.bot_memory, room.table.state, room.bot_rng
-                )
+                # A bot sees what its seat sees: for a game with secrets, a state resampled from the seat's
+                # information, made here so that the true state never reaches a worker. It draws from a copy of
+                # the bots' stream, which the room takes on only with the move it led to.
+                stream = random.Random()
+                stream.setstate(room.bot_rng.getstate())
+                seen = bot_state(room.game, room.table.state, mover, stream)
+                answer = await manager.bots.choose(room.game.name, kind, manager.limits.bot_memory, seen, stream)
             except (StoreError, asyncio.CancelledError):
                 raise
             except Exception as error:  # the bot itself failed (in its worker, or in this process)
