@@ -384,7 +384,7 @@ def _import_chain(error: BaseException) -> list[ImportError]:
 
 def _missing_line(chain: list[ImportError]) -> str:
     """What is missing and how to install it, in words, on one line."""
-    from cheekymonkey.cli import EXTRAS, install_hint
+    from cheekymonkey.cli.extras import EXTRAS, install_hint
 
     named = next((error.name.split(".")[0] for error in chain if error.name), None)
     if named in EXTRAS:
