@@ -695,7 +695,8 @@ class SqliteStore(_LocalStore):
         """As :meth:`Store.actions_since`.
 
         Raises:
-            InconsistentRoomError: If the room's version disagrees with the actions it holds (410; logged once).
+            ~cheekymonkey.web.store.InconsistentRoomError: If the room's version disagrees with the actions it
+                holds (410; logged once).
         """
 
         def work(db: sqlite3.Connection) -> list[Json] | None:
@@ -777,6 +778,7 @@ class SqliteStore(_LocalStore):
 # Appends the actions only at the expected version, stamps the move with Redis's clock, and tells every
 # process, in one step on the server.
 _APPEND: Final = """
+if redis.replicate_commands then redis.replicate_commands() end  -- before Redis 5: TIME, then writes
 local version = tonumber(redis.call('HGET', KEYS[1], 'version'))
 if version == nil or version ~= tonumber(ARGV[1]) then
     return 0
@@ -843,13 +845,13 @@ class RedisStore:
       and then says so in one warning line.
     - **Rollbacks are stopped, not played.** Each store remembers the highest version of every room it
       wrote, read, or heard of from another process. A room read at a lower version (Redis came back from
-      an older copy) is closed: :class:`InconsistentRoomError` (410), with one log line, and its moves are not
-      dealt again.
+      an older copy) is closed: :class:`~cheekymonkey.web.store.InconsistentRoomError` (410), with one log
+      line, and its moves are not dealt again.
     - **Redis's clock.** A move's time is Redis's ``TIME``, and the sweep measures a room's idle time by it,
       so the processes' own clocks (one of them hours ahead, or stepped) end no room early.
-    - **Short leases.** A process's lease on a room's bots lasts :data:`BOT_LEASE_TTL` seconds and the store
-      renews it while the process holds it; a process that dies lets another take the bots over within
-      that.
+    - **Short leases.** A process's lease on a room's bots lasts :data:`~cheekymonkey.web.store.BOT_LEASE_TTL`
+      seconds and the store renews it while the process holds it; a process that dies lets another take the
+      bots over within that.
     - **Timeouts.** Each call is given up after ``timeout`` seconds (a :class:`StoreError`: 503), so a
       Redis that hangs delays moves by that much at most.
 
@@ -1026,7 +1028,8 @@ class RedisStore:
         """As :meth:`Store.load`.
 
         Raises:
-            InconsistentRoomError: If the room is below a version this process has seen (Redis rolled back).
+            ~cheekymonkey.web.store.InconsistentRoomError: If the room is below a version this process has seen
+                (Redis rolled back).
         """
         highest = self._highest.get(room_id, -1)
         pipe = self._redis.pipeline(transaction=True)
@@ -1064,8 +1067,8 @@ class RedisStore:
         """As :meth:`Store.actions_since`.
 
         Raises:
-            InconsistentRoomError: If the room is below ``start`` or a version this process has seen (Redis
-                rolled back; logged once).
+            ~cheekymonkey.web.store.InconsistentRoomError: If the room is below ``start`` or a version this
+                process has seen (Redis rolled back; logged once).
         """
         highest = max(start, self._highest.get(room_id, -1))
         pipe = self._redis.pipeline(transaction=True)
@@ -1157,7 +1160,7 @@ class RedisStore:
                     await pubsub.aclose()  # type: ignore[no-untyped-call, unused-ignore]  # untyped in older redis releases
 
     async def claim_bots(self, room_id: str, owner: str, seconds: float) -> bool:
-        """As :meth:`Store.claim_bots`: a lease of :data:`BOT_LEASE_TTL` seconds, renewed here for ``seconds``."""
+        """As :meth:`Store.claim_bots`: a short lease (:data:`~cheekymonkey.web.store.BOT_LEASE_TTL`), renewed here."""
         key = self.key("bots", room_id)
         if not await self.call(self._claim(keys=[key], args=[owner, self._lease_milliseconds()])):
             return False
