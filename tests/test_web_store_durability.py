@@ -119,6 +119,49 @@ def test_a_second_server_on_the_same_sqlite_file_is_refused_in_one_line_and_a_ki
         assert call(second.url, "GET", "/api/table", token=token_of(room, 1))[0] == 200
 
 
+OLDER_SCHEMA = """
+CREATE TABLE rooms (id TEXT PRIMARY KEY, game TEXT NOT NULL, rules TEXT NOT NULL, record TEXT NOT NULL,
+    version INTEGER NOT NULL, created REAL NOT NULL, last_move REAL NOT NULL, finished INTEGER NOT NULL);
+CREATE TABLE actions (room TEXT NOT NULL REFERENCES rooms(id) ON DELETE CASCADE, number INTEGER NOT NULL,
+                      action TEXT NOT NULL, PRIMARY KEY (room, number));
+CREATE TABLE tokens (hash TEXT PRIMARY KEY, room TEXT NOT NULL REFERENCES rooms(id) ON DELETE CASCADE,
+                     seat INTEGER NOT NULL);
+INSERT INTO rooms VALUES ('old', 'cheeky-monkey', 'standard', '{"kind": "record"}', 1, 5.0, 6.0, 0);
+INSERT INTO actions VALUES ('old', 0, '{"a": 1}');
+"""
+
+
+def test_a_database_made_before_writes_were_numbered_opens_and_its_writes_are_numbered_in_the_lock_file(
+    tmp_path: Path,
+) -> None:
+    """A file of the earlier layout: its room is served, and each write's number reaches the lock file."""
+    path = tmp_path / "rooms.sqlite3"
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        db.executescript(OLDER_SCHEMA)
+    lock = Path(str(path) + ".lock")
+
+    async def check() -> None:
+        store = SqliteStore(str(path))
+        room = await store.load("old")
+        assert room is not None
+        assert room.actions == ({"a": 1},)
+        assert lock.read_text() == ""
+        assert await store.append("old", 1, [{"a": 2}], last_move=0.0, finished=False)
+        assert lock.read_text().split() == ["1"]
+        assert not await store.append("old", 1, [{"a": 3}], last_move=0.0, finished=False)  # nothing written
+        assert lock.read_text().split() == ["1"]
+        await store.delete("old")
+        assert lock.read_text().split() == ["2"]
+        await store.close()
+        reopened = SqliteStore(str(path))  # the deletion's number is kept though the room is gone
+        await reopened.close()
+        lock.write_text("3\n")  # a lock file ahead of the database: writes lost
+        with pytest.raises(StoreError, match="it holds 2 writes, but the server that used it last made 3"):
+            SqliteStore(str(path))
+
+    asyncio.run(check())
+
+
 # -- damage noticed, not served from memory -----------------------------------------------------------------
 
 

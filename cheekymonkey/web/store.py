@@ -359,8 +359,10 @@ CREATE TABLE IF NOT EXISTS meta (
     key TEXT PRIMARY KEY,
     value REAL NOT NULL
 );
-INSERT OR IGNORE INTO meta VALUES ('writes', 0);
 """
+
+# The number of the last write that touched each room (a database made before it was kept gets the column).
+_SEQ_COLUMN: Final = "ALTER TABLE rooms ADD COLUMN seq INTEGER NOT NULL DEFAULT 0"
 
 
 def _seconds(value: object) -> float:
@@ -390,8 +392,9 @@ class SqliteStore(_LocalStore):
     - checks the file whole (SQLite's ``quick_check``: every page and index), and that it can write there (a
       transaction that writes and is rolled back), so that a damaged or read-only database is refused at
       start, in one line, rather than met by the first move;
-    - checks that the database holds every write the last server made: the store counts its writes in the
-      database and copies the count into the lock file after each one, so a database that holds fewer (its
+    - checks that the database holds every write the last server made: the store numbers its writes in the
+      database (the room written keeps the number) and copies the number into the lock file after each one,
+      so a database that holds fewer (its
       write-ahead log damaged or cut short, or the file replaced by an older copy: answered moves missing)
       is refused at start, and the message says what to do.
 
@@ -431,6 +434,7 @@ class SqliteStore(_LocalStore):
         self._warned: set[str] = set()
         self._clock_base = 0.0
         self._clock_start = 0.0
+        self._writes = 0
         future = self._worker.submit(self._open)
         try:
             future.result()
@@ -489,13 +493,17 @@ class SqliteStore(_LocalStore):
                 said = " ".join(" ".join(str(line) for line in found).split())
                 raise StoreError(f"the database is damaged (SQLite's check: {said[:300]})")
             db.executescript(_SCHEMA)
+            if "seq" not in [column[1] for column in db.execute("PRAGMA table_info(rooms)")]:
+                db.execute(_SEQ_COLUMN)
             # Write, and take it back: a read-only file or folder is found now, not at the first move.
             db.execute("BEGIN IMMEDIATE")
             try:
                 db.execute("CREATE TABLE write_check (x)")
             finally:
                 db.execute("ROLLBACK")
-            held = int(self._meta(db, "writes") or 0)
+            (last,) = db.execute("SELECT COALESCE(MAX(seq), 0) FROM rooms").fetchone()
+            held = max(int(last), int(self._meta(db, "writes") or 0))
+            self._writes = held
             if written is not None and held < written:
                 raise StoreError(
                     f"it holds {held} writes, but the server that used it last made {written}: its write-ahead log "
@@ -575,21 +583,28 @@ class SqliteStore(_LocalStore):
                 said = f"the database stayed locked for {self.timeout:g} seconds"
             raise StoreError(f"the room store failed: {said}") from None
 
-    def _transaction(self, db: sqlite3.Connection, work: Callable[[], Any]) -> Any:
+    @staticmethod
+    def _transaction(db: sqlite3.Connection, work: Callable[[], Any]) -> Any:
         db.execute("BEGIN IMMEDIATE")
         try:
             result = work()
-            db.execute("UPDATE meta SET value = value + 1 WHERE key = 'writes'")
-            writes = int(self._meta(db, "writes") or 0)
         except BaseException:
             db.execute("ROLLBACK")
             raise
         db.execute("COMMIT")
-        if self._lock is not None:
-            # After the commit: a lock file behind the database is harmless, one ahead of it means writes lost.
-            with contextlib.suppress(OSError):
-                os.pwrite(self._lock, f"{writes:<20d}\n".encode("ascii"), 0)
         return result
+
+    def _numbered(self, db: sqlite3.Connection, work: Callable[[int], bool]) -> bool:
+        """Run ``work`` (given this write's number) in a transaction; if it wrote, note the number in the lock file."""
+        number = self._writes + 1
+        wrote: bool = self._transaction(db, lambda: work(number))
+        if wrote:
+            self._writes = number
+            if self._lock is not None:
+                # After the commit: a lock file behind the database is harmless, one ahead means writes lost.
+                with contextlib.suppress(OSError):
+                    os.pwrite(self._lock, f"{number:<20d}\n".encode("ascii"), 0)
+        return wrote
 
     async def create(self, room: StoredRoom, tokens: Mapping[int, str]) -> None:
         """As :meth:`Store.create`; the room's times are the store's clock now (not ``room``'s)."""
@@ -597,9 +612,10 @@ class SqliteStore(_LocalStore):
         def work(db: sqlite3.Connection) -> None:
             now = self.now()
 
-            def insert() -> None:
+            def insert(number: int) -> bool:
                 db.execute(
-                    "INSERT INTO rooms VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO rooms (id, game, rules, record, version, created, last_move, finished, seq) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         room.id,
                         room.game,
@@ -609,6 +625,7 @@ class SqliteStore(_LocalStore):
                         now,
                         now,
                         int(room.finished),
+                        number,
                     ),
                 )
                 db.executemany(
@@ -616,8 +633,9 @@ class SqliteStore(_LocalStore):
                     [(room.id, n, json.dumps(a)) for n, a in enumerate(room.actions)],
                 )
                 db.executemany("INSERT INTO tokens VALUES (?, ?, ?)", [(h, room.id, s) for s, h in tokens.items()])
+                return True
 
-            self._transaction(db, insert)
+            self._numbered(db, insert)
 
         await self._run(work)
 
@@ -627,10 +645,10 @@ class SqliteStore(_LocalStore):
         """As :meth:`Store.append`; the last move's time is the store's clock now (not ``last_move``)."""
 
         def work(db: sqlite3.Connection) -> bool:
-            def write() -> bool:
+            def write(number: int) -> bool:
                 moved = db.execute(
-                    "UPDATE rooms SET version = ?, last_move = ?, finished = ? WHERE id = ? AND version = ?",
-                    (version + len(actions), self.now(), int(finished), room_id, version),
+                    "UPDATE rooms SET version = ?, last_move = ?, finished = ?, seq = ? WHERE id = ? AND version = ?",
+                    (version + len(actions), self.now(), int(finished), number, room_id, version),
                 ).rowcount
                 if moved != 1:
                     return False
@@ -640,8 +658,7 @@ class SqliteStore(_LocalStore):
                 )
                 return True
 
-            result: bool = self._transaction(db, write)
-            return result
+            return self._numbered(db, write)
 
         result: bool = await self._run(work)
         return result
@@ -728,7 +745,13 @@ class SqliteStore(_LocalStore):
         """As :meth:`Store.delete`."""
 
         def work(db: sqlite3.Connection) -> None:
-            self._transaction(db, lambda: db.execute("DELETE FROM rooms WHERE id = ?", (room_id,)))
+            def remove(number: int) -> bool:
+                db.execute("DELETE FROM rooms WHERE id = ?", (room_id,))
+                # The room kept the number of its last write: the database keeps the highest one of those gone.
+                db.execute("INSERT OR REPLACE INTO meta VALUES ('writes', ?)", (number,))
+                return True
+
+            self._numbered(db, remove)
 
         await self._run(work)
         self._warned.discard(room_id)
