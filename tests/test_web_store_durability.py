@@ -373,13 +373,14 @@ def test_an_sqlite_store_ends_rooms_by_its_own_clock_carried_over_a_restart(tmp_
 class RedisProcess:
     """A real redis-server on a free port of 127.0.0.1, its files in ``folder``; it can be killed and restarted."""
 
-    def __init__(self, folder: Path, *, appendonly: bool) -> None:
+    def __init__(self, folder: Path, *, appendonly: bool, extra: tuple[str, ...] = ()) -> None:
         executable = shutil.which("redis-server")
         if executable is None:
             raise RuntimeError(REDIS_MISSING)
         self.executable = executable
         self.folder = folder
         self.appendonly = appendonly
+        self.extra = extra
         self.port = free_port()
         self.url = f"redis://127.0.0.1:{self.port}/0"
         self.process: subprocess.Popen[bytes] | None = None
@@ -389,7 +390,7 @@ class RedisProcess:
         """Start it (from its snapshot or append-only file in ``folder``, if any); return once it answers."""
         command = [self.executable, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.folder),
                    "--save", "", "--appendonly", "yes" if self.appendonly else "no", "--appendfsync", "everysec",
-                   "--protected-mode", "yes"]  # fmt: skip
+                   "--protected-mode", "yes", *self.extra]  # fmt: skip
         self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 20
         while True:
@@ -430,8 +431,8 @@ class RedisProcess:
 
 
 @contextlib.contextmanager
-def redis_process(folder: Path, *, appendonly: bool = True) -> Iterator[RedisProcess]:
-    server = RedisProcess(folder, appendonly=appendonly)
+def redis_process(folder: Path, *, appendonly: bool = True, extra: tuple[str, ...] = ()) -> Iterator[RedisProcess]:
+    server = RedisProcess(folder, appendonly=appendonly, extra=extra)
     try:
         yield server
     finally:
@@ -459,6 +460,24 @@ def test_a_redis_without_an_append_only_file_is_refused_unless_allowed_with_one_
         server.command("CONFIG", "SET", "appendfsync", "no")
         with pytest.raises(StoreError, match="appendfsync no"):
             RedisStore(server.url)
+
+
+@pytest.mark.parametrize("appendonly", [True, False])
+def test_a_redis_whose_config_command_is_renamed_away_is_judged_by_its_info(tmp_path: Path, appendonly: bool) -> None:
+    """Where CONFIG is renamed away (as hosted Redis do), INFO persistence tells whether the append-only file is on."""
+    with redis_process(tmp_path, appendonly=appendonly, extra=("--rename-command", "CONFIG", "")) as server:
+        if appendonly:
+            assert RedisStore(server.url).persistence == "appendonly yes, appendfsync unknown"
+        else:
+            with pytest.raises(StoreError, match=r"\(appendonly no, appendfsync unknown\)"):
+                RedisStore(server.url)
+
+
+def test_serve_on_a_redis_it_cannot_reach_stops_in_one_line() -> None:
+    """No Redis at the address: exit 2 and one line at start, rather than a server answering 503 to everything."""
+    port = free_port()
+    line = one_line(serve_once(["--store", f"redis://127.0.0.1:{port}/0", "--bot-workers", "0"]))
+    assert line.startswith(f"cheekymonkey serve: cannot reach Redis at redis://127.0.0.1:{port}/0 to check its")
 
 
 @pytest.mark.slow
