@@ -25,7 +25,7 @@ import pytest
 import redis
 
 from cheekymonkey import CHEEKY_MONKEY
-from cheekymonkey.web import Limits, RedisStore, RoomManager, SeatSpec, SqliteStore, StoreError
+from cheekymonkey.web import Limits, RedisStore, RoomManager, SeatSpec, SqliteStore, StoredRoom, StoreError
 from cheekymonkey.web.store import BOT_LEASE_TTL, InconsistentRoomError
 from tests.web_support import (
     REDIS_MISSING,
@@ -673,6 +673,47 @@ def test_a_locked_sqlite_database_answers_503_within_the_timeout_and_serves_agai
             holder.close()
         assert call(server, "POST", "/api/move", move(1, "draw"), token=token)[0] == 200
         make_room(server, "Cy", "Di")
+
+
+def test_an_sqlite_call_stuck_past_the_timeout_is_given_up_interrupted_and_the_next_calls_refused_at_once(
+    tmp_path: Path,
+) -> None:
+    """A call that SQLite itself keeps waiting (as a disk that hangs would): 503 in time, then no queue behind it.
+
+    The store's connection is told to wait 20 s for a lock another connection holds, past the store's 0.5 s:
+    the move is given up (and interrupted, so it writes nothing once the lock goes), the calls after it are
+    refused at once while it still holds the worker, and the store serves again when it returns.
+    """
+    path = tmp_path / "rooms.sqlite3"
+
+    async def check() -> None:
+        store = SqliteStore(str(path), timeout=0.5)
+        await store.create(StoredRoom("r", "cheeky-monkey", "standard", {}, (), 0.0, 0.0, False), {})
+        assert store._db is not None
+        store._db.execute("PRAGMA busy_timeout = 20000")  # SQLite waits longer than the store: a call stuck
+        holder = sqlite3.connect(path, isolation_level=None)
+        holder.execute("BEGIN EXCLUSIVE")
+        holder.execute("UPDATE rooms SET version = version")
+        started = time.monotonic()
+        with pytest.raises(StoreError, match=r"did not answer within 0\.5 seconds"):
+            await store.append("r", 0, [{"a": 1}], last_move=0.0, finished=False)
+        for _ in range(3):
+            with pytest.raises(StoreError, match="still waiting for its disk"):
+                await store.load("r")
+        assert time.monotonic() - started < 10  # 1.5 s, then at once; not the 20 s SQLite would wait
+        holder.execute("ROLLBACK")
+        holder.close()
+        for _ in range(200):  # the stuck call returns once the lock goes (interrupted)
+            with contextlib.suppress(StoreError):
+                room = await store.load("r")
+                break
+            await asyncio.sleep(0.05)
+        assert room is not None
+        assert room.actions == ()  # the move given up on wrote nothing
+        assert await store.append("r", 0, [{"a": 1}], last_move=0.0, finished=False)
+        await store.close()
+
+    asyncio.run(check())
 
 
 def test_a_redis_that_hangs_answers_503_within_the_timeout_and_serves_again_once_it_resumes(tmp_path: Path) -> None:

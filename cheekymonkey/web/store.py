@@ -42,6 +42,7 @@ import json
 import logging
 import os
 import sqlite3
+import threading
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
@@ -435,6 +436,8 @@ class SqliteStore(_LocalStore):
         self._clock_base = 0.0
         self._clock_start = 0.0
         self._writes = 0
+        self._stuck: concurrent.futures.Future[Any] | None = None
+        self._given_up: threading.Event | None = None
         future = self._worker.submit(self._open)
         try:
             future.result()
@@ -558,19 +561,31 @@ class SqliteStore(_LocalStore):
             raise StoreError("the room store's database file was deleted or replaced: the server must be restarted")
 
     async def _run(self, work: Callable[[sqlite3.Connection], Any]) -> Any:
+        given_up = threading.Event()
+
         def job() -> Any:
             db = self._db
             if db is None:
                 raise sqlite3.ProgrammingError("the store is closed")
-            self._check_file(db)
-            return work(db)
+            self._given_up = given_up
+            try:
+                self._check_file(db)
+                return work(db)
+            finally:
+                self._given_up = None
 
+        stuck = self._stuck
+        if stuck is not None and not stuck.done():
+            # A call given up on still holds the worker (a disk that hangs): answer at once, not after a wait.
+            raise StoreError("the room store is still waiting for its disk (a call given up on has not returned)")
+        submitted = self._worker.submit(job)
         try:
-            running = asyncio.get_running_loop().run_in_executor(self._worker, job)
             # SQLite's own busy timeout gives up on a lock held elsewhere; this bound also covers a disk that
-            # hangs (a call waiting in the queue is cancelled, the one running is interrupted).
-            return await asyncio.wait_for(running, self.timeout + 1.0)
+            # hangs: the call running is interrupted, and the calls after it are refused until it returns.
+            return await asyncio.wait_for(asyncio.wrap_future(submitted), self.timeout + 1.0)
         except TimeoutError:
+            given_up.set()
+            self._stuck = submitted
             db = self._db
             if db is not None:
                 db.interrupt()
@@ -583,16 +598,23 @@ class SqliteStore(_LocalStore):
                 said = f"the database stayed locked for {self.timeout:g} seconds"
             raise StoreError(f"the room store failed: {said}") from None
 
-    @staticmethod
-    def _transaction(db: sqlite3.Connection, work: Callable[[], Any]) -> Any:
+    def _transaction(self, db: sqlite3.Connection, work: Callable[[], Any]) -> Any:
         db.execute("BEGIN IMMEDIATE")
         try:
+            self._check_given_up()
             result = work()
+            self._check_given_up()
         except BaseException:
             db.execute("ROLLBACK")
             raise
         db.execute("COMMIT")
         return result
+
+    def _check_given_up(self) -> None:
+        # The caller was answered 503 while this call waited (for a lock, or a disk): write nothing now.
+        given_up = self._given_up
+        if given_up is not None and given_up.is_set():
+            raise sqlite3.OperationalError("given up: the call took longer than the store's timeout")
 
     def _numbered(self, db: sqlite3.Connection, work: Callable[[int], bool]) -> bool:
         """Run ``work`` (given this write's number) in a transaction; if it wrote, note the number in the lock file."""
