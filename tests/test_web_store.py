@@ -72,7 +72,8 @@ def test_an_sqlite_store_keeps_rooms_across_reopening_and_appends_only_at_the_ve
         room = await store.load("r1")
         assert room is not None
         assert room.actions == ({"a": 1}, {"a": 1}, {"a": 2})
-        assert (room.last_move, room.finished) == (5.0, True)
+        assert room.finished
+        assert room.last_move != 5.0  # the store's own clock, not the process's time passed in
         assert await store.seat_for(token_hash("secret-2")) == ("r1", 2)
         assert await store.actions_since("r1", 2) == [{"a": 2}]
         assert [s.id for s in await store.summaries()] == ["r1"]

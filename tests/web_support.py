@@ -348,8 +348,10 @@ def open_pages(browser: Browser) -> Iterator[Pages]:
 
 
 @contextmanager
-def redis_server(folder: Path) -> Iterator[str]:
+def redis_server(folder: Path, *, appendonly: bool = True) -> Iterator[str]:
     """A real redis-server on a free port of 127.0.0.1, keeping its files in ``folder``; yields its URL.
+
+    ``appendonly``: with its append-only file (``appendfsync everysec``), as a Redis store requires.
 
     Raises:
         RuntimeError: If redis-server is not installed (the message says how to install it).
@@ -360,7 +362,7 @@ def redis_server(folder: Path) -> Iterator[str]:
     port = free_port()
     process = subprocess.Popen(
         [executable, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(folder), "--save", "", "--appendonly",
-         "no", "--protected-mode", "yes"],
+         "yes" if appendonly else "no", "--appendfsync", "everysec", "--protected-mode", "yes"],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )  # fmt: skip

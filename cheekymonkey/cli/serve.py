@@ -71,6 +71,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="where rooms are kept: an SQLite file (default: $XDG_STATE_HOME/cheekymonkey/rooms.sqlite3), "
         "redis://HOST:PORT/DB for several processes (the redis extra), or :memory: to keep nothing",
     )
+    where.add_argument(
+        "--allow-volatile-redis",
+        action="store_true",
+        help="serve from a Redis that keeps no append-only file (appendonly no), with a warning, instead of "
+        "refusing it: a restart of Redis may then close rooms (see the web durability how-to)",
+    )
     parser.add_argument(
         "--game",
         action="append",
@@ -238,7 +244,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     where = args.store or default_store()
     try:
-        store = open_store(where)
+        store = open_store(where, allow_volatile_redis=args.allow_volatile_redis)
     except (StoreError, ImportError) as error:
         sock.close()
         print(f"cheekymonkey serve: {error}", file=sys.stderr)

@@ -806,7 +806,8 @@ class RoomManager:
         now = self.clock()
         ended = []
         for summary in await self.store.summaries():
-            idle = now - summary.last_move
+            # By the store's own clock where it keeps one (SQLite, Redis): a process's clock may be off or step.
+            idle = summary.idle if summary.idle is not None else now - summary.last_move
             limit = self.limits.finished_minutes if summary.finished else self.limits.idle_minutes
             if idle >= limit * 60:
                 if summary.finished:

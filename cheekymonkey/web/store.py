@@ -36,9 +36,14 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import fcntl
 import hashlib
 import json
+import logging
+import os
 import sqlite3
+import threading
+import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final, Protocol
@@ -46,8 +51,12 @@ from typing import Any, Final, Protocol
 import attrs
 
 from cheekymonkey.errors import CheekyMonkeyError
+from cheekymonkey.web.errors import RoomDamagedError
 
 __all__ = [
+    "BOT_LEASE_TTL",
+    "DEFAULT_TIMEOUT",
+    "InconsistentRoomError",
     "Listener",
     "MemoryStore",
     "RedisStore",
@@ -63,6 +72,11 @@ __all__ = [
 
 Json = dict[str, Any]
 
+_LOG: Final = logging.getLogger("cheekymonkey.web")
+
+DEFAULT_TIMEOUT: Final = 5.0
+"""Seconds a call to an SQLite or Redis store may take before it is given up with a :class:`StoreError` (503)."""
+
 
 class StoreError(CheekyMonkeyError, OSError):
     """The store cannot be reached or written; nothing was changed (the server answers 503)."""
@@ -73,6 +87,17 @@ class UnreadableRoomError(CheekyMonkeyError):
 
     The message names the room and the row. The other rooms are not affected: the room manager closes this one
     (:class:`~cheekymonkey.web.RoomDamagedError`) and serves the rest.
+    """
+
+
+class InconsistentRoomError(UnreadableRoomError, RoomDamagedError):
+    """The store's rows of a room disagree with each other, or with a version this process has already answered.
+
+    A version column that disagrees with the actions kept, or a Redis that came back from an older copy of its
+    data (the room is below a version already answered, and playing on would deal its draws again): the room is
+    closed and its seats are answered 410 Gone (it is a :class:`~cheekymonkey.web.RoomDamagedError`), never
+    played on. The store writes one log line the first time it finds it (the room manager, when it finds it
+    loading the room).
     """
 
 
@@ -139,6 +164,8 @@ class RoomSummary:
     id: str
     last_move: float
     finished: bool
+    idle: float | None = None
+    """Seconds since the last move by the store's own clock (None: the room manager's clock tells)."""
 
 
 class Listener(Protocol):
@@ -329,7 +356,14 @@ CREATE TABLE IF NOT EXISTS tokens (
     room TEXT NOT NULL REFERENCES rooms(id) ON DELETE CASCADE,
     seat INTEGER NOT NULL
 );
+CREATE TABLE IF NOT EXISTS meta (
+    key TEXT PRIMARY KEY,
+    value REAL NOT NULL
+);
 """
+
+# The number of the last write that touched each room (a database made before it was kept gets the column).
+_SEQ_COLUMN: Final = "ALTER TABLE rooms ADD COLUMN seq INTEGER NOT NULL DEFAULT 0"
 
 
 def _seconds(value: object) -> float:
@@ -348,39 +382,111 @@ class SqliteStore(_LocalStore):
     SIGKILL); a power cut or a crash of the whole machine may lose the last moments' moves, never the
     database. (``synchronous=FULL`` would wait for the disk at every move, about 5 ms here, and cap the
     server near 200 moves a second.) All database work runs on one worker thread, so the event loop never
-    waits on the disk.
+    waits on the disk, and each call is given up after ``timeout`` seconds (a :class:`StoreError`, which the
+    server answers with 503): a disk that hangs, or another program holding the database, delays moves by
+    that much at most, and they are taken again once it is back.
 
-    When it opens the file, the store checks it whole (SQLite's ``quick_check``: every page and index) and
-    checks that it can write there (a transaction that writes and is rolled back), so that a damaged or
-    read-only database is refused at start, in one line, rather than met by the first move.
+    When it opens the file, the store
+
+    - takes an exclusive lock (``flock``) on the file ``PATH.lock`` beside it, held as long as the store is
+      open, so that a second server on the same file is refused at once;
+    - checks the file whole (SQLite's ``quick_check``: every page and index), and that it can write there (a
+      transaction that writes and is rolled back), so that a damaged or read-only database is refused at
+      start, in one line, rather than met by the first move;
+    - checks that the database holds every write the last server made: the store numbers its writes in the
+      database (the room written keeps the number) and copies the number into the lock file after each one,
+      so a database that holds fewer (its
+      write-ahead log damaged or cut short, or the file replaced by an older copy: answered moves missing)
+      is refused at start, and the message says what to do.
+
+    While it runs, every call checks that the file at ``path`` is still the one it opened: a database deleted
+    or replaced under the server is reported (one log line, then a :class:`StoreError` at every call, never
+    an answer from memory), and what the store still held is first copied to ``PATH.rescued-SECONDS``.
+
+    Times (a room's creation and last move, which the sweep reads) are the store's own: seconds on a
+    monotonic clock, carried over from one run to the next in the database (and advanced by the wall clock's
+    time between runs, never backwards), so a step of the machine's clock while the server runs ends no
+    room early and keeps none open.
 
     Args:
         path: The database file (``":memory:"`` for a database that lives as long as the store).
+        timeout: Seconds a call may take before it is given up.
+        monotonic: The monotonic clock the store's times run on (``time.monotonic``; tests give their own).
 
     Raises:
-        StoreError: If the file cannot be opened, is not a database of this kind, is damaged, or cannot be
-            written (a read-only file, or a read-only folder where SQLite cannot keep its journal).
+        StoreError: If the file cannot be opened, is used by another server, is not a database of this kind,
+            is damaged, holds fewer writes than were made, or cannot be written (a read-only file, or a
+            read-only folder where SQLite cannot keep its journal).
     """
 
-    def __init__(self, path: str) -> None:
+    def __init__(
+        self, path: str, *, timeout: float = DEFAULT_TIMEOUT, monotonic: Callable[[], float] = time.monotonic
+    ) -> None:
         self.path = str(path)
         self.description = f"in the SQLite database {self.path}"
+        self.timeout = timeout
+        """Seconds a call may take before it is given up with a :class:`StoreError`."""
+        self._monotonic = monotonic
         self._worker = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="cheekymonkey-sqlite")
         self._db: sqlite3.Connection | None = None
+        self._lock: int | None = None
+        self._identity: tuple[int, int] | None = None
+        self._gone: str | None = None
+        self._warned: set[str] = set()
+        self._clock_base = 0.0
+        self._clock_start = 0.0
+        self._writes = 0
+        self._stuck: concurrent.futures.Future[Any] | None = None
+        self._given_up: threading.Event | None = None
         future = self._worker.submit(self._open)
         try:
             future.result()
         except (sqlite3.Error, OSError, StoreError) as error:
             self._worker.shutdown()
             said = str(error).replace("-", "")
-            if isinstance(error, sqlite3.Error) and ("readonly" in said or "unable to open" in said):
+            if isinstance(error, PermissionError) or (
+                isinstance(error, sqlite3.Error) and ("readonly" in said or "unable to open" in said)
+            ):
                 error = StoreError(f"it cannot be written ({error}): is the file or its folder read-only?")
             raise StoreError(f"cannot use {self.path} as the room store: {error}") from None
 
+    @property
+    def lock_path(self) -> str:
+        """The lock file beside the database (``PATH.lock``): held while a server uses the file."""
+        return self.path + ".lock"
+
+    def _take_lock(self) -> int | None:
+        """Lock the database's lock file for this store's life; the count of writes it holds (None if none)."""
+        fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise StoreError(
+                    f"another server is using it (it holds {self.lock_path}): one server per database file"
+                ) from None
+            text = os.pread(fd, 64, 0).decode("ascii", "replace").strip()
+        except BaseException:
+            os.close(fd)
+            raise
+        self._lock = fd
+        return int(text) if text.isdigit() and text.isascii() else None
+
+    def _release_lock(self) -> None:
+        if self._lock is not None:
+            os.close(self._lock)  # closing the file releases the flock
+            self._lock = None
+
     def _open(self) -> None:
+        written: int | None = None
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        db = sqlite3.connect(self.path, isolation_level=None)
+            written = self._take_lock()
+        try:
+            db = sqlite3.connect(self.path, isolation_level=None, timeout=self.timeout, check_same_thread=False)
+        except BaseException:
+            self._release_lock()
+            raise
         try:
             db.execute("PRAGMA foreign_keys = ON")
             db.execute("PRAGMA journal_mode = WAL")
@@ -390,56 +496,158 @@ class SqliteStore(_LocalStore):
                 said = " ".join(" ".join(str(line) for line in found).split())
                 raise StoreError(f"the database is damaged (SQLite's check: {said[:300]})")
             db.executescript(_SCHEMA)
+            if "seq" not in [column[1] for column in db.execute("PRAGMA table_info(rooms)")]:
+                db.execute(_SEQ_COLUMN)
             # Write, and take it back: a read-only file or folder is found now, not at the first move.
             db.execute("BEGIN IMMEDIATE")
             try:
                 db.execute("CREATE TABLE write_check (x)")
             finally:
                 db.execute("ROLLBACK")
+            (last,) = db.execute("SELECT COALESCE(MAX(seq), 0) FROM rooms").fetchone()
+            held = max(int(last), int(self._meta(db, "writes") or 0))
+            self._writes = held
+            if written is not None and held < written:
+                raise StoreError(
+                    f"it holds {held} writes, but the server that used it last made {written}: its write-ahead log "
+                    "was damaged or cut short, or the file was replaced by an older copy, so moves that were "
+                    f"answered are missing. Put the right file back; to serve what it holds anyway, delete "
+                    f"{self.lock_path}"
+                )
+            if self.path != ":memory:":
+                status = os.stat(self.path)
+                self._identity = (status.st_dev, status.st_ino)
+            clock, wall = self._meta(db, "clock"), self._meta(db, "wall")
+            now = time.time()
+            self._clock_base = now if clock is None or wall is None else clock + max(0.0, now - wall)
+            self._clock_start = self._monotonic()
         except BaseException:
             db.close()
+            self._release_lock()
             raise
         self._db = db
 
+    @staticmethod
+    def _meta(db: sqlite3.Connection, key: str) -> float | None:
+        row = db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else _seconds(row[0])
+
+    def now(self) -> float:
+        """The store's clock: seconds, monotonic while the store is open, carried over between runs."""
+        return self._clock_base + (self._monotonic() - self._clock_start)
+
+    def _save_clock(self, db: sqlite3.Connection) -> None:
+        db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", [("clock", self.now()), ("wall", time.time())])
+
+    def _check_file(self, db: sqlite3.Connection) -> None:
+        """Raise a StoreError if the file at ``path`` is no longer the database this store opened."""
+        if self._gone is None and self._identity is not None:
+            try:
+                status = os.stat(self.path)
+                same = (status.st_dev, status.st_ino) == self._identity
+            except OSError:
+                same = False
+            if not same:
+                self._gone = f"the database file {self.path} was deleted or replaced while the server ran"
+                rescued = f"{self.path}.rescued-{int(time.time())}"
+                try:
+                    with contextlib.closing(sqlite3.connect(rescued)) as copy:
+                        db.backup(copy)
+                    self._gone += f"; what this server held is copied to {rescued}"
+                except (sqlite3.Error, OSError) as error:
+                    self._gone += f"; what it held could not be copied ({error})"
+                _LOG.error("the room store stops: %s; restart the server once the file is back", self._gone)
+        if self._gone is not None:
+            raise StoreError("the room store's database file was deleted or replaced: the server must be restarted")
+
     async def _run(self, work: Callable[[sqlite3.Connection], Any]) -> Any:
+        given_up = threading.Event()
+
         def job() -> Any:
             db = self._db
             if db is None:
                 raise sqlite3.ProgrammingError("the store is closed")
-            return work(db)
+            self._given_up = given_up
+            try:
+                self._check_file(db)
+                return work(db)
+            finally:
+                self._given_up = None
 
+        stuck = self._stuck
+        if stuck is not None and not stuck.done():
+            # A call given up on still holds the worker (a disk that hangs): answer at once, not after a wait.
+            raise StoreError("the room store is still waiting for its disk (a call given up on has not returned)")
+        submitted = self._worker.submit(job)
         try:
-            return await asyncio.get_running_loop().run_in_executor(self._worker, job)
+            # SQLite's own busy timeout gives up on a lock held elsewhere; this bound also covers a disk that
+            # hangs: the call running is interrupted, and the calls after it are refused until it returns.
+            return await asyncio.wait_for(asyncio.wrap_future(submitted), self.timeout + 1.0)
+        except TimeoutError:
+            given_up.set()
+            self._stuck = submitted
+            db = self._db
+            if db is not None:
+                db.interrupt()
+            raise StoreError(
+                f"the room store did not answer within {self.timeout:g} seconds (its disk, or a lock held on it)"
+            ) from None
         except sqlite3.Error as error:
-            raise StoreError(f"the room store failed: {error}") from None
+            said = str(error)
+            if "locked" in said or "busy" in said:
+                said = f"the database stayed locked for {self.timeout:g} seconds"
+            raise StoreError(f"the room store failed: {said}") from None
 
-    @staticmethod
-    def _transaction(db: sqlite3.Connection, work: Callable[[], Any]) -> Any:
+    def _transaction(self, db: sqlite3.Connection, work: Callable[[], Any]) -> Any:
         db.execute("BEGIN IMMEDIATE")
         try:
+            self._check_given_up()
             result = work()
+            self._check_given_up()
         except BaseException:
             db.execute("ROLLBACK")
             raise
         db.execute("COMMIT")
         return result
 
+    def _check_given_up(self) -> None:
+        # The caller was answered 503 while this call waited (for a lock, or a disk): write nothing now.
+        given_up = self._given_up
+        if given_up is not None and given_up.is_set():
+            raise sqlite3.OperationalError("given up: the call took longer than the store's timeout")
+
+    def _numbered(self, db: sqlite3.Connection, work: Callable[[int], bool]) -> bool:
+        """Run ``work`` (given this write's number) in a transaction; if it wrote, note the number in the lock file."""
+        number = self._writes + 1
+        wrote: bool = self._transaction(db, lambda: work(number))
+        if wrote:
+            self._writes = number
+            if self._lock is not None:
+                # After the commit: a lock file behind the database is harmless, one ahead means writes lost.
+                with contextlib.suppress(OSError):
+                    os.pwrite(self._lock, f"{number:<20d}\n".encode("ascii"), 0)
+        return wrote
+
     async def create(self, room: StoredRoom, tokens: Mapping[int, str]) -> None:
-        """As :meth:`Store.create`."""
+        """As :meth:`Store.create`; the room's times are the store's clock now (not ``room``'s)."""
 
         def work(db: sqlite3.Connection) -> None:
-            def insert() -> None:
+            now = self.now()
+
+            def insert(number: int) -> bool:
                 db.execute(
-                    "INSERT INTO rooms VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO rooms (id, game, rules, record, version, created, last_move, finished, seq) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         room.id,
                         room.game,
                         room.rules,
                         json.dumps(room.record),
                         len(room.actions),
-                        room.created,
-                        room.last_move,
+                        now,
+                        now,
                         int(room.finished),
+                        number,
                     ),
                 )
                 db.executemany(
@@ -447,21 +655,22 @@ class SqliteStore(_LocalStore):
                     [(room.id, n, json.dumps(a)) for n, a in enumerate(room.actions)],
                 )
                 db.executemany("INSERT INTO tokens VALUES (?, ?, ?)", [(h, room.id, s) for s, h in tokens.items()])
+                return True
 
-            self._transaction(db, insert)
+            self._numbered(db, insert)
 
         await self._run(work)
 
     async def append(
         self, room_id: str, version: int, actions: Sequence[Json], *, last_move: float, finished: bool
     ) -> bool:
-        """As :meth:`Store.append`."""
+        """As :meth:`Store.append`; the last move's time is the store's clock now (not ``last_move``)."""
 
         def work(db: sqlite3.Connection) -> bool:
-            def write() -> bool:
+            def write(number: int) -> bool:
                 moved = db.execute(
-                    "UPDATE rooms SET version = ?, last_move = ?, finished = ? WHERE id = ? AND version = ?",
-                    (version + len(actions), last_move, int(finished), room_id, version),
+                    "UPDATE rooms SET version = ?, last_move = ?, finished = ?, seq = ? WHERE id = ? AND version = ?",
+                    (version + len(actions), self.now(), int(finished), number, room_id, version),
                 ).rowcount
                 if moved != 1:
                     return False
@@ -471,18 +680,32 @@ class SqliteStore(_LocalStore):
                 )
                 return True
 
-            result: bool = self._transaction(db, write)
-            return result
+            return self._numbered(db, write)
 
         result: bool = await self._run(work)
         return result
+
+    def _disagrees(self, room_id: str, version: int, kept: int) -> InconsistentRoomError:
+        if room_id not in self._warned:
+            self._warned.add(room_id)
+            _LOG.warning(
+                "room %s is damaged and closed: the store says it is at version %d but holds %d actions",
+                room_id,
+                version,
+                kept,
+            )
+        return InconsistentRoomError(
+            "this room is damaged (the server's store disagrees with itself about its moves) and has been "
+            "closed; start a new room"
+        )
 
     async def load(self, room_id: str) -> StoredRoom | None:
         """As :meth:`Store.load`."""
 
         def work(db: sqlite3.Connection) -> StoredRoom | None:
             row = db.execute(
-                "SELECT id, game, rules, record, created, last_move, finished FROM rooms WHERE id = ?", (room_id,)
+                "SELECT id, game, rules, record, created, last_move, finished, version FROM rooms WHERE id = ?",
+                (room_id,),
             ).fetchone()
             if row is None:
                 return None
@@ -492,6 +715,10 @@ class SqliteStore(_LocalStore):
             actions = tuple(_document(_json(a, room_id, f"action {n}"), room_id, f"action {n}") for n, a in rows)
             if [n for n, _ in rows] != list(range(len(rows))):
                 raise UnreadableRoomError(f"room {room_id}: its actions are not numbered 0 to {len(rows) - 1}")
+            if row[7] != len(rows):
+                raise InconsistentRoomError(
+                    f"room {room_id}: the store says it is at version {row[7]} but holds {len(rows)} actions"
+                )
             record = _document(_json(row[3], room_id, "its record"), room_id, "its record")
             try:
                 return StoredRoom(
@@ -504,11 +731,20 @@ class SqliteStore(_LocalStore):
         return room
 
     async def actions_since(self, room_id: str, start: int) -> list[Json] | None:
-        """As :meth:`Store.actions_since`."""
+        """As :meth:`Store.actions_since`.
+
+        Raises:
+            ~cheekymonkey.web.store.InconsistentRoomError: If the room's version disagrees with the actions it
+                holds (410; logged once).
+        """
 
         def work(db: sqlite3.Connection) -> list[Json] | None:
-            if db.execute("SELECT 1 FROM rooms WHERE id = ?", (room_id,)).fetchone() is None:
+            row = db.execute("SELECT version FROM rooms WHERE id = ?", (room_id,)).fetchone()
+            if row is None:
                 return None
+            (kept,) = db.execute("SELECT COUNT(*) FROM actions WHERE room = ?", (room_id,)).fetchone()
+            if row[0] != kept or kept < start:
+                raise self._disagrees(room_id, row[0], kept)
             rows = db.execute(
                 "SELECT action FROM actions WHERE room = ? AND number >= ? ORDER BY number", (room_id, start)
             ).fetchall()
@@ -531,16 +767,25 @@ class SqliteStore(_LocalStore):
         """As :meth:`Store.delete`."""
 
         def work(db: sqlite3.Connection) -> None:
-            db.execute("DELETE FROM rooms WHERE id = ?", (room_id,))
+            def remove(number: int) -> bool:
+                db.execute("DELETE FROM rooms WHERE id = ?", (room_id,))
+                # The room kept the number of its last write: the database keeps the highest one of those gone.
+                db.execute("INSERT OR REPLACE INTO meta VALUES ('writes', ?)", (number,))
+                return True
+
+            self._numbered(db, remove)
 
         await self._run(work)
+        self._warned.discard(room_id)
 
     async def summaries(self) -> list[RoomSummary]:
-        """As :meth:`Store.summaries`."""
+        """As :meth:`Store.summaries`: each room's idle time is by the store's clock (which is saved here too)."""
 
         def work(db: sqlite3.Connection) -> list[RoomSummary]:
+            self._transaction(db, lambda: self._save_clock(db))
+            now = self.now()
             rows = db.execute("SELECT id, last_move, finished FROM rooms ORDER BY created").fetchall()
-            return [RoomSummary(r[0], _seconds(r[1]), bool(r[2])) for r in rows]
+            return [RoomSummary(r[0], _seconds(r[1]), bool(r[2]), now - _seconds(r[1])) for r in rows]
 
         found: list[RoomSummary] = await self._run(work)
         return found
@@ -556,31 +801,54 @@ class SqliteStore(_LocalStore):
         return n
 
     async def close(self) -> None:
-        """As :meth:`Store.close`."""
+        """As :meth:`Store.close`: the clock is saved, the database closed and its lock released."""
 
         def work() -> None:
-            if self._db is not None:
-                self._db.close()
+            db = self._db
+            if db is not None:
+                if self._gone is None:
+                    with contextlib.suppress(sqlite3.Error):
+                        self._transaction(db, lambda: self._save_clock(db))
+                db.close()
                 self._db = None
+            self._release_lock()
 
-        with contextlib.suppress(RuntimeError):  # already shut down
-            await asyncio.get_running_loop().run_in_executor(self._worker, work)
+        # A disk that hangs does not hold the shutdown: the lock goes with the process.
+        with contextlib.suppress(RuntimeError, TimeoutError):  # RuntimeError: already shut down
+            running = asyncio.get_running_loop().run_in_executor(self._worker, work)
+            await asyncio.wait_for(running, self.timeout + 1.0)
         self._worker.shutdown(wait=False)
 
 
-# Appends the actions only at the expected version, and tells every process, in one step on the server.
+# Appends the actions only at the expected version, stamps the move with Redis's clock, and tells every
+# process, in one step on the server.
 _APPEND: Final = """
+if redis.replicate_commands then redis.replicate_commands() end  -- before Redis 5: TIME, then writes
 local version = tonumber(redis.call('HGET', KEYS[1], 'version'))
 if version == nil or version ~= tonumber(ARGV[1]) then
     return 0
 end
-for i = 5, #ARGV do
+for i = 4, #ARGV do
     redis.call('RPUSH', KEYS[2], ARGV[i])
 end
-local now = version + #ARGV - 4
-redis.call('HSET', KEYS[1], 'version', now, 'last_move', ARGV[2], 'finished', ARGV[3])
-redis.call('PUBLISH', ARGV[4], KEYS[1] .. ' ' .. now)
+local now = version + #ARGV - 3
+local time = redis.call('TIME')
+local seconds = tostring(time[1]) .. '.' .. string.format('%06d', tonumber(time[2]))
+redis.call('HSET', KEYS[1], 'version', now, 'last_move', seconds, 'finished', ARGV[2])
+redis.call('PUBLISH', ARGV[3], KEYS[1] .. ' ' .. now)
 return 1
+"""
+
+# Takes the lease if nobody holds it, or renews it if ``owner`` does; 1 if ``owner`` holds it now.
+_CLAIM: Final = """
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+    return 1
+end
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+    redis.call('PEXPIRE', KEYS[1], ARGV[2])
+    return 1
+end
+return 0
 """
 
 _RELEASE: Final = """
@@ -589,6 +857,20 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then
 end
 return 0
 """
+
+BOT_LEASE_TTL: Final = 2.0
+"""Seconds a Redis store's lease on a room's bots lasts unless renewed: the store renews the leases it holds
+four times as often, so a process that dies (even by SIGKILL) leaves its rooms' bots to another within this."""
+
+_VOLATILE_HELP: Final = (
+    "start Redis with --appendonly yes (see the web durability how-to), or accept the risk with --allow-volatile-redis"
+)
+
+
+def _seconds_of(time_reply: Any) -> float:
+    """Redis's ``TIME`` reply (seconds, microseconds) as seconds."""
+    seconds, micro = time_reply
+    return int(seconds) + int(micro) / 1_000_000
 
 
 class RedisStore:
@@ -599,30 +881,106 @@ class RedisStore:
     (the set of room ids) and ``bots:<id>`` (the lease of the process playing the room's bots). Changes
     are announced on the channel ``<prefix>changes``.
 
+    What a store needs of Redis (the web durability how-to says why):
+
+    - **Persistence.** The store checks, when it is made, that Redis keeps an append-only file
+      (``appendonly yes``, with ``appendfsync`` ``always`` or ``everysec``). Without it a restart of Redis
+      brings back an older snapshot, or nothing, and games that were answered would be played again
+      differently; the store refuses such a Redis (:class:`StoreError`) unless ``allow_volatile`` is true,
+      and then says so in one warning line.
+    - **Rollbacks are stopped, not played.** Each store remembers the highest version of every room it
+      wrote, read, or heard of from another process. A room read at a lower version (Redis came back from
+      an older copy) is closed: :class:`~cheekymonkey.web.store.InconsistentRoomError` (410), with one log
+      line, and its moves are not dealt again.
+    - **Redis's clock.** A move's time is Redis's ``TIME``, and the sweep measures a room's idle time by it,
+      so the processes' own clocks (one of them hours ahead, or stepped) end no room early.
+    - **Short leases.** A process's lease on a room's bots lasts :data:`~cheekymonkey.web.store.BOT_LEASE_TTL`
+      seconds and the store renews it while the process holds it; a process that dies lets another take the
+      bots over within that.
+    - **Timeouts.** Each call is given up after ``timeout`` seconds (a :class:`StoreError`: 503), so a
+      Redis that hangs delays moves by that much at most.
+
     Args:
         url: A ``redis://`` or ``rediss://`` URL.
         prefix: Put before every key, so that several servers can share one Redis.
+        allow_volatile: Use a Redis without an append-only file (with a warning) rather than refuse it.
+        timeout: Seconds a call may take.
+        lease_ttl: Seconds a lease on a room's bots lasts unless renewed.
 
     Raises:
         ImportError: If the ``redis`` package is missing (the message names the extra).
+        StoreError: If Redis cannot be reached, or keeps no append-only file and ``allow_volatile`` is false.
     """
 
     shared: Final = True
 
-    def __init__(self, url: str, *, prefix: str = "cheekymonkey:") -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        prefix: str = "cheekymonkey:",
+        allow_volatile: bool = False,
+        timeout: float = DEFAULT_TIMEOUT,
+        lease_ttl: float = BOT_LEASE_TTL,
+    ) -> None:
         try:
+            import redis
             import redis.asyncio
         except ImportError as error:  # pragma: no cover - exercised only without the extra
             raise ImportError(
                 f"a Redis store needs the 'redis' extra ({error.name} is missing): pip install 'cheekymonkey[redis]'"
             ) from error
-        self._redis = redis.asyncio.Redis.from_url(url, decode_responses=True)
+        scheme, colon, rest = url.partition("://")
+        self._where = scheme + colon + rest.rpartition("@")[2]  # never the user or the password
+        self.timeout = timeout
+        """Seconds a call may take before it is given up with a :class:`StoreError`."""
         self._errors: tuple[type[BaseException], ...] = (redis.RedisError, OSError)
+        self.persistence = self._check_persistence(redis, url, allow_volatile)
+        """Redis's persistence as found at start (``"appendonly yes, appendfsync everysec"``)."""
+        self._redis = redis.asyncio.Redis.from_url(
+            url, decode_responses=True, socket_timeout=timeout, socket_connect_timeout=timeout
+        )
+        # The subscription waits for messages as long as it takes: a client of its own, with no read timeout.
+        self._listening = redis.asyncio.Redis.from_url(url, decode_responses=True, socket_connect_timeout=timeout)
         self._prefix = prefix
         self._channel = prefix + "changes"
         self._append = self._redis.register_script(_APPEND)
+        self._claim = self._redis.register_script(_CLAIM)
         self._release = self._redis.register_script(_RELEASE)
-        self.description = f"in Redis at {url.split('@')[-1]}"  # never the password
+        self._lease_ttl = lease_ttl
+        self._leases: dict[str, tuple[str, float]] = {}
+        self._renewer: asyncio.Task[None] | None = None
+        self._highest: dict[str, int] = {}
+        self._rolled_back: set[str] = set()
+        self.description = f"in Redis at {self._where} ({self.persistence})"
+
+    def _check_persistence(self, redis: Any, url: str, allow_volatile: bool) -> str:
+        client = redis.Redis.from_url(
+            url, decode_responses=True, socket_timeout=self.timeout, socket_connect_timeout=self.timeout
+        )
+        try:
+            try:
+                found = client.config_get("append*")
+                appendonly, fsync = str(found.get("appendonly", "no")), str(found.get("appendfsync", "?"))
+            except redis.ResponseError:  # CONFIG renamed away, as some hosted Redis do: INFO tells half of it
+                info = client.info("persistence")
+                appendonly, fsync = ("yes" if str(info.get("aof_enabled", 0)) == "1" else "no"), "unknown"
+        except self._errors as error:
+            raise StoreError(f"cannot reach Redis at {self._where} to check its persistence: {error}") from None
+        finally:
+            with contextlib.suppress(*self._errors):
+                client.close()
+        said = f"appendonly {appendonly}, appendfsync {fsync}"
+        if appendonly == "yes" and fsync != "no":
+            return said
+        why = (
+            f"Redis at {self._where} keeps the rooms without an append-only file synced to disk ({said}): "
+            "if Redis restarts, games come back older or not at all"
+        )
+        if not allow_volatile:
+            raise StoreError(f"{why}; {_VOLATILE_HELP}")
+        _LOG.warning("%s (rooms found rolled back are closed with 410): --allow-volatile-redis was given", why)
+        return said + ", volatile"
 
     @property
     def client(self) -> Any:
@@ -634,14 +992,49 @@ class RedisStore:
         return self._prefix + ":".join(parts)
 
     async def call(self, call: Awaitable[Any]) -> Any:
-        """Await a Redis call; a Redis or connection error becomes a :class:`StoreError`."""
+        """Await a Redis call; an error of Redis or the connection, or no answer in time, is a :class:`StoreError`."""
         try:
-            return await call
+            return await asyncio.wait_for(call, self.timeout + 1.0)
+        except TimeoutError:
+            raise StoreError(f"the room store (Redis) did not answer within {self.timeout:g} seconds") from None
         except self._errors as error:
-            raise StoreError(f"the room store (Redis) failed: {error}") from None
+            raise StoreError(f"the room store (Redis) failed: {type(error).__name__}") from None
+
+    # -- the versions this process has seen: a room read below one of them was rolled back -----------------
+
+    def _saw(self, room_id: str, version: int) -> None:
+        if version > self._highest.get(room_id, -1):
+            self._highest[room_id] = version
+
+    def _check_version(self, room_id: str, version: int, highest: int, *, log: bool) -> None:
+        """Raise InconsistentRoomError if the room read is below ``highest`` (logged once).
+
+        ``highest`` is the highest version seen *before* the read was sent: a version heard of while the read
+        was on its way may be newer than what the read found, without any rollback.
+        """
+        if version >= highest and room_id not in self._rolled_back:
+            self._saw(room_id, version)
+            return
+        if room_id not in self._rolled_back:
+            self._rolled_back.add(room_id)
+            if log:
+                _LOG.error(
+                    "room %s is closed: the store went back to version %d after version %d was answered (Redis lost "
+                    "writes: did it restart without its append-only file?); its moves are not dealt again",
+                    room_id,
+                    version,
+                    highest,
+                )
+        raise InconsistentRoomError(
+            f"room {room_id}: the store went back to version {version} after version {highest} was answered"
+            if not log
+            else "this room has been closed: the server's store lost moves that had been answered, and they are "
+            "not played again differently; start a new room"
+        )
 
     async def create(self, room: StoredRoom, tokens: Mapping[int, str]) -> None:
-        """As :meth:`Store.create`."""
+        """As :meth:`Store.create`; the room's times are Redis's clock now (not ``room``'s)."""
+        now = repr(_seconds_of(await self.call(self._redis.time())))
         pipe = self._redis.pipeline(transaction=True)
         pipe.hset(
             self.key("room", room.id),
@@ -650,8 +1043,8 @@ class RedisStore:
                 "rules": room.rules,
                 "record": json.dumps(room.record),
                 "version": len(room.actions),
-                "created": repr(room.created),
-                "last_move": repr(room.last_move),
+                "created": now,
+                "last_move": now,
                 "finished": int(room.finished),
                 "tokens": json.dumps(sorted(tokens.values())),
             },
@@ -662,19 +1055,28 @@ class RedisStore:
             pipe.set(self.key("token", hashed), f"{room.id} {seat}")
         pipe.sadd(self.key("rooms"), room.id)
         await self.call(pipe.execute())
+        self._saw(room.id, len(room.actions))
 
     async def append(
         self, room_id: str, version: int, actions: Sequence[Json], *, last_move: float, finished: bool
     ) -> bool:
-        """As :meth:`Store.append`."""
+        """As :meth:`Store.append`; the last move's time is Redis's clock (not ``last_move``)."""
         keys = [self.key("room", room_id), self.key("actions", room_id)]
-        args: list[str | int] = [version, repr(last_move), int(finished), self._channel]
+        args: list[str | int] = [version, int(finished), self._channel]
         args += [json.dumps(a) for a in actions]
-        done = await self.call(self._append(keys=keys, args=args))
-        return bool(done)
+        done = bool(await self.call(self._append(keys=keys, args=args)))
+        if done:
+            self._saw(room_id, version + len(actions))
+        return done
 
     async def load(self, room_id: str) -> StoredRoom | None:
-        """As :meth:`Store.load`."""
+        """As :meth:`Store.load`.
+
+        Raises:
+            ~cheekymonkey.web.store.InconsistentRoomError: If the room is below a version this process has seen
+                (Redis rolled back).
+        """
+        highest = self._highest.get(room_id, -1)
         pipe = self._redis.pipeline(transaction=True)
         pipe.hgetall(self.key("room", room_id))
         pipe.lrange(self.key("actions", room_id), 0, -1)
@@ -689,8 +1091,8 @@ class RedisStore:
                 for n, a in enumerate(actions[:version])
             )
             if len(kept) != version:
-                raise UnreadableRoomError(f"room {room_id}: it is at version {version} with {len(kept)} actions kept")
-            return StoredRoom(
+                raise InconsistentRoomError(f"room {room_id}: it is at version {version} with {len(kept)} actions kept")
+            loaded = StoredRoom(
                 room_id,
                 fields["game"],
                 fields["rules"],
@@ -702,9 +1104,18 @@ class RedisStore:
             )
         except (KeyError, TypeError, ValueError) as error:
             raise UnreadableRoomError(f"room {room_id}: its fields cannot be read ({error!r})") from None
+        # The room manager logs the damaged room it loads: the store does not log it twice.
+        self._check_version(room_id, version, highest, log=False)
+        return loaded
 
     async def actions_since(self, room_id: str, start: int) -> list[Json] | None:
-        """As :meth:`Store.actions_since`."""
+        """As :meth:`Store.actions_since`.
+
+        Raises:
+            ~cheekymonkey.web.store.InconsistentRoomError: If the room is below ``start`` or a version this
+                process has seen (Redis rolled back; logged once).
+        """
+        highest = max(start, self._highest.get(room_id, -1))
         pipe = self._redis.pipeline(transaction=True)
         pipe.hget(self.key("room", room_id), "version")
         pipe.lrange(self.key("actions", room_id), start, -1)
@@ -712,12 +1123,11 @@ class RedisStore:
         if version is None:
             return None
         try:
-            return [
-                _document(_json(a, room_id, "an action"), room_id, "an action")
-                for a in actions[: max(0, int(version) - start)]
-            ]
+            at = int(version)
         except ValueError as error:
             raise UnreadableRoomError(f"room {room_id}: its version cannot be read ({error})") from None
+        self._check_version(room_id, at, highest, log=True)
+        return [_document(_json(a, room_id, "an action"), room_id, "an action") for a in actions[: max(0, at - start)]]
 
     async def seat_for(self, token_hash: str) -> tuple[str, int] | None:
         """As :meth:`Store.seat_for`."""
@@ -726,6 +1136,10 @@ class RedisStore:
             return None
         room_id, _, seat = found.partition(" ")
         return room_id, int(seat)
+
+    def _forget(self, room_id: str) -> None:
+        self._highest.pop(room_id, None)
+        self._rolled_back.discard(room_id)
 
     async def delete(self, room_id: str) -> None:
         """As :meth:`Store.delete`."""
@@ -736,16 +1150,19 @@ class RedisStore:
         pipe.srem(self.key("rooms"), room_id)
         pipe.publish(self._channel, f"{self.key('room', room_id)} closed")
         await self.call(pipe.execute())
+        self._forget(room_id)
 
     async def summaries(self) -> list[RoomSummary]:
-        """As :meth:`Store.summaries`."""
+        """As :meth:`Store.summaries`: each room's idle time is by Redis's clock."""
         ids = sorted(await self.call(self._redis.smembers(self.key("rooms"))))
         pipe = self._redis.pipeline(transaction=False)
+        pipe.time()
         for room_id in ids:
             pipe.hmget(self.key("room", room_id), ["last_move", "finished"])
-        rows = await self.call(pipe.execute())
+        now, *rows = await self.call(pipe.execute())
+        seconds = _seconds_of(now)
         return [
-            RoomSummary(room_id, _seconds(last), finished == "1")
+            RoomSummary(room_id, _seconds(last), finished == "1", seconds - _seconds(last))
             for room_id, (last, finished) in zip(ids, rows, strict=True)
             if last is not None
         ]
@@ -761,16 +1178,26 @@ class RedisStore:
         await self.call(self._redis.publish(self._channel, f"{self.key('room', room_id)} {state}"))
 
     async def listen(self, listener: Listener) -> None:
-        """As :meth:`Store.listen`."""
+        """As :meth:`Store.listen`; the versions heard count as seen (a room read below them was rolled back)."""
         prefix = self.key("room", "")
         while True:
-            pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
+            pubsub = self._listening.pubsub(ignore_subscribe_messages=True)
             try:
                 await pubsub.subscribe(self._channel)
                 async for message in pubsub.listen():
                     key, _, state = str(message.get("data", "")).rpartition(" ")
-                    if key.startswith(prefix):
-                        await listener(key.removeprefix(prefix), None if state == "closed" else int(state))
+                    if not key.startswith(prefix):
+                        continue
+                    room_id = key.removeprefix(prefix)
+                    if state == "closed":
+                        self._forget(room_id)
+                        version = None
+                    else:
+                        version = int(state)
+                        self._saw(room_id, version)
+                    # A room the listener finds damaged or rolled back is closed and logged there: listen on.
+                    with contextlib.suppress(UnreadableRoomError, RoomDamagedError, StoreError):
+                        await listener(room_id, version)
             except self._errors:
                 await asyncio.sleep(1.0)  # Redis went away: listen again once it is back
             finally:
@@ -778,36 +1205,64 @@ class RedisStore:
                     await pubsub.aclose()  # type: ignore[no-untyped-call, unused-ignore]  # untyped in older redis releases
 
     async def claim_bots(self, room_id: str, owner: str, seconds: float) -> bool:
-        """As :meth:`Store.claim_bots`."""
+        """As :meth:`Store.claim_bots`: a short lease (:data:`~cheekymonkey.web.store.BOT_LEASE_TTL`), renewed here."""
         key = self.key("bots", room_id)
-        milliseconds = max(1, int(seconds * 1000))
-        if await self.call(self._redis.set(key, owner, nx=True, px=milliseconds)):
-            return True
-        # Already ours: renew it.
-        if await self.call(self._redis.get(key)) == owner:
-            await self.call(self._redis.pexpire(key, milliseconds))
-            return True
-        return False
+        if not await self.call(self._claim(keys=[key], args=[owner, self._lease_milliseconds()])):
+            return False
+        self._leases[key] = (owner, asyncio.get_running_loop().time() + seconds)
+        if self._renewer is None or self._renewer.done():
+            self._renewer = asyncio.get_running_loop().create_task(self._renew())
+        return True
+
+    def _lease_milliseconds(self) -> int:
+        return max(1, int(self._lease_ttl * 1000))
+
+    async def _renew(self) -> None:
+        """Renew the leases held, every quarter of their time to live, until none is held."""
+        loop = asyncio.get_running_loop()
+        while self._leases:
+            await asyncio.sleep(self._lease_ttl / 4)
+            for key, (owner, until) in list(self._leases.items()):
+                if loop.time() >= until:
+                    self._leases.pop(key, None)
+                    continue
+                try:
+                    if not await self.call(self._claim(keys=[key], args=[owner, self._lease_milliseconds()])):
+                        self._leases.pop(key, None)  # lost (it ran out while Redis was away): another may hold it
+                except StoreError:
+                    pass  # Redis is away: try again next time
 
     async def release_bots(self, room_id: str, owner: str) -> None:
         """As :meth:`Store.release_bots`."""
-        await self.call(self._release(keys=[self.key("bots", room_id)], args=[owner]))
+        key = self.key("bots", room_id)
+        self._leases.pop(key, None)
+        await self.call(self._release(keys=[key], args=[owner]))
 
     async def close(self) -> None:
-        """As :meth:`Store.close`."""
-        with contextlib.suppress(*self._errors):
-            await self._redis.aclose()
+        """As :meth:`Store.close`: the leases held are given back first."""
+        if self._renewer is not None:
+            self._renewer.cancel()
+        for key, (owner, _) in list(self._leases.items()):
+            with contextlib.suppress(StoreError):
+                await self.call(self._release(keys=[key], args=[owner]))
+        self._leases.clear()
+        for client in (self._redis, self._listening):
+            with contextlib.suppress(*self._errors):
+                await client.aclose()
 
 
-def open_store(where: str) -> Store:
+def open_store(where: str, *, allow_volatile_redis: bool = False) -> Store:
     """The store named by ``where``: ``":memory:"``, a ``redis://`` (or ``rediss://``) URL, or an SQLite file path.
 
+    ``allow_volatile_redis``: serve from a Redis that keeps no append-only file, with a warning, rather than
+    refuse it (:class:`RedisStore`).
+
     Raises:
-        StoreError: If an SQLite file cannot be used.
+        StoreError: If an SQLite file cannot be used, or Redis cannot be reached or is refused.
         ImportError: For a Redis URL without the ``redis`` extra.
     """
     if where == ":memory:":
         return MemoryStore()
     if where.startswith(("redis://", "rediss://", "unix://")):
-        return RedisStore(where)
+        return RedisStore(where, allow_volatile=allow_volatile_redis)
     return SqliteStore(where)
