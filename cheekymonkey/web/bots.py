@@ -54,7 +54,7 @@ from cheekymonkey.errors import CheekyMonkeyError, InvalidValueError
 from cheekymonkey.games import AnyGame, game_named
 from cheekymonkey.table import Seat, Table, Waiting, bot_state
 from cheekymonkey.web.limits import Limits
-from cheekymonkey.web.store import Store, StoreError
+from cheekymonkey.web.store import InconsistentRoomError, Store, StoreError
 
 __all__ = [
     "BOT_LEASE",
@@ -415,6 +415,8 @@ async def play_bots(room: BotRoom) -> None:
                 await asyncio.sleep(5.0)
     except StoreError as error:
         _LOG.warning("room %s: the store failed while the bots played (%s)", room.id, error)
+    except InconsistentRoomError:
+        pass  # the room is closed (410) and the store has said why in its one log line
     except asyncio.CancelledError:
         raise
     except Exception as error:  # a bot's move the room cannot play: stop, once, rather than fail at every read
