@@ -998,7 +998,9 @@ class RedisStore:
         except TimeoutError:
             raise StoreError(f"the room store (Redis) did not answer within {self.timeout:g} seconds") from None
         except self._errors as error:
-            raise StoreError(f"the room store (Redis) failed: {type(error).__name__}") from None
+            # The log says where and what (a 503's body says neither: cheekymonkey.web.app).
+            what = " ".join(str(error).split()) or type(error).__name__
+            raise StoreError(f"the room store (Redis at {self._where}) failed: {what}") from None
 
     # -- the versions this process has seen: a room read below one of them was rolled back -----------------
 
