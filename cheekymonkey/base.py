@@ -16,10 +16,12 @@ rules and nothing else:
 Every other member has a default built from these, which a game overrides when it has better: a board drawn
 from the view, a line of narration per action, an action's text (and reading it back by matching the legal
 actions' texts), a random bot, a generic record, JSON documents for values made of attrs classes and enums.
-Some capabilities have no sensible default and are *absent* unless overridden: encodings for learning
-(:meth:`~BaseGame.encoding` raises :class:`~cheekymonkey.errors.NotOfferedError`, so the RL adapters refuse
-the game naming it), proofs, JSON schemas and a page drawing (each returns None, and ``cheekymonkey
-verify``, :mod:`cheekymonkey.schema` and the web page say so or fall back to the generic page).
+Some capabilities have no sensible default and are *absent* unless declared: a game sets
+:attr:`~BaseGame.capabilities` to what it offers (encodings for learning, proofs, JSON schemas, a page
+drawing, a batched engine) and overrides the members that give them. Every front end reads the
+declaration (the RL adapters refuse a game without encodings naming it; ``cheekymonkey verify``,
+:mod:`cheekymonkey.schema` and the web page say so or fall back to the generic page); calling a member the
+game does not declare raises :class:`~cheekymonkey.errors.NotOfferedError`.
 
 The defaults are never on the hot path: :meth:`~BaseGame.sample_chance` and the random bot are written once
 for every game, but a game's own engine functions (the ones its bots, search and benchmarks call) stay as
@@ -64,7 +66,7 @@ from collections.abc import Hashable, Sequence
 from enum import Enum
 from fractions import Fraction
 from importlib.resources.abc import Traversable
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
+from typing import Any, Generic, TypeVar, cast
 
 import attrs
 
@@ -77,13 +79,10 @@ from cheekymonkey.errors import (
     NotAChanceNodeError,
     NotOfferedError,
 )
-from cheekymonkey.game import Game, GameBot
+from cheekymonkey.game import Capabilities, Game, GameBot, Proofs
 from cheekymonkey.outcome import Outcome, Stakes
 from cheekymonkey.record import Record, RecordLike
 from cheekymonkey.text_table import Cell, Column, TextTable
-
-if TYPE_CHECKING:
-    from cheekymonkey.verify import Proofs
 
 __all__ = ["BaseGame", "Played", "RandomChoiceBot", "plain_text", "weighted_pick"]
 
@@ -562,31 +561,47 @@ class BaseGame(ABC, Generic[S, A, R, V, E]):
 
         return GenericDocuments(self)
 
-    # -- capabilities absent unless a game offers them -------------------------------------------------
+    # -- capabilities: declared in ``capabilities``, absent unless a game offers them --------------------
+
+    capabilities: Capabilities = Capabilities()
+    """Default: nothing beside the rules (set it to the :class:`~cheekymonkey.game.Capabilities` the game offers,
+    and override the members below that give them)."""
 
     def observation_kinds(self) -> tuple[str, ...]:
         """Default: none (the game offers no encodings)."""
         return ()
 
     def encoding(self, players: int, ruleset: R | None = None, observation: str | None = None) -> Encoding[S, A]:
-        """Default: absent.
+        """Default: absent (``capabilities.encodings`` is False).
 
         Raises:
-            NotOfferedError: Always, naming the game: the RL adapters refuse it with this.
+            NotOfferedError: Always, naming the game.
         """
         raise NotOfferedError(self.name, "encodings for learning (the RL adapters need them)")
 
-    def proofs(self) -> Proofs | None:
-        """Default: None, no proofs (``cheekymonkey verify --game`` says so in one line, with status 2)."""
-        return None
+    def proofs(self) -> Proofs:
+        """Default: absent (``capabilities.proofs`` is False): ``cheekymonkey verify --game`` says so, status 2.
 
-    def schemas(self) -> Traversable | None:
-        """Default: None, no JSON Schema files (:mod:`cheekymonkey.schema` leaves the game out)."""
-        return None
+        Raises:
+            NotOfferedError: Always, naming the game.
+        """
+        raise NotOfferedError(self.name, "proofs of its rules")
 
-    def page_script(self) -> Traversable | None:
-        """Default: None, no drawing: the web page shows the board text (:meth:`board_table`) and the legal moves."""
-        return None
+    def schemas(self) -> Traversable:
+        """Default: absent (``capabilities.schemas`` is False): :mod:`cheekymonkey.schema` leaves the game out.
+
+        Raises:
+            NotOfferedError: Always, naming the game.
+        """
+        raise NotOfferedError(self.name, "JSON Schema files")
+
+    def page_script(self) -> Traversable:
+        """Default: absent (``capabilities.page_script`` is False): the web page shows the board text instead.
+
+        Raises:
+            NotOfferedError: Always, naming the game.
+        """
+        raise NotOfferedError(self.name, "a drawing of the table for the web page")
 
     def __repr__(self) -> str:
         return f"<game {self.name!r}>"

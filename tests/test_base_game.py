@@ -12,7 +12,7 @@ import pytest
 
 from cheekymonkey.base import BaseGame, Played, RandomChoiceBot, weighted_pick
 from cheekymonkey.errors import ActionTextError, InvalidValueError, NotAChanceNodeError, NotOfferedError
-from cheekymonkey.game import Game
+from cheekymonkey.game import Capabilities, Game
 from cheekymonkey.play import play_game
 from cheekymonkey.record import Record
 from cheekymonkey.serialization import DocumentError
@@ -145,7 +145,11 @@ def test_what_the_game_does_not_offer_is_absent_with_a_typed_error_or_none() -> 
     with pytest.raises(NotOfferedError, match="the game 'dice-race' offers no encodings") as caught:
         RACE.encoding(2)
     assert (caught.value.game, RACE.observation_kinds()) == ("dice-race", ())
-    assert (RACE.proofs(), RACE.schemas(), RACE.page_script(), RACE.number_bound(RACE.ruleset())) == (None,) * 4
+    assert RACE.capabilities == Capabilities()
+    for member, offer in (("proofs", RACE.proofs), ("JSON Schema files", RACE.schemas), ("web page", RACE.page_script)):
+        with pytest.raises(NotOfferedError, match=f"the game 'dice-race' offers no .*{member}"):
+            offer()
+    assert RACE.number_bound(RACE.ruleset()) is None
     assert RACE.bot_names() == ("random",)
     with pytest.raises(InvalidValueError, match="no bot named 'clever'"):
         RACE.bot_named("clever")

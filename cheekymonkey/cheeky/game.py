@@ -61,12 +61,9 @@ from cheekymonkey.cheeky.views import TableView, view
 from cheekymonkey.documents import Documents
 from cheekymonkey.encoding import Encoding, ObservationField
 from cheekymonkey.errors import InvalidValueError
-from cheekymonkey.game import Game, GameBot
+from cheekymonkey.game import Capabilities, Game, GameBot, Proofs
 from cheekymonkey.outcome import Outcome
 from cheekymonkey.text_table import TextTable
-
-if TYPE_CHECKING:
-    from cheekymonkey.verify import Proofs
 
 __all__ = ["CHEEKY_MONKEY", "CheekyMonkey"]
 
@@ -425,7 +422,10 @@ class CheekyMonkey(BaseGame[GameState, Action, Ruleset, TableView, Event]):
         """The action codec and an observation layout of :mod:`cheekymonkey.cheeky.encoding`."""
         return _Encoding(players, ruleset, observation)
 
-    # -- what the game ships beside its engine, found through the registry ----------------------------
+    # -- what the game ships beside its engine, declared in its capabilities --------------------------
+
+    capabilities = Capabilities(encodings=True, proofs=True, schemas=True, page_script=True, batched=True)
+    """Everything: encodings, proofs, JSON Schemas, a page drawing and a batched engine."""
 
     def score(self, state: GameState) -> ScoreSheet:
         """:func:`~cheekymonkey.score`: the final score sheet (``PlayedGame.score``)."""

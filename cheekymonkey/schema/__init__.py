@@ -30,10 +30,8 @@ _SUFFIX: Final = ".schema.json"
 
 
 def schema_folder(game: AnyGame) -> Traversable | None:
-    """The folder where ``game`` ships its schema files (its binding's ``schemas()``), or None if it ships none."""
-    offer = getattr(game, "schemas", None)
-    folder: Traversable | None = None if offer is None else offer()
-    return folder
+    """The folder where ``game`` ships its schema files (its binding's ``schemas()``), or None if it declares none."""
+    return game.schemas() if game.capabilities.schemas else None
 
 
 def _shipped(folder: Traversable) -> list[str]:

@@ -32,7 +32,7 @@ import attrs
 from cheekymonkey.base import BaseGame
 from cheekymonkey.documents import Documents
 from cheekymonkey.encoding import Encoding
-from cheekymonkey.game import Game, GameBot
+from cheekymonkey.game import Capabilities, Game, GameBot, Proofs
 from cheekymonkey.outcome import Outcome
 from cheekymonkey.text_table import TextTable
 from cheekymonkey.toomany.actions import Action, Reveal
@@ -65,9 +65,6 @@ from cheekymonkey.toomany.results import outcome
 from cheekymonkey.toomany.rules import Ruleset
 from cheekymonkey.toomany.state import GameState, Phase, new_game
 from cheekymonkey.toomany.views import TableView, view
-
-if TYPE_CHECKING:
-    from cheekymonkey.verify import Proofs
 
 __all__ = ["TOO_MANY_MONKEYS", "TooManyMonkeys"]
 
@@ -300,7 +297,10 @@ class TooManyMonkeys(BaseGame[GameState, Action, Ruleset, TableView, Event]):
         """
         return encoding(players, ruleset, observation)
 
-    # -- what the game ships beside its engine, found through the registry ----------------------------
+    # -- what the game ships beside its engine, declared in its capabilities --------------------------
+
+    capabilities = Capabilities(encodings=True, proofs=True, schemas=True, page_script=True, batched=True)
+    """Everything: encodings, proofs, JSON Schemas, a page drawing and a batched engine."""
 
     def schemas(self) -> Traversable:
         """The folder of the game's JSON Schema files, one ``<kind>.schema.json`` per document kind."""

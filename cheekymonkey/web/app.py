@@ -80,9 +80,7 @@ drawing of its table ships in the game's own package and is served as ``/static/
 
 def page_script(game: AnyGame) -> Traversable | None:
     """The script that draws ``game``'s table on the page (its binding's ``page_script()``), or None."""
-    offer = getattr(game, "page_script", None)
-    script: Traversable | None = None if offer is None else offer()
-    return script
+    return game.page_script() if game.capabilities.page_script else None
 
 
 DEFAULT_MAX_BODY: Final = 8192

@@ -38,6 +38,7 @@ from typing import Final
 from cheekymonkey.base import BaseGame, Played
 from cheekymonkey.encoding import Encoding
 from cheekymonkey.errors import GameNotOverError, IllegalActionError, InvalidGameError, NotAChanceNodeError
+from cheekymonkey.game import Capabilities
 from cheekymonkey.outcome import Outcome
 
 from cheekymonkey_pig.actions import HOLD, ROLL, Action, Face, Hold, Roll
@@ -60,6 +61,8 @@ class Pig(BaseGame[PigState, Action, Rules, PigView, Played[Action]]):
 
     name = "pig"
     title = "Pig"
+    capabilities = Capabilities(encodings=True)
+    """Encodings for learning (OpenSpiel's action indices): no proofs, schemas, page drawing or batched engine."""
 
     # -- the rule set and the seats (P1) ---------------------------------------------------------------
 
