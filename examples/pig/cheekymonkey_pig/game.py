@@ -39,7 +39,7 @@ from cheekymonkey.base import BaseGame, Played
 from cheekymonkey.encoding import Encoding
 from cheekymonkey.errors import GameNotOverError, IllegalActionError, InvalidGameError, NotAChanceNodeError
 from cheekymonkey.game import Capabilities
-from cheekymonkey.outcome import Outcome
+from cheekymonkey.outcome import Outcome, Stakes, Utility
 
 from cheekymonkey_pig.actions import HOLD, ROLL, Action, Face, Hold, Roll
 from cheekymonkey_pig.rules import MAX_PLAYERS, MIN_PLAYERS, PRESETS, Rules
@@ -126,6 +126,10 @@ class Pig(BaseGame[PigState, Action, Rules, PigView, Played[Action]]):
         seat = self.winner(state)
         seats = range(len(state.scores)) if seat is None else (seat,)
         return Outcome.of_winners(tuple(seats), state.scores, state.scores)
+
+    def stakes(self, players: int, ruleset: Rules | None = None) -> Stakes:
+        """OpenSpiel's: zero-sum, 1 for the winner and ``-1/(n-1)`` for each other seat, 0 each at the horizon."""
+        return Stakes(Utility.ZERO_SUM, -1.0 / (players - 1), 1.0, 0.0)
 
     def returns(self, state: PigState) -> tuple[float, ...]:
         """OpenSpiel's returns: 1 for the winner, ``-1/(n-1)`` for the others; 0 each while going or at the horizon."""
