@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import pickle
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from importlib.metadata import entry_points
 from importlib.resources.abc import Traversable
@@ -382,14 +382,15 @@ def check_state(
 def check_illegal_actions(
     game: Game[S, A, Any, Any, Any],
     state: S,
-    candidates: Iterable[A],
+    candidates: Sequence[A],
     *,
     where: _Where[S, A, Any] | None = None,
 ) -> int:
     """Every candidate not legal in ``state`` is refused with :class:`IllegalActionError`, and nothing changes.
 
-    The state must be equal to itself as it was, with the same hash and the same pickled bytes, after each
-    refusal. Returns how many illegal candidates were tried.
+    The error names the action and the state it was refused in (its ``action`` and ``state``).
+    The state must be equal to itself as it was, with the same hash, after each refusal, and hold the same
+    pickled bytes after them all. Returns how many illegal candidates were tried.
 
     Raises:
         ConformanceError: Check ``"illegal-actions"``.
@@ -404,8 +405,12 @@ def check_illegal_actions(
         tried += 1
         try:
             after = game.apply(state, action)
-        except IllegalActionError:
-            pass
+        except IllegalActionError as error:
+            where.require(
+                error.action == action and error.state == state,
+                "illegal-actions",
+                f"the refusal of {action!r} names the action {error.action!r} and another state",
+            )
         except Exception as error:
             raise where.fail(
                 "illegal-actions", f"the illegal action {action!r} raised {error!r}, not an IllegalActionError"
@@ -415,10 +420,15 @@ def check_illegal_actions(
                 "illegal-actions", f"the illegal action {action!r} was applied, giving {after!r}, not refused"
             )
         where.require(
-            state == snapshot and hash(state) == hashed and pickle.dumps(state) == before,
+            state == snapshot and hash(state) == hashed,
             "illegal-actions",
             f"refusing the illegal action {action!r} changed the state",
         )
+    where.require(
+        pickle.dumps(state) == before,
+        "illegal-actions",
+        f"refusing the illegal actions {list(candidates)!r} changed what the state holds (its pickled bytes)",
+    )
     return tried
 
 
