@@ -62,11 +62,12 @@ import inspect
 import math
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from enum import Enum
 from fractions import Fraction
 from importlib.resources.abc import Traversable
-from typing import Any, Generic, TypeVar, cast
+from types import MappingProxyType, ModuleType
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 import attrs
 
@@ -75,6 +76,7 @@ from cheekymonkey.encoding import Encoding
 from cheekymonkey.errors import (
     ActionTextError,
     IllegalActionError,
+    InvalidRulesetError,
     InvalidValueError,
     NotAChanceNodeError,
     NotOfferedError,
@@ -84,7 +86,7 @@ from cheekymonkey.outcome import Outcome, Stakes
 from cheekymonkey.record import Record, RecordLike
 from cheekymonkey.text_table import Cell, Column, TextTable
 
-__all__ = ["BaseGame", "Played", "RandomChoiceBot", "plain_text", "weighted_pick"]
+__all__ = ["BaseGame", "EngineGame", "Played", "RandomChoiceBot", "plain_text", "weighted_pick"]
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -186,6 +188,33 @@ def _public_fields(view: object) -> list[tuple[str, object]]:
     return []
 
 
+_BINDABLE: tuple[str, ...] = tuple(
+    sorted(name for name, member in vars(Game).items() if not name.startswith("_") and inspect.isfunction(member))
+)
+
+
+def _bind_engine(cls: type[EngineGame[Any, Any, Any, Any, Any]]) -> None:
+    """Bind ``cls``'s :attr:`~EngineGame.engine` functions as its members (see there)."""
+    modules, renamed = cls.engine, cls.engine_names
+    if not modules:
+        return
+    unknown = sorted(set(renamed) - set(_BINDABLE))
+    if unknown:
+        raise TypeError(f"{cls.__name__}.engine_names renames {unknown}, which are no members of the Game protocol")
+    for member in _BINDABLE:
+        if getattr(cls, member) is not getattr(BaseGame, member):
+            continue  # the class (or a class between it and BaseGame) writes its own
+        wanted = renamed.get(member, member)
+        for module in modules:
+            function = vars(module).get(wanted)
+            if inspect.isfunction(function):
+                setattr(cls, member, staticmethod(function))
+                break
+        else:
+            if member in renamed:
+                raise TypeError(f"{cls.__name__}.engine_names: no function {wanted!r} in its engine modules")
+
+
 class BaseGame(ABC, Generic[S, A, R, V, E]):
     """A game's binding: subclass it, write the core (the abstract members), and every other member is a default.
 
@@ -223,13 +252,26 @@ class BaseGame(ABC, Generic[S, A, R, V, E]):
 
     # -- the rules (required) --------------------------------------------------------------------------
 
-    @abstractmethod
+    presets: Mapping[str, R] = MappingProxyType({})
+    """The preset rule sets by name, the standard game first: :meth:`ruleset`, :meth:`preset_names` and
+    :meth:`ruleset_name` are read from it (a class attribute; a game that writes :meth:`ruleset` may leave it
+    empty)."""
+
     def ruleset(self, name: str | None = None) -> R:
-        """The preset rule set called ``name``: None and each of :meth:`preset_names` (by default, "standard").
+        """Default: the rule set of :attr:`presets` called ``name`` (None: the first, the standard game).
 
         Raises:
             InvalidRulesetError: If there is no preset of that name.
+            NotImplementedError: If the game declares no :attr:`presets` (it must then write this).
         """
+        if not self.presets:
+            raise NotImplementedError(f"{type(self).__name__} declares no presets and writes no ruleset()")
+        if name is None:
+            return next(iter(self.presets.values()))
+        found = self.presets.get(name) if isinstance(name, str) else None
+        if found is None:
+            raise InvalidRulesetError(f"no preset named {name!r}; the presets are {', '.join(self.presets)}")
+        return found
 
     @abstractmethod
     def seat_range(self, ruleset: R | None = None) -> tuple[int, int]:
@@ -252,15 +294,21 @@ class BaseGame(ABC, Generic[S, A, R, V, E]):
         """How many seats ``state`` has."""
 
     def preset_names(self) -> tuple[str, ...]:
-        """Default: ``("standard",)``, the one preset (:meth:`ruleset` must know the name)."""
-        return ("standard",)
+        """Default: the names of :attr:`presets`, or ``("standard",)`` for a game without them."""
+        return tuple(self.presets) or ("standard",)
 
     def ruleset_name(self, ruleset: R) -> str:
-        """Default: the rule set's ``name`` if it has one, else "standard" for the standard game, or "custom"."""
+        """Default: the rule set's ``name`` if it has one, else its preset's name, else "custom".
+
+        A game without :attr:`presets` calls its standard game "standard".
+        """
         name = getattr(ruleset, "name", None)
         if isinstance(name, str) and name:
             return name
-        return "standard" if ruleset == self.ruleset() else "custom"
+        for preset, rules in (self.presets or {"standard": self.ruleset()}).items():
+            if rules == ruleset:
+                return preset
+        return "custom"
 
     def number_bound(self, ruleset: R) -> int | None:
         """Default: None, no bound known (a front end with double-precision numbers checks what it is sent)."""
@@ -268,9 +316,24 @@ class BaseGame(ABC, Generic[S, A, R, V, E]):
 
     # -- playing (required: legal_actions, apply) ------------------------------------------------------
 
-    @abstractmethod
     def legal_actions(self, state: S) -> Sequence[A]:
-        """The legal actions, complete and in a fixed order: at a chance node, the outcomes; at the end, none."""
+        """Default: none at the end, chance's outcomes at a chance node, else :meth:`decisions`.
+
+        A game writes :meth:`decisions` and its chance outcomes once, in :meth:`chance_outcomes`; or this whole.
+        """
+        if self.is_terminal(state):
+            return ()
+        if self.is_chance_node(state):
+            return tuple(action for action, _ in self.chance_outcomes(state))
+        return self.decisions(state)
+
+    def decisions(self, state: S) -> Sequence[A]:
+        """The actions the seat to move may choose from, complete and in a fixed order (a hook of the base class).
+
+        Raises:
+            NotImplementedError: If the game writes neither this nor :meth:`legal_actions`.
+        """
+        raise NotImplementedError(f"{type(self).__name__} writes neither decisions() nor legal_actions()")
 
     @abstractmethod
     def apply(self, state: S, action: A) -> S:
@@ -605,3 +668,49 @@ class BaseGame(ABC, Generic[S, A, R, V, E]):
 
     def __repr__(self) -> str:
         return f"<game {self.name!r}>"
+
+
+class EngineGame(BaseGame[S, A, R, V, E]):
+    """A game bound from an engine written as modules of functions: no forwarding methods.
+
+    Set :attr:`engine` to the modules, and :attr:`engine_names` to the functions whose names differ from
+    the members'. As the class is made, every member of :class:`~cheekymonkey.game.Game` the class leaves to
+    the base class (its abstract core or a default) is bound to the function of that name in the first of
+    these modules that has one, as it is, exactly as fast as the engine's own call. A member of the core
+    that no module gives stays abstract, and making the object raises a ``TypeError`` naming it.
+    """
+
+    __slots__ = ()
+
+    engine: tuple[ModuleType, ...] = ()
+    """The modules whose functions are the game's members, each under the member's name (a class attribute)."""
+
+    engine_names: Mapping[str, str] = MappingProxyType({})
+    """The members whose function has another name in :attr:`engine`: ``{"to_move": "current_player"}``."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        _bind_engine(cls)
+
+    if TYPE_CHECKING:  # what the type checker knows the engine's functions to be, bound as the class is made
+
+        def apply(self, state: S, action: A) -> S:  # noqa: D102 (the protocol's)
+            raise NotImplementedError
+
+        def is_chance_node(self, state: S) -> bool:  # noqa: D102 (the protocol's)
+            raise NotImplementedError
+
+        def chance_outcomes(self, state: S) -> Sequence[tuple[A, Fraction]]:  # noqa: D102 (the protocol's)
+            raise NotImplementedError
+
+        def to_move(self, state: S) -> int | None:  # noqa: D102 (the protocol's)
+            raise NotImplementedError
+
+        def is_terminal(self, state: S) -> bool:  # noqa: D102 (the protocol's)
+            raise NotImplementedError
+
+        def outcome(self, state: S) -> Outcome:  # noqa: D102 (the protocol's)
+            raise NotImplementedError
+
+        def view(self, state: S, seat: int | None) -> V:  # noqa: D102 (the protocol's)
+            raise NotImplementedError

@@ -83,15 +83,7 @@ class Race(BaseGame[RaceState, Action, RaceRules, RaceView, Played[Action]]):
     name = "dice-race"
     title = "Dice Race"
 
-    def ruleset(self, name: str | None = None) -> RaceRules:
-        if name is None:
-            return _PRESETS["standard"]
-        if name not in _PRESETS:
-            raise InvalidRulesetError(f"no preset named {name!r}")
-        return _PRESETS[name]
-
-    def preset_names(self) -> tuple[str, ...]:
-        return tuple(_PRESETS)
+    presets = _PRESETS
 
     def seat_range(self, ruleset: RaceRules | None = None) -> tuple[int, int]:
         return (2, 4)
@@ -118,10 +110,8 @@ class Race(BaseGame[RaceState, Action, RaceRules, RaceView, Played[Action]]):
     def to_move(self, state: RaceState) -> int | None:
         return None if state.rolling or self.is_terminal(state) else state.seat
 
-    def legal_actions(self, state: RaceState) -> tuple[Action, ...]:
-        if self.is_terminal(state):
-            return ()
-        return tuple(roll for roll, _ in _DIE) if state.rolling else (Move.STEP, Move.ROLL)
+    def decisions(self, state: RaceState) -> tuple[Action, ...]:
+        return (Move.STEP, Move.ROLL)
 
     def chance_outcomes(self, state: RaceState) -> tuple[tuple[Action, Fraction], ...]:
         if not state.rolling:

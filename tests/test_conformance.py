@@ -79,9 +79,9 @@ class _FloatDie(Race):
 
 
 class _DieOfOtherFaces(Race):
-    def chance_outcomes(self, state: RaceState) -> tuple[tuple[Action, Fraction], ...]:
-        outcomes = super().chance_outcomes(state)
-        return tuple(reversed(outcomes))
+    def legal_actions(self, state: RaceState) -> tuple[Action, ...]:
+        actions = tuple(super().legal_actions(state))
+        return actions[::-1] if state.rolling else actions  # the faces listed apart from the outcomes, backwards
 
 
 class _TwoKinds(Race):
@@ -91,7 +91,7 @@ class _TwoKinds(Race):
 
 class _MovesAtTheEnd(Race):
     def legal_actions(self, state: RaceState) -> tuple[Action, ...]:
-        return super().legal_actions(state) or (Move.STEP,)
+        return tuple(super().legal_actions(state)) or (Move.STEP,)
 
 
 class _AcceptsAnything(Race):

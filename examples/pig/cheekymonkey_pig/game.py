@@ -66,13 +66,8 @@ class Pig(BaseGame[PigState, Action, Rules, PigView, Played[Action]]):
 
     # -- the rule set and the seats (P1) ---------------------------------------------------------------
 
-    def ruleset(self, name: str | None = None) -> Rules:
-        """The preset called ``name`` (None: the standard game, OpenSpiel's defaults)."""
-        return Rules.preset("standard" if name is None else name)
-
-    def preset_names(self) -> tuple[str, ...]:
-        """``("standard", "short")``."""
-        return tuple(PRESETS)
+    presets = PRESETS
+    """``standard`` (OpenSpiel's defaults) and ``short``: :meth:`ruleset` and :meth:`preset_names` read them."""
 
     def seat_range(self, ruleset: Rules | None = None) -> tuple[int, int]:
         """Two to six seats, whatever the rules (P1)."""
@@ -157,12 +152,8 @@ class Pig(BaseGame[PigState, Action, Rules, PigView, Played[Action]]):
         """A turn begins with nothing rolled yet: a 1 and a hold both reset the turn's points (P3, P4)."""
         return not state.rolling and state.turn_total == 0 and not self.is_terminal(state)
 
-    def legal_actions(self, state: PigState) -> tuple[Action, ...]:
-        """Roll and hold; only hold once the target is within the turn (P5); the faces while the die rolls."""
-        if self.is_terminal(state):
-            return ()
-        if state.rolling:
-            return tuple(Face(face) for face in range(1, state.rules.diceoutcomes + 1))
+    def decisions(self, state: PigState) -> tuple[Action, ...]:
+        """Roll and hold; only hold once the target is within the turn (P5); the faces are chance's outcomes."""
         if state.scores[state.seat] + state.turn_total >= state.rules.winscore:
             return _HOLD_ONLY
         return _BOTH
@@ -220,7 +211,7 @@ class Pig(BaseGame[PigState, Action, Rules, PigView, Played[Action]]):
     def notation_actions(self, state: PigState) -> tuple[Action, ...]:
         """Roll and hold whenever a seat decides, so ``r`` past the target is refused with P5's reason."""
         if self.is_terminal(state) or state.rolling:
-            return self.legal_actions(state)
+            return tuple(self.legal_actions(state))
         return _BOTH
 
     def action_words(self, action: Action, state: PigState, names: Sequence[str]) -> str:
