@@ -39,8 +39,9 @@ except ImportError as error:  # pragma: no cover - the batched extra is installe
         "cheekymonkey's batched engines need numpy and numba: pip install 'cheekymonkey[batched]'"
     ) from error
 
+from cheekymonkey.encoding import Encoding, as_index
 from cheekymonkey.errors import IllegalActionError, InvalidValueError
-from cheekymonkey.game import Encoding, Game, as_index
+from cheekymonkey.game import Game
 
 __all__ = [
     "BATCHED_BOTS",

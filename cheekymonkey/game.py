@@ -34,35 +34,12 @@ from typing import Any, Protocol, TypeVar, runtime_checkable
 import attrs
 
 from cheekymonkey.documents import Documents
-from cheekymonkey.encoding import Encoding, ObservationField, as_index, lay_out
-from cheekymonkey.names import check_names, name_key
-from cheekymonkey.outcome import Outcome, Stakes, Utility, ranks_by
-from cheekymonkey.record import RecordLike, check_record_seats, replay_states
-from cheekymonkey.text_table import Cell, Column, TextTable
+from cheekymonkey.encoding import Encoding
+from cheekymonkey.outcome import Outcome, Stakes
+from cheekymonkey.record import RecordLike
+from cheekymonkey.text_table import TextTable
 
-__all__ = [
-    "Capabilities",
-    "Cell",
-    "Column",
-    "Documents",
-    "Encoding",
-    "Game",
-    "GameBot",
-    "ObservationField",
-    "Outcome",
-    "Proofs",
-    "RecordLike",
-    "Stakes",
-    "TextTable",
-    "Utility",
-    "as_index",
-    "check_names",
-    "check_record_seats",
-    "lay_out",
-    "name_key",
-    "ranks_by",
-    "replay_states",
-]
+__all__ = ["Capabilities", "Game", "GameBot", "Proofs"]
 
 S = TypeVar("S")
 A = TypeVar("A")

@@ -78,9 +78,9 @@ BELOW_THE_GAMES: tuple[str, ...] = (
 documents' machinery, the proofs' framework and the batched engines' base (a package here stands for its
 modules too)."""
 
-ABOVE_THE_GAMES_MAY_IMPORT_A_GAME: frozenset[str] = frozenset({"cheekymonkey", "cheekymonkey._moved"})
-"""The shared modules that may name a game's package: the facade (``import cheekymonkey as cm; cm.apply``, the
-default game's API) and the old import paths' aliases (which import a game's module only by its name, as text)."""
+ABOVE_THE_GAMES_MAY_IMPORT_A_GAME: frozenset[str] = frozenset({"cheekymonkey"})
+"""The shared module that may name a game's package: the facade (``import cheekymonkey as cm; cm.apply``, the
+default game's API)."""
 
 FRONT_ENDS: tuple[str, ...] = ("cheekymonkey.cli", "cheekymonkey.web", "cheekymonkey.rl")
 """The front ends' packages (a module inside one belongs to it)."""

@@ -11,16 +11,12 @@ scoring rules (:mod:`cheekymonkey.cheeky.verify`), Too Many Monkeys' its deck an
 >>> from cheekymonkey.games import game_named
 >>> proofs_of(game_named("cheeky-monkey")).__module__
 'cheekymonkey.cheeky.verify.command'
-
-The names Cheeky Monkey's proofs had here first (``from cheekymonkey.verify import verify_ruleset``) still
-import, with a :class:`DeprecationWarning` naming their new home.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from cheekymonkey import _moved
 from cheekymonkey.game import Game, Proofs
 
 __all__ = ["Proofs", "proofs_of"]
@@ -33,8 +29,3 @@ def proofs_of(game: Game[Any, Any, Any, Any, Any]) -> Proofs | None:
         ImportError: If the proofs need a module that is not installed (z3, from the ``verify`` extra).
     """
     return game.proofs() if game.capabilities.proofs else None
-
-
-def __getattr__(name: str) -> object:
-    # Cheeky Monkey's proofs, where they were first: now in cheekymonkey.cheeky.verify.
-    return _moved.moved_attribute(__name__, name)
