@@ -64,21 +64,22 @@ class Capabilities:
     A game's binding sets it as a class attribute (:class:`~cheekymonkey.base.BaseGame`'s default offers
     nothing); the member that gives a declared capability is then the game's own, and calling one that is
     not declared raises :class:`~cheekymonkey.errors.NotOfferedError`. Secrets are declared apart, by
-    :attr:`Game.private_information`. :func:`cheekymonkey.testing.check_game` checks that a game gives what it
-    declares.
+    :attr:`~cheekymonkey.Game.private_information`. :func:`cheekymonkey.testing.check_game` checks that a
+    game gives what it declares.
 
     >>> Capabilities(encodings=True)
     Capabilities(encodings=True, proofs=False, schemas=False, page_script=False, batched=False)
     """
 
     encodings: bool = attrs.field(default=False, validator=_a_bool)
-    """Encodings for learning: :meth:`Game.encoding` and a non-empty :meth:`Game.observation_kinds`."""
+    """Encodings for learning: :meth:`~cheekymonkey.Game.encoding`, and :meth:`~cheekymonkey.Game.observation_kinds`
+    not empty."""
     proofs: bool = attrs.field(default=False, validator=_a_bool)
-    """Proofs of the rules, :meth:`Game.proofs`, which ``cheekymonkey verify --game`` runs."""
+    """Proofs of the rules, :meth:`~cheekymonkey.Game.proofs`, which ``cheekymonkey verify --game`` runs."""
     schemas: bool = attrs.field(default=False, validator=_a_bool)
-    """A folder of JSON Schema files, :meth:`Game.schemas`, which :mod:`cheekymonkey.schema` serves."""
+    """A folder of JSON Schema files, :meth:`~cheekymonkey.Game.schemas`, which :mod:`cheekymonkey.schema` serves."""
     page_script: bool = attrs.field(default=False, validator=_a_bool)
-    """A drawing of the table for the web page, :meth:`Game.page_script`."""
+    """A drawing of the table for the web page, :meth:`~cheekymonkey.Game.page_script`."""
     batched: bool = attrs.field(default=False, validator=_a_bool)
     """A batched engine, registered by the game's name in the entry-point group ``cheekymonkey.batched``."""
 

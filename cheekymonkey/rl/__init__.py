@@ -17,8 +17,9 @@ Monkeys' in :mod:`cheekymonkey.toomany.encoding`.
 Importing this package registers the Gymnasium environments (when Gymnasium is installed), as Gymnasium
 documents for a third-party package: ``gymnasium.make("cheekymonkey.rl:cheekymonkey/Solo-v0")`` imports it
 and makes one, and after ``gymnasium.register_envs(cheekymonkey.rl)`` (an import that a linter keeps)
-``gymnasium.make("cheekymonkey/Solo-v0")`` does. Their ids are :data:`GYMNASIUM_ENVIRONMENTS`; the adapter
-itself is imported only when an environment is made.
+``gymnasium.make("cheekymonkey/Solo-v0")`` does. Their ids are
+:data:`~cheekymonkey.rl.GYMNASIUM_ENVIRONMENTS`; the adapter itself is imported only when an environment is
+made.
 
 >>> import random
 >>> from cheekymonkey.games import game_named

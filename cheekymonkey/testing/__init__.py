@@ -15,8 +15,10 @@ stateful test, a model check): :func:`check_state`, :func:`check_illegal_actions
 
 from __future__ import annotations
 
+from typing import Final
+
+from cheekymonkey.testing import _checks
 from cheekymonkey.testing._checks import (
-    CHECKS,
     ConformanceError,
     check_capabilities,
     check_game,
@@ -25,6 +27,9 @@ from cheekymonkey.testing._checks import (
     check_state,
     check_transition,
 )
+
+CHECKS: Final = _checks.CHECKS
+"""The name of every check, as :attr:`ConformanceError.check` gives it, in the order they run at each state."""
 
 __all__ = [
     "CHECKS",

@@ -23,7 +23,7 @@ __all__ = ["Proofs", "proofs_of"]
 
 
 def proofs_of(game: Game[Any, Any, Any, Any, Any]) -> Proofs | None:
-    """The proofs ``game`` offers (its :meth:`~cheekymonkey.game.Game.proofs`), or None if it declares none.
+    """The proofs ``game`` offers (its :meth:`~cheekymonkey.Game.proofs`), or None if it declares none.
 
     Raises:
         ImportError: If the proofs need a module that is not installed (z3, from the ``verify`` extra).
