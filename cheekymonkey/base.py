@@ -66,11 +66,12 @@ from collections.abc import Hashable, Mapping, Sequence
 from enum import Enum
 from fractions import Fraction
 from importlib.resources.abc import Traversable
-from types import MappingProxyType, ModuleType
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 import attrs
 
+from cheekymonkey.checks import check_memory
 from cheekymonkey.documents import Documents
 from cheekymonkey.encoding import Encoding
 from cheekymonkey.errors import (
@@ -473,8 +474,7 @@ class BaseGame(ABC, Generic[S, A, R, V, E]):
         Raises:
             InvalidValueError: If the game has no bot of that name, or ``memory`` is not a positive integer.
         """
-        if memory is not None and (isinstance(memory, bool) or not isinstance(memory, int) or memory < 1):
-            raise InvalidValueError(f"memory must be a positive integer or None, got {memory!r}")
+        check_memory(memory)
         if name != "random":
             raise InvalidValueError(f"no bot named {name!r}; the bots are {', '.join(self.bot_names())}")
         return RandomChoiceBot(self)
@@ -682,7 +682,7 @@ class EngineGame(BaseGame[S, A, R, V, E]):
 
     __slots__ = ()
 
-    engine: tuple[ModuleType, ...] = ()
+    engine: tuple[object, ...] = ()
     """The modules whose functions are the game's members, each under the member's name (a class attribute)."""
 
     engine_names: Mapping[str, str] = MappingProxyType({})

@@ -16,6 +16,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast, get_args, ge
 
 import attrs
 
+from cheekymonkey.checks import is_whole_number
 from cheekymonkey.errors import IllegalActionError, InvalidGameError, ReplayError
 
 __all__ = ["BaseRecord", "Record", "RecordLike", "Replays", "check_record_seats", "replay_states"]
@@ -170,7 +171,7 @@ class BaseRecord(Generic[R, A, S]):
             raise InvalidGameError(f"ruleset must be a {self._ruleset_type.__name__}, got {self.ruleset!r}")
         if not isinstance(self.actions, tuple):
             raise InvalidGameError(f"actions must be a tuple of actions, got {self.actions!r}")
-        if isinstance(self.players, bool) or not isinstance(self.players, int):
+        if not is_whole_number(self.players):
             raise InvalidGameError(f"players must be an integer, got {self.players!r}")
         check_record_seats(self.names, self.bots, self.players, self.quit_by)
 
@@ -287,9 +288,7 @@ def check_record_seats(names: object, bots: object, players: int, quit_by: objec
             raise InvalidGameError(f"{field} must be a tuple of non-empty strings, got {values!r}")
         if values and len(values) != players:
             raise InvalidGameError(f"{len(values)} {field} for {players} seats: give one per seat, or none")
-    if quit_by is not None and (
-        not isinstance(quit_by, int) or isinstance(quit_by, bool) or not 0 <= quit_by < players
-    ):
+    if quit_by is not None and (not is_whole_number(quit_by) or not 0 <= quit_by < players):
         raise InvalidGameError(f"quit_by must be None or one of the {players} seats, got {quit_by!r}")
 
 

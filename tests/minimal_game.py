@@ -14,6 +14,7 @@ from typing import Final
 import attrs
 
 from cheekymonkey.base import BaseGame, Played
+from cheekymonkey.checks import is_whole_number
 from cheekymonkey.errors import (
     GameNotOverError,
     IllegalActionError,
@@ -50,7 +51,7 @@ class RaceRules:
     target: int = 6
 
     def __attrs_post_init__(self) -> None:
-        if isinstance(self.target, bool) or not isinstance(self.target, int) or not 1 <= self.target <= 100:
+        if not is_whole_number(self.target) or not 1 <= self.target <= 100:
             raise InvalidRulesetError(f"the target must be a whole number from 1 to 100, got {self.target!r}")
 
 
@@ -89,9 +90,9 @@ class Race(BaseGame[RaceState, Action, RaceRules, RaceView, Played[Action]]):
         return (2, 4)
 
     def new_game(self, players: int, ruleset: RaceRules | None = None, *, first_player: int = 0) -> RaceState:
-        if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
+        if not is_whole_number(players) or not 2 <= players <= 4:
             raise InvalidGameError(f"a race has 2 to 4 seats, not {players!r}")
-        if isinstance(first_player, bool) or not isinstance(first_player, int) or not 0 <= first_player < players:
+        if not is_whole_number(first_player) or not 0 <= first_player < players:
             raise InvalidGameError(f"the first seat must be one of the {players} seats, not {first_player!r}")
         return RaceState(ruleset or self.ruleset(), (0,) * players, first_player)
 

@@ -27,6 +27,7 @@ SHARED_CORE: tuple[str, ...] = (
     "cheekymonkey._values",
     "cheekymonkey._gc",
     "cheekymonkey.errors",
+    "cheekymonkey.checks",
     "cheekymonkey.outcome",
     "cheekymonkey.record",
     "cheekymonkey.names",

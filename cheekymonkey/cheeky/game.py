@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Final
 import attrs
 
 from cheekymonkey.base import EngineGame
+from cheekymonkey.checks import check_memory
 from cheekymonkey.cheeky import board, events, narration, notation, views
 from cheekymonkey.cheeky import engine as rules_engine
 from cheekymonkey.cheeky.actions import Action, Claim, Draw, Herd, Place, Reveal, Stop, Swap
@@ -233,8 +234,7 @@ class CheekyMonkey(EngineGame[GameState, Action, Ruleset, TableView, Event]):
         """
         if memory is None:
             return bot_named(name)
-        if isinstance(memory, bool) or not isinstance(memory, int) or memory < 1:
-            raise InvalidValueError(f"memory must be a positive number of cache entries or None, got {memory!r}")
+        check_memory(memory)
         bot_named(name)  # the usual error for an unknown name
         return _BoundedBot(name, memory)
 

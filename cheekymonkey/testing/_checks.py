@@ -11,6 +11,7 @@ from importlib.metadata import entry_points
 from importlib.resources.abc import Traversable
 from typing import Any, Final, Generic, TypeVar
 
+from cheekymonkey.checks import is_whole_number
 from cheekymonkey.documents import Documents
 from cheekymonkey.encoding import Encoding
 from cheekymonkey.errors import ActionTextError, IllegalActionError, NotOfferedError
@@ -67,7 +68,7 @@ class ConformanceError(AssertionError):
         players: The seat count of the game played, or None for a check made before any game.
         ruleset: The preset rule set's name, or None.
         first_player: The seat that began, or None.
-        path: The actions from :meth:`~cheekymonkey.game.Game.new_game` to the state where the check failed:
+        path: The actions from :meth:`~cheekymonkey.Game.new_game` to the state where the check failed:
             ``game.new_game(players, game.ruleset(ruleset), first_player=first_player)`` and these reach it.
     """
 
@@ -148,10 +149,6 @@ class _Where(Generic[S, A, R]):
             raise self.fail(check, detail)
 
 
-def _is_whole(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 # -- before any game: the seats and the capabilities -------------------------------------------------------
 
 
@@ -169,13 +166,13 @@ def check_seats(game: AnyGame) -> None:
     for label, ruleset in presets:
         fewest, most = game.seat_range(ruleset)
         where.require(
-            _is_whole(fewest) and _is_whole(most) and 1 <= fewest <= most,
+            is_whole_number(fewest) and is_whole_number(most) and 1 <= fewest <= most,
             "seats",
             f"seat_range({label}) is {(fewest, most)!r}: two whole numbers, at least 1, fewest first",
         )
         default = game.default_seats(ruleset)
         where.require(
-            _is_whole(default) and fewest <= default <= most,
+            is_whole_number(default) and fewest <= default <= most,
             "seats",
             f"default_seats({label}) is {default!r}, outside seat_range {(fewest, most)}",
         )
@@ -190,7 +187,7 @@ def check_capabilities(game: AnyGame) -> None:
 
     A declared member returns its value (proofs that need a module not installed may raise ImportError); an
     undeclared one raises :class:`~cheekymonkey.errors.NotOfferedError`. Encodings are declared exactly
-    when :meth:`~cheekymonkey.game.Game.observation_kinds` names some; a batched engine exactly when one is
+    when :meth:`~cheekymonkey.Game.observation_kinds` names some; a batched engine exactly when one is
     registered by the game's name in the entry-point group ``cheekymonkey.batched``.
 
     Raises:
@@ -316,7 +313,7 @@ def check_state(
     *,
     documents: Documents | None = None,
     encodings: Sequence[tuple[str, Encoding[S, A]]] = (),
-    where: _Where[S, A, Any] | None = None,
+    where: Any = None,
 ) -> tuple[A, ...]:
     """Check one state, and return its legal actions (chance's outcomes at a chance node).
 
@@ -331,7 +328,7 @@ def check_state(
     Raises:
         ConformanceError: Naming the check that failed.
     """
-    where = where or _Where(game, game.players(state))
+    where = where or _Where(game, game.players(state))  # within check_game, the game being played
     chance, seat, over = game.is_chance_node(state), game.to_move(state), game.is_terminal(state)
     kinds = (chance, seat is not None, over)
     where.require(
@@ -340,7 +337,7 @@ def check_state(
         f"is_chance_node {chance}, to_move {seat!r} and is_terminal {over}: exactly one must hold",
     )
     where.require(
-        seat is None or (_is_whole(seat) and 0 <= seat < game.players(state)),
+        seat is None or (is_whole_number(seat) and 0 <= seat < game.players(state)),
         "state-kind",
         f"to_move is {seat!r}, not a seat",
     )
@@ -384,7 +381,7 @@ def check_illegal_actions(
     state: S,
     candidates: Sequence[A],
     *,
-    where: _Where[S, A, Any] | None = None,
+    where: Any = None,
 ) -> int:
     """Every candidate not legal in ``state`` is refused with :class:`IllegalActionError`, and nothing changes.
 
@@ -395,7 +392,7 @@ def check_illegal_actions(
     Raises:
         ConformanceError: Check ``"illegal-actions"``.
     """
-    where = where or _Where(game, game.players(state))
+    where = where or _Where(game, game.players(state))  # within check_game, the game being played
     legal = set(game.legal_actions(state))
     before, snapshot, hashed = pickle.dumps(state), pickle.loads(pickle.dumps(state)), hash(state)
     tried = 0
@@ -432,15 +429,13 @@ def check_illegal_actions(
     return tried
 
 
-def check_transition(
-    game: Game[S, A, Any, Any, Any], state: S, action: A, *, where: _Where[S, A, Any] | None = None
-) -> S:
+def check_transition(game: Game[S, A, Any, Any, Any], state: S, action: A, *, where: Any = None) -> S:
     """Apply a legal ``action``: the same state twice and with events, ``state`` itself unchanged; return it.
 
     Raises:
         ConformanceError: Check ``"determinism"`` (or ``"illegal-actions"`` if the legal action is refused).
     """
-    where = where or _Where(game, game.players(state))
+    where = where or _Where(game, game.players(state))  # within check_game, the game being played
     before, snapshot = pickle.dumps(state), pickle.loads(pickle.dumps(state))
     try:
         after = game.apply(state, action)
@@ -568,7 +563,7 @@ def check_game(game: AnyGame, *, seed: int = 0, games: int = 8, max_steps: int =
 
     First the seats and the capabilities (:func:`check_seats`, :func:`check_capabilities`); then ``games``
     games, each of at most ``max_steps`` actions, cycling through the presets, the seat counts and the first
-    seats, chance drawn with :meth:`~cheekymonkey.game.Game.sample_chance` and every decision picked at
+    seats, chance drawn with :meth:`~cheekymonkey.Game.sample_chance` and every decision picked at
     random with a :class:`random.Random` seeded from ``seed`` and the game's number. At every state
     :func:`check_state` (the documents and encodings the game offers included), ``illegal_tries`` actions
     seen elsewhere but illegal here refused without a change (:func:`check_illegal_actions`), every legal

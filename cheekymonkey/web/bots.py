@@ -31,6 +31,7 @@ from typing import Any, Final, Protocol
 
 import attrs
 
+from cheekymonkey.checks import is_whole_number
 from cheekymonkey.errors import InvalidValueError
 from cheekymonkey.games import AnyGame, game_named
 from cheekymonkey.table import Seat, Table, Waiting
@@ -95,7 +96,7 @@ class BotPool:
 
     def __init__(self, workers: int = 1, *, queue: int = 64) -> None:
         for name, value, low in (("workers", workers, 0), ("queue", queue, 1)):
-            if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            if not is_whole_number(value) or value < low:
                 raise InvalidValueError(f"{name} must be a whole number of at least {low}, got {value!r}")
         self.workers = workers
         """How many worker processes think for the bots (0: a thread of this process)."""

@@ -36,6 +36,7 @@ from fractions import Fraction
 from typing import Final
 
 from cheekymonkey.base import BaseGame, Played
+from cheekymonkey.checks import is_whole_number
 from cheekymonkey.encoding import Encoding
 from cheekymonkey.errors import GameNotOverError, IllegalActionError, InvalidGameError, NotAChanceNodeError
 from cheekymonkey.game import Capabilities
@@ -80,9 +81,9 @@ class Pig(BaseGame[PigState, Action, Rules, PigView, Played[Action]]):
             InvalidGameError: If ``players`` is not from 2 to 6, ``first_player`` is not a seat, or ``ruleset``
                 is not a :class:`~cheekymonkey_pig.Rules`.
         """
-        if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        if not is_whole_number(players) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise InvalidGameError(f"Pig seats {MIN_PLAYERS} to {MAX_PLAYERS} players, got {players!r} (P1)")
-        if isinstance(first_player, bool) or not isinstance(first_player, int) or not 0 <= first_player < players:
+        if not is_whole_number(first_player) or not 0 <= first_player < players:
             raise InvalidGameError(f"first_player must be one of the seats 0 to {players - 1}, got {first_player!r}")
         if ruleset is not None and not isinstance(ruleset, Rules):
             raise InvalidGameError(f"the rule set must be a Rules of Pig, got {ruleset!r}")
