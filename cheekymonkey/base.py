@@ -58,13 +58,15 @@ A whole game, the smallest there is: one seat tosses a coin, and wins on heads.
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import math
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from enum import Enum
 from fractions import Fraction
+from importlib import resources
 from importlib.resources.abc import Traversable
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
@@ -688,9 +690,80 @@ class EngineGame(BaseGame[S, A, R, V, E]):
     engine_names: Mapping[str, str] = MappingProxyType({})
     """The members whose function has another name in :attr:`engine`: ``{"to_move": "current_player"}``."""
 
+    record_type: Callable[..., RecordLike[R, A]] | None = None
+    """The game's record class (a :class:`~cheekymonkey.record.BaseRecord`) that :meth:`record` makes, called
+    with the record's fields in order; None: the generic :class:`~cheekymonkey.record.Record`."""
+
+    documents_module: str = ""
+    """The module whose ``CODEC`` are the game's documents, imported when they are first asked for (they may
+    need the ``json`` extra); empty: the generic documents."""
+
+    proofs_module: str = ""
+    """The module whose ``command_line`` are the game's proofs, imported when asked for (they need z3)."""
+
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         _bind_engine(cls)
+
+    def record(
+        self,
+        ruleset: R,
+        players: int,
+        first_player: int,
+        actions: Sequence[A],
+        *,
+        seed: int | None = None,
+        names: Sequence[str] = (),
+        bots: Sequence[str] = (),
+        quit_by: int | None = None,
+    ) -> RecordLike[R, A]:
+        """A record of :attr:`record_type` (the base class's generic record without one)."""
+        if self.record_type is None:
+            return super().record(
+                ruleset, players, first_player, actions, seed=seed, names=names, bots=bots, quit_by=quit_by
+            )
+        return self.record_type(
+            ruleset, players, first_player, tuple(actions), seed, tuple(names), tuple(bots), quit_by
+        )
+
+    def documents(self) -> Documents:
+        """The ``CODEC`` of :attr:`documents_module` (the base class's generic documents without one).
+
+        Raises:
+            ImportError: If the extra the documents need is not installed; the message names it.
+        """
+        if not self.documents_module:
+            return super().documents()
+        codec: Documents = importlib.import_module(self.documents_module).CODEC
+        return codec
+
+    def _package_files(self) -> Traversable:
+        return resources.files(type(self).__module__.rpartition(".")[0])
+
+    def schemas(self) -> Traversable:
+        """Declared: the folder ``schemas`` of the game's package, one ``<kind>.schema.json`` a document kind."""
+        if not self.capabilities.schemas:
+            return super().schemas()
+        return self._package_files() / "schemas"
+
+    def page_script(self) -> Traversable:
+        """Declared: ``static/<name>.js`` in the game's package, which the web server serves."""
+        if not self.capabilities.page_script:
+            return super().page_script()
+        return self._package_files() / "static" / f"{self.name}.js"
+
+    def proofs(self) -> Proofs:
+        """Declared: the ``command_line`` of :attr:`proofs_module`.
+
+        Raises:
+            ImportError: If z3 (the ``verify`` extra) is not installed.
+        """
+        if not self.capabilities.proofs:
+            return super().proofs()
+        # Imported by name: the proofs import z3, which a type check of the game (and the compiled build) must
+        # not have to read.
+        command_line: Proofs = importlib.import_module(self.proofs_module).command_line
+        return command_line
 
     if TYPE_CHECKING:  # what the type checker knows the engine's functions to be, bound as the class is made
 

@@ -68,8 +68,8 @@ def whole_number(
 
 def whole_number_validator(
     *, low: int | None = None, high: int | None = None, error: Callable[[str], Exception] = InvalidValueError
-) -> Callable[[Any, attrs.Attribute[Any], object], None]:
-    """:func:`whole_number` as an attrs validator, naming the field.
+) -> Callable[[Any, Any, Any], None]:
+    """:func:`whole_number` as an attrs validator (called with the instance, the field and the value), naming the field.
 
     >>> @attrs.frozen
     ... class Die:

@@ -15,11 +15,8 @@ imports those keeps working and is exactly as fast; this object is what the laye
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Sequence
-from importlib import resources
-from importlib.resources.abc import Traversable
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final
 
@@ -39,10 +36,9 @@ from cheekymonkey.cheeky.rules import Ruleset
 from cheekymonkey.cheeky.scoring import ScoreSheet, score, score_stacks
 from cheekymonkey.cheeky.state import GameState, Phase, new_game
 from cheekymonkey.cheeky.views import TableView
-from cheekymonkey.documents import Documents
 from cheekymonkey.encoding import Encoding, ObservationField
 from cheekymonkey.errors import InvalidValueError
-from cheekymonkey.game import Capabilities, Game, GameBot, Proofs
+from cheekymonkey.game import Capabilities, Game, GameBot
 from cheekymonkey.outcome import Outcome
 from cheekymonkey.text_table import TextTable
 
@@ -277,31 +273,6 @@ class CheekyMonkey(EngineGame[GameState, Action, Ruleset, TableView, Event]):
         """Whether tokens are being stacked one at a time (R9): the stop's stacking is one move."""
         return state.phase is Phase.PLACING
 
-    def record(
-        self,
-        ruleset: Ruleset,
-        players: int,
-        first_player: int,
-        actions: Sequence[Action],
-        *,
-        seed: int | None = None,
-        names: Sequence[str] = (),
-        bots: Sequence[str] = (),
-        quit_by: int | None = None,
-    ) -> GameRecord:
-        """A :class:`~cheekymonkey.GameRecord`."""
-        return GameRecord(ruleset, players, first_player, tuple(actions), seed, tuple(names), tuple(bots), quit_by)
-
-    def documents(self) -> Documents:
-        """:data:`cheekymonkey.cheeky.documents.CODEC`: the documents of :mod:`cheekymonkey.serialization`.
-
-        Raises:
-            ImportError: If the ``json`` extra (cattrs) is not installed; the message names it.
-        """
-        from cheekymonkey.cheeky.documents import CODEC
-
-        return CODEC
-
     def observation_kinds(self) -> tuple[str, ...]:
         """``("full", "table")``: see :mod:`cheekymonkey.cheeky.encoding`."""
         from cheekymonkey.cheeky.encoding import OBSERVATION_KINDS
@@ -318,29 +289,14 @@ class CheekyMonkey(EngineGame[GameState, Action, Ruleset, TableView, Event]):
 
     capabilities = Capabilities(encodings=True, proofs=True, schemas=True, page_script=True, batched=True)
     """Everything: encodings, proofs, JSON Schemas, a page drawing and a batched engine."""
+    record_type = GameRecord
+    documents_module = "cheekymonkey.cheeky.documents"
+    proofs_module = "cheekymonkey.cheeky.verify.command"
+    """The documents, the proofs (both imported when asked for: they need extras), and the record class."""
 
     def score(self, state: GameState) -> ScoreSheet:
         """:func:`~cheekymonkey.score`: the final score sheet (``PlayedGame.score``)."""
         return score(state)
-
-    def schemas(self) -> Traversable:
-        """The folder of the game's JSON Schema files, one ``<kind>.schema.json`` per document kind."""
-        return resources.files(__package__) / "schemas"
-
-    def page_script(self) -> Traversable:
-        """The web page's drawing of the table (``cheeky-monkey.js``), which the web server serves."""
-        return resources.files(__package__) / "static" / "cheeky-monkey.js"
-
-    def proofs(self) -> Proofs:
-        """The z3 proofs of the scoring rules (:mod:`cheekymonkey.cheeky.verify`), for ``cheekymonkey verify``.
-
-        Raises:
-            ImportError: If z3 (the ``verify`` extra) is not installed.
-        """
-        # Imported by name: the proofs import z3, which a type check of the game (and the compiled build) must
-        # not have to read.
-        command_line: Proofs = importlib.import_module("cheekymonkey.cheeky.verify.command").command_line
-        return command_line
 
     def __repr__(self) -> str:
         return "CHEEKY_MONKEY"

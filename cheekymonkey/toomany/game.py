@@ -19,18 +19,13 @@ command line, the web rooms, the RL adapters, the simulation) hold. Its JSON doc
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Sequence
-from importlib import resources
-from importlib.resources.abc import Traversable
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Final
 
 import attrs
 
 from cheekymonkey.base import EngineGame
-from cheekymonkey.documents import Documents
-from cheekymonkey.game import Capabilities, Game, Proofs
+from cheekymonkey.game import Capabilities, Game
 from cheekymonkey.toomany import board, bots, narration, notation, results, views
 from cheekymonkey.toomany import encoding as encodings
 from cheekymonkey.toomany import engine as rules_engine
@@ -131,31 +126,6 @@ class TooManyMonkeys(EngineGame[GameState, Action, Ruleset, TableView, Event]):
         """``state.round``: each round won deals a new one (TM22)."""
         return state.round
 
-    def record(
-        self,
-        ruleset: Ruleset,
-        players: int,
-        first_player: int,
-        actions: Sequence[Action],
-        *,
-        seed: int | None = None,
-        names: Sequence[str] = (),
-        bots: Sequence[str] = (),
-        quit_by: int | None = None,
-    ) -> GameRecord:
-        """A :class:`~cheekymonkey.toomany.GameRecord`."""
-        return GameRecord(ruleset, players, first_player, tuple(actions), seed, tuple(names), tuple(bots), quit_by)
-
-    def documents(self) -> Documents:
-        """:data:`cheekymonkey.toomany.documents.CODEC`: the game's JSON documents, format ``too-many-monkeys/1``.
-
-        Raises:
-            ImportError: If the ``json`` extra (cattrs) is not installed; the message names it.
-        """
-        from cheekymonkey.toomany.documents import CODEC
-
-        return CODEC
-
     def observation_kinds(self) -> tuple[str, ...]:
         """``("full", "table")``: see :mod:`cheekymonkey.toomany.encoding`."""
         return OBSERVATION_KINDS
@@ -164,25 +134,10 @@ class TooManyMonkeys(EngineGame[GameState, Action, Ruleset, TableView, Event]):
 
     capabilities = Capabilities(encodings=True, proofs=True, schemas=True, page_script=True, batched=True)
     """Everything: encodings, proofs, JSON Schemas, a page drawing and a batched engine."""
-
-    def schemas(self) -> Traversable:
-        """The folder of the game's JSON Schema files, one ``<kind>.schema.json`` per document kind."""
-        return resources.files(__package__) / "schemas"
-
-    def page_script(self) -> Traversable:
-        """The web page's drawing of the table (``too-many-monkeys.js``), which the web server serves."""
-        return resources.files(__package__) / "static" / "too-many-monkeys.js"
-
-    def proofs(self) -> Proofs:
-        """The z3 proofs of the deck and the turn (:mod:`cheekymonkey.toomany.verify`), for ``cheekymonkey verify``.
-
-        Raises:
-            ImportError: If z3 (the ``verify`` extra) is not installed.
-        """
-        # Imported by name: the proofs import z3, which a type check of the game (and the compiled build) must
-        # not have to read.
-        command_line: Proofs = importlib.import_module("cheekymonkey.toomany.verify").command_line
-        return command_line
+    record_type = GameRecord
+    documents_module = "cheekymonkey.toomany.documents"
+    proofs_module = "cheekymonkey.toomany.verify"
+    """The documents, the proofs (both imported when asked for: they need extras), and the record class."""
 
     def __repr__(self) -> str:
         return "TOO_MANY_MONKEYS"
