@@ -16,7 +16,6 @@
 True
 """
 
-from cheekymonkey import _moved
 from cheekymonkey.cheeky import (
     ANIMALS,
     CHEEKY_MONKEY,
@@ -95,14 +94,6 @@ from cheekymonkey.play import PlayedGame, play_game
 from cheekymonkey.table import Seat, Step, Table, Waiting
 
 __version__ = "0.1.0"
-
-# Cheeky Monkey's modules moved into cheekymonkey.cheeky: their old paths keep working, with a warning.
-_moved.install()
-
-
-def __getattr__(name: str) -> object:
-    # cheekymonkey.cheeky.engine and the like, used as attributes after `import cheekymonkey`.
-    return _moved.moved_attribute(__name__, name)
 
 
 __all__ = [

@@ -16,10 +16,12 @@ rules and nothing else:
 Every other member has a default built from these, which a game overrides when it has better: a board drawn
 from the view, a line of narration per action, an action's text (and reading it back by matching the legal
 actions' texts), a random bot, a generic record, JSON documents for values made of attrs classes and enums.
-Some capabilities have no sensible default and are *absent* unless overridden: encodings for learning
-(:meth:`~BaseGame.encoding` raises :class:`~cheekymonkey.errors.NotOfferedError`, so the RL adapters refuse
-the game naming it), proofs, JSON schemas and a page drawing (each returns None, and ``cheekymonkey
-verify``, :mod:`cheekymonkey.schema` and the web page say so or fall back to the generic page).
+Some capabilities have no sensible default and are *absent* unless declared: a game sets
+:attr:`~BaseGame.capabilities` to what it offers (encodings for learning, proofs, JSON schemas, a page
+drawing, a batched engine) and overrides the members that give them. Every front end reads the
+declaration (the RL adapters refuse a game without encodings naming it; ``cheekymonkey verify``,
+:mod:`cheekymonkey.schema` and the web page say so or fall back to the generic page); calling a member the
+game does not declare raises :class:`~cheekymonkey.errors.NotOfferedError`.
 
 The defaults are never on the hot path: :meth:`~BaseGame.sample_chance` and the random bot are written once
 for every game, but a game's own engine functions (the ones its bots, search and benchmarks call) stay as
@@ -58,36 +60,38 @@ everything, a hand of cards included: see :attr:`~BaseGame.private_information`)
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import math
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from enum import Enum
 from fractions import Fraction
+from importlib import resources
 from importlib.resources.abc import Traversable
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 import attrs
 
+from cheekymonkey.checks import check_memory
 from cheekymonkey.documents import Documents
 from cheekymonkey.encoding import Encoding
 from cheekymonkey.errors import (
     ActionTextError,
     IllegalActionError,
+    InvalidRulesetError,
     InvalidValueError,
     NotAChanceNodeError,
     NotOfferedError,
 )
-from cheekymonkey.game import Game, GameBot
+from cheekymonkey.game import Capabilities, Game, GameBot, Proofs
 from cheekymonkey.outcome import Outcome, Stakes
 from cheekymonkey.record import Record, RecordLike
 from cheekymonkey.text_table import Cell, Column, TextTable
 
-if TYPE_CHECKING:
-    from cheekymonkey.verify import Proofs
-
-__all__ = ["BaseGame", "Played", "RandomChoiceBot", "plain_text", "weighted_pick"]
+__all__ = ["BaseGame", "EngineGame", "Played", "RandomChoiceBot", "plain_text", "weighted_pick"]
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -189,6 +193,33 @@ def _public_fields(view: object) -> list[tuple[str, object]]:
     return []
 
 
+_BINDABLE: tuple[str, ...] = tuple(
+    sorted(name for name, member in vars(Game).items() if not name.startswith("_") and inspect.isfunction(member))
+)
+
+
+def _bind_engine(cls: type[EngineGame[Any, Any, Any, Any, Any]]) -> None:
+    """Bind ``cls``'s :attr:`~EngineGame.engine` functions as its members (see there)."""
+    modules, renamed = cls.engine, cls.engine_names
+    if not modules:
+        return
+    unknown = sorted(set(renamed) - set(_BINDABLE))
+    if unknown:
+        raise TypeError(f"{cls.__name__}.engine_names renames {unknown}, which are no members of the Game protocol")
+    for member in _BINDABLE:
+        if getattr(cls, member) is not getattr(BaseGame, member):
+            continue  # the class (or a class between it and BaseGame) writes its own
+        wanted = renamed.get(member, member)
+        for module in modules:
+            function = vars(module).get(wanted)
+            if inspect.isfunction(function):
+                setattr(cls, member, staticmethod(function))
+                break
+        else:
+            if member in renamed:
+                raise TypeError(f"{cls.__name__}.engine_names: no function {wanted!r} in its engine modules")
+
+
 class BaseGame(ABC, Generic[S, A, R, V, E]):
     """A game's binding: subclass it, write the core (the abstract members), and every other member is a default.
 
@@ -226,13 +257,26 @@ class BaseGame(ABC, Generic[S, A, R, V, E]):
 
     # -- the rules (required) --------------------------------------------------------------------------
 
-    @abstractmethod
+    presets: Mapping[str, R] = MappingProxyType({})
+    """The preset rule sets by name, the standard game first: :meth:`ruleset`, :meth:`preset_names` and
+    :meth:`ruleset_name` are read from it (a class attribute; a game that writes :meth:`ruleset` may leave it
+    empty)."""
+
     def ruleset(self, name: str | None = None) -> R:
-        """The preset rule set called ``name``: None and each of :meth:`preset_names` (by default, "standard").
+        """Default: the rule set of :attr:`presets` called ``name`` (None: the first, the standard game).
 
         Raises:
             InvalidRulesetError: If there is no preset of that name.
+            NotImplementedError: If the game declares no :attr:`presets` (it must then write this).
         """
+        if not self.presets:
+            raise NotImplementedError(f"{type(self).__name__} declares no presets and writes no ruleset()")
+        if name is None:
+            return next(iter(self.presets.values()))
+        found = self.presets.get(name) if isinstance(name, str) else None
+        if found is None:
+            raise InvalidRulesetError(f"no preset named {name!r}; the presets are {', '.join(self.presets)}")
+        return found
 
     @abstractmethod
     def seat_range(self, ruleset: R | None = None) -> tuple[int, int]:
@@ -255,15 +299,21 @@ class BaseGame(ABC, Generic[S, A, R, V, E]):
         """How many seats ``state`` has."""
 
     def preset_names(self) -> tuple[str, ...]:
-        """Default: ``("standard",)``, the one preset (:meth:`ruleset` must know the name)."""
-        return ("standard",)
+        """Default: the names of :attr:`presets`, or ``("standard",)`` for a game without them."""
+        return tuple(self.presets) or ("standard",)
 
     def ruleset_name(self, ruleset: R) -> str:
-        """Default: the rule set's ``name`` if it has one, else "standard" for the standard game, or "custom"."""
+        """Default: the rule set's ``name`` if it has one, else its preset's name, else "custom".
+
+        A game without :attr:`presets` calls its standard game "standard".
+        """
         name = getattr(ruleset, "name", None)
         if isinstance(name, str) and name:
             return name
-        return "standard" if ruleset == self.ruleset() else "custom"
+        for preset, rules in (self.presets or {"standard": self.ruleset()}).items():
+            if rules == ruleset:
+                return preset
+        return "custom"
 
     def number_bound(self, ruleset: R) -> int | None:
         """Default: None, no bound known (a front end with double-precision numbers checks what it is sent)."""
@@ -271,9 +321,24 @@ class BaseGame(ABC, Generic[S, A, R, V, E]):
 
     # -- playing (required: legal_actions, apply) ------------------------------------------------------
 
-    @abstractmethod
     def legal_actions(self, state: S) -> Sequence[A]:
-        """The legal actions, complete and in a fixed order: at a chance node, the outcomes; at the end, none."""
+        """Default: none at the end, chance's outcomes at a chance node, else :meth:`decisions`.
+
+        A game writes :meth:`decisions` and its chance outcomes once, in :meth:`chance_outcomes`; or this whole.
+        """
+        if self.is_terminal(state):
+            return ()
+        if self.is_chance_node(state):
+            return tuple(action for action, _ in self.chance_outcomes(state))
+        return self.decisions(state)
+
+    def decisions(self, state: S) -> Sequence[A]:
+        """The actions the seat to move may choose from, complete and in a fixed order (a hook of the base class).
+
+        Raises:
+            NotImplementedError: If the game writes neither this nor :meth:`legal_actions`.
+        """
+        raise NotImplementedError(f"{type(self).__name__} writes neither decisions() nor legal_actions()")
 
     @abstractmethod
     def apply(self, state: S, action: A) -> S:
@@ -416,8 +481,7 @@ class BaseGame(ABC, Generic[S, A, R, V, E]):
         Raises:
             InvalidValueError: If the game has no bot of that name, or ``memory`` is not a positive integer.
         """
-        if memory is not None and (isinstance(memory, bool) or not isinstance(memory, int) or memory < 1):
-            raise InvalidValueError(f"memory must be a positive integer or None, got {memory!r}")
+        check_memory(memory)
         if name != "random":
             raise InvalidValueError(f"no bot named {name!r}; the bots are {', '.join(self.bot_names())}")
         return RandomChoiceBot(self)
@@ -567,31 +631,164 @@ class BaseGame(ABC, Generic[S, A, R, V, E]):
 
         return GenericDocuments(self)
 
-    # -- capabilities absent unless a game offers them -------------------------------------------------
+    # -- capabilities: declared in ``capabilities``, absent unless a game offers them --------------------
+
+    capabilities: Capabilities = Capabilities()
+    """Default: nothing beside the rules (set it to the :class:`~cheekymonkey.game.Capabilities` the game offers,
+    and override the members below that give them)."""
 
     def observation_kinds(self) -> tuple[str, ...]:
         """Default: none (the game offers no encodings)."""
         return ()
 
     def encoding(self, players: int, ruleset: R | None = None, observation: str | None = None) -> Encoding[S, A]:
-        """Default: absent.
+        """Default: absent (``capabilities.encodings`` is False).
 
         Raises:
-            NotOfferedError: Always, naming the game: the RL adapters refuse it with this.
+            NotOfferedError: Always, naming the game.
         """
         raise NotOfferedError(self.name, "encodings for learning (the RL adapters need them)")
 
-    def proofs(self) -> Proofs | None:
-        """Default: None, no proofs (``cheekymonkey verify --game`` says so in one line, with status 2)."""
-        return None
+    def proofs(self) -> Proofs:
+        """Default: absent (``capabilities.proofs`` is False): ``cheekymonkey verify --game`` says so, status 2.
 
-    def schemas(self) -> Traversable | None:
-        """Default: None, no JSON Schema files (:mod:`cheekymonkey.schema` leaves the game out)."""
-        return None
+        Raises:
+            NotOfferedError: Always, naming the game.
+        """
+        raise NotOfferedError(self.name, "proofs of its rules")
 
-    def page_script(self) -> Traversable | None:
-        """Default: None, no drawing: the web page shows the board text (:meth:`board_table`) and the legal moves."""
-        return None
+    def schemas(self) -> Traversable:
+        """Default: absent (``capabilities.schemas`` is False): :mod:`cheekymonkey.schema` leaves the game out.
+
+        Raises:
+            NotOfferedError: Always, naming the game.
+        """
+        raise NotOfferedError(self.name, "JSON Schema files")
+
+    def page_script(self) -> Traversable:
+        """Default: absent (``capabilities.page_script`` is False): the web page shows the board text instead.
+
+        Raises:
+            NotOfferedError: Always, naming the game.
+        """
+        raise NotOfferedError(self.name, "a drawing of the table for the web page")
 
     def __repr__(self) -> str:
         return f"<game {self.name!r}>"
+
+
+class EngineGame(BaseGame[S, A, R, V, E]):
+    """A game bound from an engine written as modules of functions: no forwarding methods.
+
+    Set :attr:`engine` to the modules, and :attr:`engine_names` to the functions whose names differ from
+    the members'. As the class is made, every member of :class:`~cheekymonkey.game.Game` the class leaves to
+    the base class (its abstract core or a default) is bound to the function of that name in the first of
+    these modules that has one, as it is, exactly as fast as the engine's own call. A member of the core
+    that no module gives stays abstract, and making the object raises a ``TypeError`` naming it.
+    """
+
+    __slots__ = ()
+
+    engine: tuple[object, ...] = ()
+    """The modules whose functions are the game's members, each under the member's name (a class attribute)."""
+
+    engine_names: Mapping[str, str] = MappingProxyType({})
+    """The members whose function has another name in :attr:`engine`: ``{"to_move": "current_player"}``."""
+
+    record_type: Callable[..., RecordLike[R, A]] | None = None
+    """The game's record class (a :class:`~cheekymonkey.record.BaseRecord`) that :meth:`record` makes, called
+    with the record's fields in order; None: the generic :class:`~cheekymonkey.record.Record`."""
+
+    documents_module: str = ""
+    """The module whose ``CODEC`` are the game's documents, imported when they are first asked for (they may
+    need the ``json`` extra); empty: the generic documents."""
+
+    proofs_module: str = ""
+    """The module whose ``command_line`` are the game's proofs, imported when asked for (they need z3)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        _bind_engine(cls)
+
+    def record(
+        self,
+        ruleset: R,
+        players: int,
+        first_player: int,
+        actions: Sequence[A],
+        *,
+        seed: int | None = None,
+        names: Sequence[str] = (),
+        bots: Sequence[str] = (),
+        quit_by: int | None = None,
+    ) -> RecordLike[R, A]:
+        """A record of :attr:`record_type` (the base class's generic record without one)."""
+        if self.record_type is None:
+            return super().record(
+                ruleset, players, first_player, actions, seed=seed, names=names, bots=bots, quit_by=quit_by
+            )
+        return self.record_type(
+            ruleset, players, first_player, tuple(actions), seed, tuple(names), tuple(bots), quit_by
+        )
+
+    def documents(self) -> Documents:
+        """The ``CODEC`` of :attr:`documents_module` (the base class's generic documents without one).
+
+        Raises:
+            ImportError: If the extra the documents need is not installed; the message names it.
+        """
+        if not self.documents_module:
+            return super().documents()
+        codec: Documents = importlib.import_module(self.documents_module).CODEC
+        return codec
+
+    def _package_files(self) -> Traversable:
+        return resources.files(type(self).__module__.rpartition(".")[0])
+
+    def schemas(self) -> Traversable:
+        """Declared: the folder ``schemas`` of the game's package, one ``<kind>.schema.json`` a document kind."""
+        if not self.capabilities.schemas:
+            return super().schemas()
+        return self._package_files() / "schemas"
+
+    def page_script(self) -> Traversable:
+        """Declared: ``static/<name>.js`` in the game's package, which the web server serves."""
+        if not self.capabilities.page_script:
+            return super().page_script()
+        return self._package_files() / "static" / f"{self.name}.js"
+
+    def proofs(self) -> Proofs:
+        """Declared: the ``command_line`` of :attr:`proofs_module`.
+
+        Raises:
+            ImportError: If z3 (the ``verify`` extra) is not installed.
+        """
+        if not self.capabilities.proofs:
+            return super().proofs()
+        # Imported by name: the proofs import z3, which a type check of the game (and the compiled build) must
+        # not have to read.
+        command_line: Proofs = importlib.import_module(self.proofs_module).command_line
+        return command_line
+
+    if TYPE_CHECKING:  # what the type checker knows the engine's functions to be, bound as the class is made
+
+        def apply(self, state: S, action: A) -> S:  # noqa: D102 (the protocol's)
+            raise NotImplementedError
+
+        def is_chance_node(self, state: S) -> bool:  # noqa: D102 (the protocol's)
+            raise NotImplementedError
+
+        def chance_outcomes(self, state: S) -> Sequence[tuple[A, Fraction]]:  # noqa: D102 (the protocol's)
+            raise NotImplementedError
+
+        def to_move(self, state: S) -> int | None:  # noqa: D102 (the protocol's)
+            raise NotImplementedError
+
+        def is_terminal(self, state: S) -> bool:  # noqa: D102 (the protocol's)
+            raise NotImplementedError
+
+        def outcome(self, state: S) -> Outcome:  # noqa: D102 (the protocol's)
+            raise NotImplementedError
+
+        def view(self, state: S, seat: int | None) -> V:  # noqa: D102 (the protocol's)
+            raise NotImplementedError

@@ -39,8 +39,10 @@ except ImportError as error:  # pragma: no cover - the batched extra is installe
         "cheekymonkey's batched engines need numpy and numba: pip install 'cheekymonkey[batched]'"
     ) from error
 
+from cheekymonkey.checks import is_whole_number
+from cheekymonkey.encoding import Encoding, as_index
 from cheekymonkey.errors import IllegalActionError, InvalidValueError
-from cheekymonkey.game import Encoding, Game, as_index
+from cheekymonkey.game import Game
 
 __all__ = [
     "BATCHED_BOTS",
@@ -227,11 +229,11 @@ def seed_streams(seed: int | None, count: int) -> npt.NDArray[np.uint64]:
     """
     if seed is None:
         base = secrets.randbits(64)
-    elif isinstance(seed, bool) or not isinstance(seed, int):
+    elif not is_whole_number(seed):
         raise InvalidValueError(f"seed must be an integer or None, got {seed!r}")
     else:
         base = int.from_bytes(hashlib.blake2b(str(seed).encode(), digest_size=8).digest(), "little")
-    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+    if not is_whole_number(count) or count < 0:
         raise InvalidValueError(f"count must be a whole number, got {count!r}")
     out = np.zeros(count, np.uint64)
     _fill_streams(out, np.uint64(base))
@@ -255,7 +257,7 @@ def stream_before(word: int) -> int:
     Raises:
         InvalidValueError: If ``word`` is not an integer from 0 to ``2**64 - 1``.
     """
-    if isinstance(word, bool) or not isinstance(word, int) or not 0 <= word < _WORD:
+    if not is_whole_number(word) or not 0 <= word < _WORD:
         raise InvalidValueError(f"a word is an integer from 0 to 2**64 - 1, got {word!r}")
     z = _unshift(word, 31)
     z = z * pow(int(_MIX2), -1, _WORD) % _WORD
@@ -385,7 +387,7 @@ class BatchState:
             InvalidValueError: If ``width`` is not an integer wider than the array is.
         """
         old = self.outcomes
-        if isinstance(width, bool) or not isinstance(width, int) or width <= old.shape[1]:
+        if not is_whole_number(width) or width <= old.shape[1]:
             raise InvalidValueError(f"outcomes is {old.shape[1]} wide; {width!r} is not wider")
         wider = np.zeros((old.shape[0], width), old.dtype)
         wider[:, : old.shape[1]] = old
@@ -469,11 +471,11 @@ class BatchedGame(Generic[StateT, S, A]):
         observation: str | None = None,
     ) -> None:
         for name, limit in (("max_turns", max_turns), ("max_steps", max_steps)):
-            if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
+            if limit is not None and (not is_whole_number(limit) or limit < 1):
                 raise InvalidValueError(f"{name} must be a positive integer or None, got {limit!r}")
         if isinstance(ruleset, str):
             ruleset = game.ruleset(ruleset)
-        if isinstance(players, bool) or not isinstance(players, int):
+        if not is_whole_number(players):
             raise InvalidValueError(f"players must be an integer, got {players!r}")
         low, high = game.seat_range(ruleset)
         if not low <= players <= high:
@@ -511,7 +513,7 @@ class BatchedGame(Generic[StateT, S, A]):
         Raises:
             InvalidValueError: If ``batch_size`` is not a positive integer, or ``seed`` not an integer or None.
         """
-        if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
+        if not is_whole_number(batch_size) or batch_size < 1:
             raise InvalidValueError(f"batch_size must be a positive integer, got {batch_size!r}")
         streams = seed_streams(seed, batch_size)
         states = self._allocate(batch_size)

@@ -25,38 +25,21 @@ The protocol is generic in the game's own types, so code written against it keep
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from fractions import Fraction
+from importlib.resources.abc import Traversable
+from pathlib import Path
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
-from cheekymonkey.documents import Documents
-from cheekymonkey.encoding import Encoding, ObservationField, as_index, lay_out
-from cheekymonkey.names import check_names, name_key
-from cheekymonkey.outcome import Outcome, Stakes, Utility, ranks_by
-from cheekymonkey.record import RecordLike, check_record_seats, replay_states
-from cheekymonkey.text_table import Cell, Column, TextTable
+import attrs
 
-__all__ = [
-    "Cell",
-    "Column",
-    "Documents",
-    "Encoding",
-    "Game",
-    "GameBot",
-    "ObservationField",
-    "Outcome",
-    "RecordLike",
-    "Stakes",
-    "TextTable",
-    "Utility",
-    "as_index",
-    "check_names",
-    "check_record_seats",
-    "lay_out",
-    "name_key",
-    "ranks_by",
-    "replay_states",
-]
+from cheekymonkey.documents import Documents
+from cheekymonkey.encoding import Encoding
+from cheekymonkey.outcome import Outcome, Stakes
+from cheekymonkey.record import RecordLike
+from cheekymonkey.text_table import TextTable
+
+__all__ = ["Capabilities", "Game", "GameBot", "Proofs"]
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -67,6 +50,55 @@ S_contra = TypeVar("S_contra", contravariant=True)
 A_co = TypeVar("A_co", covariant=True)
 A_contra = TypeVar("A_contra", contravariant=True)
 R_co = TypeVar("R_co", covariant=True)
+
+
+def _a_bool(instance: object, attribute: attrs.Attribute[bool], value: object) -> None:
+    if not isinstance(value, bool):
+        raise TypeError(f"a capability is True or False, got {attribute.name}={value!r}")
+
+
+@attrs.frozen(slots=True)
+class Capabilities:
+    """What a game offers beside its rules, declared as data: every front end reads it, and none probes for more.
+
+    A game's binding sets it as a class attribute (:class:`~cheekymonkey.base.BaseGame`'s default offers
+    nothing); the member that gives a declared capability is then the game's own, and calling one that is
+    not declared raises :class:`~cheekymonkey.errors.NotOfferedError`. Secrets are declared apart, by
+    :attr:`~cheekymonkey.Game.private_information`. :func:`cheekymonkey.testing.check_game` checks that a
+    game gives what it declares.
+
+    >>> Capabilities(encodings=True)
+    Capabilities(encodings=True, proofs=False, schemas=False, page_script=False, batched=False)
+    """
+
+    encodings: bool = attrs.field(default=False, validator=_a_bool)
+    """Encodings for learning: :meth:`~cheekymonkey.Game.encoding`, and :meth:`~cheekymonkey.Game.observation_kinds`
+    not empty."""
+    proofs: bool = attrs.field(default=False, validator=_a_bool)
+    """Proofs of the rules, :meth:`~cheekymonkey.Game.proofs`, which ``cheekymonkey verify --game`` runs."""
+    schemas: bool = attrs.field(default=False, validator=_a_bool)
+    """A folder of JSON Schema files, :meth:`~cheekymonkey.Game.schemas`, which :mod:`cheekymonkey.schema` serves."""
+    page_script: bool = attrs.field(default=False, validator=_a_bool)
+    """A drawing of the table for the web page, :meth:`~cheekymonkey.Game.page_script`."""
+    batched: bool = attrs.field(default=False, validator=_a_bool)
+    """A batched engine, registered by the game's name in the entry-point group ``cheekymonkey.batched``."""
+
+
+class Proofs(Protocol):
+    """A game's proofs, as ``cheekymonkey verify`` runs them: a function of the command's arguments."""
+
+    def __call__(
+        self, preset: str, document: Path | None, players: Sequence[int] | None, fail: Callable[[str], int], /
+    ) -> int:
+        """Prove the rule set and print the report; the exit status (0 proved, 1 refuted, 2 ``fail``'s).
+
+        Args:
+            preset: The name of one of the game's preset rule sets, used when ``document`` is None.
+            document: A file holding a ``ruleset`` document of the game, or None.
+            players: The seat counts to prove, or None for the game's own choice.
+            fail: Prints a one-line error and returns 2; for input that cannot be used.
+        """
+        ...
 
 
 @runtime_checkable
@@ -400,6 +432,38 @@ class Game(Protocol[S, A, R, V_co, E]):
 
         Raises:
             ImportError: If the extra the documents need is not installed; the message names it.
+        """
+        ...
+
+    # -- capabilities ----------------------------------------------------------------------------------
+
+    @property
+    def capabilities(self) -> Capabilities:
+        """What the game offers beside its rules (encodings, proofs, schemas, a page drawing, a batched engine)."""
+        ...
+
+    def proofs(self) -> Proofs:
+        """The proofs of the rules, for ``cheekymonkey verify --game`` (declared by ``capabilities.proofs``).
+
+        Raises:
+            NotOfferedError: If the game does not declare proofs.
+            ImportError: If the proofs need a module that is not installed (z3, the ``verify`` extra).
+        """
+        ...
+
+    def schemas(self) -> Traversable:
+        """The folder of JSON Schema files, one ``<kind>.schema.json`` a document kind (``capabilities.schemas``).
+
+        Raises:
+            NotOfferedError: If the game does not declare schemas.
+        """
+        ...
+
+    def page_script(self) -> Traversable:
+        """The script that draws the table on the web page (declared by ``capabilities.page_script``).
+
+        Raises:
+            NotOfferedError: If the game does not declare a page drawing.
         """
         ...
 

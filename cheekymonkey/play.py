@@ -12,6 +12,7 @@ from typing import Any
 
 import attrs
 
+from cheekymonkey.checks import check_bot
 from cheekymonkey.errors import GameTooLongError, InvalidGameError
 from cheekymonkey.game import GameBot
 from cheekymonkey.games import DEFAULT_GAME, AnyGame, game_named
@@ -57,12 +58,7 @@ def _check_bots(bots: object) -> None:
     if isinstance(bots, str) or not isinstance(bots, Sequence):
         raise InvalidGameError(f"bots must be a list with one bot per seat, got {bots!r}")
     for seat, bot in enumerate(bots):
-        if isinstance(bot, type):
-            raise InvalidGameError(
-                f"seat {seat}'s bot is the class {bot.__name__}, not a bot: pass an instance, {bot.__name__}()"
-            )
-        if not callable(getattr(bot, "choose", None)):
-            raise InvalidGameError(f"seat {seat}'s bot {bot!r} has no choose(state, rng) method; see cheekymonkey.Bot")
+        check_bot(bot, f"seat {seat}'s bot")
 
 
 def play_game(

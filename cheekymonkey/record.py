@@ -16,6 +16,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast, get_args, ge
 
 import attrs
 
+from cheekymonkey.checks import is_whole_number
 from cheekymonkey.errors import IllegalActionError, InvalidGameError, ReplayError
 from cheekymonkey.names import MAX_LABEL_LENGTH, check_text
 
@@ -171,7 +172,7 @@ class BaseRecord(Generic[R, A, S]):
             raise InvalidGameError(f"ruleset must be a {self._ruleset_type.__name__}, got {self.ruleset!r}")
         if not isinstance(self.actions, tuple):
             raise InvalidGameError(f"actions must be a tuple of actions, got {self.actions!r}")
-        if isinstance(self.players, bool) or not isinstance(self.players, int):
+        if not is_whole_number(self.players):
             raise InvalidGameError(f"players must be an integer, got {self.players!r}")
         check_record_seats(self.names, self.bots, self.players, self.quit_by)
 
@@ -292,9 +293,7 @@ def check_record_seats(names: object, bots: object, players: int, quit_by: objec
         for seat, value in enumerate(values):
             # A replay shows them to people, at their terminals too: no control or bidirectional character.
             check_text(value, f"the {field}[{seat}] of a record", limit=MAX_LABEL_LENGTH, error=InvalidGameError)
-    if quit_by is not None and (
-        not isinstance(quit_by, int) or isinstance(quit_by, bool) or not 0 <= quit_by < players
-    ):
+    if quit_by is not None and (not is_whole_number(quit_by) or not 0 <= quit_by < players):
         raise InvalidGameError(f"quit_by must be None or one of the {players} seats, got {quit_by!r}")
 
 

@@ -44,6 +44,7 @@ from typing import Any, Generic, TypeVar
 
 import attrs
 
+from cheekymonkey.checks import check_bot, is_whole_number
 from cheekymonkey.errors import (
     IllegalActionError,
     InvalidGameError,
@@ -91,7 +92,7 @@ def rngs_for(seed: int | random.Random | None) -> tuple[random.Random, random.Ra
     """
     if isinstance(seed, random.Random):
         return seed, random.Random(seed.getrandbits(64))
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+    if seed is not None and (not is_whole_number(seed)):
         raise InvalidGameError(f"seed must be an integer, a random.Random or None, got {seed!r}")
     return random.Random(seed), random.Random(f"cheekymonkey bots {seed}" if seed is not None else None)
 
@@ -188,8 +189,8 @@ class Seat:
         check_text(self.kind, "a seat's kind", limit=MAX_LABEL_LENGTH, error=InvalidGameError)
         if self.player is not None and self.kind == HUMAN:
             raise InvalidGameError(f"seat {self.name!r}: a person has no bot, and a bot's kind is not {HUMAN!r}")
-        if self.player is not None and not callable(getattr(self.player, "choose", None)):
-            raise InvalidGameError(f"seat {self.name!r}: {self.player!r} has no choose(state, rng) method")
+        if self.player is not None:
+            check_bot(self.player, f"seat {self.name!r}: the bot")
 
     @property
     def is_bot(self) -> bool:
@@ -217,9 +218,7 @@ class Seat:
         Raises:
             InvalidGameError: If ``bot`` is a class, or has no ``choose`` method.
         """
-        if isinstance(bot, type):
-            name = bot.__name__
-            raise InvalidGameError(f"the bot is the class {name}, not a bot: pass an instance, {name}()")
+        check_bot(bot)
         label = kind or bot_kind(bot)
         return cls(name or label, label, bot)
 
@@ -294,7 +293,7 @@ class Table(Generic[S, A, R, V, E]):
         if isinstance(given, str) or not isinstance(given, Sequence) or not all(isinstance(s, Seat) for s in given):
             raise InvalidGameError(f"seats must be a list of Seat, one per seat, got {seats!r}")
         for name, limit in (("max_turns", max_turns), ("max_steps", max_steps)):
-            if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
+            if limit is not None and (not is_whole_number(limit) or limit < 1):
                 raise InvalidGameError(f"{name} must be a positive integer or None, got {limit!r}")
         self.game: Game[S, A, R, V, E] = game
         """The game played."""
@@ -604,7 +603,7 @@ type only 'd' (what is drawn is the table's to settle, never a player's)
 
     def _check_decides(self, seat: int, move: object) -> None:
         # The seat's own decision is due now, or NotYourDecisionError (InvalidValueError for a bad seat).
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(self.seats):
+        if not is_whole_number(seat) or not 0 <= seat < len(self.seats):
             raise InvalidValueError(f"seat must be a seat number from 0 to {len(self.seats) - 1}, got {seat!r}")
         if self.truncated:
             raise NotYourDecisionError(self.state, move, "the game was cut off at the table's limit", seat)
@@ -695,7 +694,7 @@ type only 'd' (what is drawn is the table's to settle, never a player's)
         Raises:
             InvalidValueError: If fewer than ``count`` actions have been played.
         """
-        if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= len(self._actions):
+        if not is_whole_number(count) or not 0 <= count <= len(self._actions):
             raise InvalidValueError(f"cannot undo {count!r} of {len(self._actions)} actions")
         if count == 0:
             return ()

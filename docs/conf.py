@@ -45,7 +45,10 @@ nitpick_ignore_regex = [
     (r"py:.*", r"(numpy|np|npt|gymnasium|pettingzoo|pyspiel|open_spiel)(\..*)?"),
     # The type variables of the generic Game protocol, its parts and the Table (a game's state, action, rule set,
     # view, event).
-    (r"py:class", r"(cheekymonkey\.(game|base|table|record|encoding|documents|outcome)\.)?[SARVE](_co|_contra)?"),
+    (
+        r"py:class",
+        r"(cheekymonkey\.(game|base|table|record|encoding|documents|outcome|testing\._checks)\.)?[SARVE](_co|_contra)?",
+    ),
     # The batched engines' base class: its state class, the game's state and action, and jit's function.
     (r"py:class", r"cheekymonkey\.batched\.(StateT|S|A|F)"),
 ]

@@ -51,7 +51,6 @@ FRONT_ENDS: Final[dict[str, tuple[str, ...]]] = {
     "RL adapters": (
         "rl/__init__.py",
         "rl/_arrays.py",
-        "rl/_gymnasium_startup.py",
         "rl/episodes.py",
         "rl/gymnasium_env.py",
         "rl/openspiel_game.py",

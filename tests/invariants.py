@@ -1,26 +1,24 @@
-"""Invariants every reachable state must satisfy, shared by the stateful test and the model check."""
+"""Cheeky Monkey's own invariants of every reachable state (the kit checks the rest), for stateful and model checks."""
 
 from __future__ import annotations
 
 from fractions import Fraction
 
 import attrs
-import pytest
 
 from cheekymonkey import (
+    CHEEKY_MONKEY,
     Action,
     Animal,
     Claim,
     Draw,
     GameState,
     Herd,
-    IllegalActionError,
     Phase,
     Place,
     Reveal,
     Stop,
     Swap,
-    apply,
     chance_outcomes,
     current_player,
     is_chance_node,
@@ -28,6 +26,8 @@ from cheekymonkey import (
     legal_actions,
 )
 from cheekymonkey.cheeky.actions import CLAIMS, DRAW, HERD, PLACES, REVEALS, STOP, SWAPS
+from cheekymonkey.testing import check_illegal_actions as kit_illegal_actions
+from cheekymonkey.testing import check_state
 
 __all__ = [
     "all_candidate_actions",
@@ -64,33 +64,28 @@ def all_candidate_actions(state: GameState) -> tuple[Action, ...]:
 def check_state_invariants(state: GameState) -> tuple[Action, ...]:
     """Assert the invariants of one state, and return its legal actions (chance outcomes at a chance node).
 
-    Checked: tokens conserved per animal, no count negative, the validating constructor accepts the
-    state, exactly one of chance node / player to move / terminal, terminal exactly when the bag and the
-    front are empty (R15), and at a chance node exact probabilities (R5) that sum to 1 and match the
-    legal Reveals.
+    What every game promises (exactly one of chance node / player to move / terminal, distinct legal
+    actions, exact chance odds adding up to 1 and naming the legal Reveals, pickle and hash round trips) is
+    :func:`cheekymonkey.testing.check_state`'s. Cheeky Monkey's own, checked here: tokens conserved per
+    animal, no count negative, the validating constructor accepts the state, terminal exactly when the bag
+    and the front are empty (R15), no dead end (R22), each Reveal's odds its animal's share of the bag (R5),
+    and a decision the seat's in a deciding phase.
     """
+    actions = check_state(CHEEKY_MONKEY, state)
     ruleset = state.ruleset
     assert all(count >= 0 for count in state.bag), state.bag
     assert tokens_held(state) == list(ruleset.counts)
     assert sum(tokens_held(state)) == ruleset.total_tokens
     assert rebuild(state) == state
-    chance, to_move, over = is_chance_node(state), current_player(state) is not None, is_terminal(state)
-    assert chance + to_move + over == 1, (chance, to_move, over)
+    over = is_terminal(state)
     assert over == (not any(state.bag) and not state.front)
-    actions = legal_actions(state)
-    assert len(set(actions)) == len(actions)
     if over:
-        assert actions == ()
         return actions
     # R22 (no dead end): a state that is not over always offers a move or a chance outcome.
     assert actions
-    if chance:
-        outcomes = chance_outcomes(state)
-        assert all(isinstance(p, Fraction) and p > 0 for _, p in outcomes)
-        assert sum(p for _, p in outcomes) == 1
-        assert tuple(reveal for reveal, _ in outcomes) == actions
+    if is_chance_node(state):
         size = state.bag_size
-        assert all(p == Fraction(state.bag[r.animal], size) for r, p in outcomes)
+        assert all(p == Fraction(state.bag[r.animal], size) for r, p in chance_outcomes(state))
     else:
         assert current_player(state) == state.seat
         assert state.phase in (Phase.DECIDE, Phase.PLACING)
@@ -98,24 +93,15 @@ def check_state_invariants(state: GameState) -> tuple[Action, ...]:
 
 
 def check_illegal_actions(state: GameState, legal: tuple[Action, ...], sample: tuple[Action, ...]) -> int:
-    """Assert that every action in ``sample`` not in ``legal`` raises and leaves ``state`` unchanged.
+    """Assert that every action in ``sample`` not in ``legal`` is refused and leaves ``state`` unchanged.
+
+    :func:`cheekymonkey.testing.check_illegal_actions` (the error names the action and the state).
 
     Returns:
         How many illegal actions were tried.
     """
-    before = attrs.astuple(state, recurse=False)
-    tried = 0
-    legal_set = set(legal)
-    for action in sample:
-        if action in legal_set:
-            continue
-        with pytest.raises(IllegalActionError) as caught:
-            apply(state, action)
-        assert caught.value.action is action
-        assert caught.value.state is state
-        tried += 1
-    assert attrs.astuple(state, recurse=False) == before
-    return tried
+    assert set(legal) == set(legal_actions(state))
+    return kit_illegal_actions(CHEEKY_MONKEY, state, sample)
 
 
 def expected_legal(state: GameState) -> set[Action]:

@@ -14,6 +14,7 @@ from typing import Final
 import attrs
 
 from cheekymonkey.base import BaseGame, Played
+from cheekymonkey.checks import is_whole_number
 from cheekymonkey.errors import (
     GameNotOverError,
     IllegalActionError,
@@ -50,7 +51,7 @@ class RaceRules:
     target: int = 6
 
     def __attrs_post_init__(self) -> None:
-        if isinstance(self.target, bool) or not isinstance(self.target, int) or not 1 <= self.target <= 100:
+        if not is_whole_number(self.target) or not 1 <= self.target <= 100:
             raise InvalidRulesetError(f"the target must be a whole number from 1 to 100, got {self.target!r}")
 
 
@@ -83,23 +84,15 @@ class Race(BaseGame[RaceState, Action, RaceRules, RaceView, Played[Action]]):
     name = "dice-race"
     title = "Dice Race"
 
-    def ruleset(self, name: str | None = None) -> RaceRules:
-        if name is None:
-            return _PRESETS["standard"]
-        if name not in _PRESETS:
-            raise InvalidRulesetError(f"no preset named {name!r}")
-        return _PRESETS[name]
-
-    def preset_names(self) -> tuple[str, ...]:
-        return tuple(_PRESETS)
+    presets = _PRESETS
 
     def seat_range(self, ruleset: RaceRules | None = None) -> tuple[int, int]:
         return (2, 4)
 
     def new_game(self, players: int, ruleset: RaceRules | None = None, *, first_player: int = 0) -> RaceState:
-        if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
+        if not is_whole_number(players) or not 2 <= players <= 4:
             raise InvalidGameError(f"a race has 2 to 4 seats, not {players!r}")
-        if isinstance(first_player, bool) or not isinstance(first_player, int) or not 0 <= first_player < players:
+        if not is_whole_number(first_player) or not 0 <= first_player < players:
             raise InvalidGameError(f"the first seat must be one of the {players} seats, not {first_player!r}")
         return RaceState(ruleset or self.ruleset(), (0,) * players, first_player)
 
@@ -118,10 +111,8 @@ class Race(BaseGame[RaceState, Action, RaceRules, RaceView, Played[Action]]):
     def to_move(self, state: RaceState) -> int | None:
         return None if state.rolling or self.is_terminal(state) else state.seat
 
-    def legal_actions(self, state: RaceState) -> tuple[Action, ...]:
-        if self.is_terminal(state):
-            return ()
-        return tuple(roll for roll, _ in _DIE) if state.rolling else (Move.STEP, Move.ROLL)
+    def decisions(self, state: RaceState) -> tuple[Action, ...]:
+        return (Move.STEP, Move.ROLL)
 
     def chance_outcomes(self, state: RaceState) -> tuple[tuple[Action, Fraction], ...]:
         if not state.rolling:

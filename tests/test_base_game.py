@@ -12,7 +12,7 @@ import pytest
 
 from cheekymonkey.base import BaseGame, Played, RandomChoiceBot, weighted_pick
 from cheekymonkey.errors import ActionTextError, InvalidValueError, NotAChanceNodeError, NotOfferedError
-from cheekymonkey.game import Game
+from cheekymonkey.game import Capabilities, Game
 from cheekymonkey.play import play_game
 from cheekymonkey.record import Record
 from cheekymonkey.serialization import DocumentError
@@ -25,10 +25,10 @@ if TYPE_CHECKING:
 
 
 def test_the_stand_in_writes_only_the_core_and_is_a_whole_game() -> None:
-    """Its class defines the required members and no other; it is a :class:`Game` all the same."""
+    """Its class defines the required members, its presets and its decisions, and no other; a :class:`Game`."""
     written = {name for name in vars(Race) if not name.startswith("_")}
     required = set(BaseGame.__abstractmethods__)
-    assert written - {"preset_names"} == required
+    assert written - {"presets", "decisions"} == required
     assert isinstance(RACE, Game)
 
 
@@ -39,7 +39,7 @@ def test_a_base_game_without_its_core_cannot_be_made() -> None:
         name = "half"
         title = "Half"
 
-    with pytest.raises(TypeError, match="legal_actions"):
+    with pytest.raises(TypeError, match="apply"):
         Half()  # type: ignore[abstract]
 
 
@@ -70,7 +70,7 @@ class _SteppingRace(Race):
     """The dice race whose notation names both moves even while the die is in the air, for its default reading."""
 
     def notation_actions(self, state: RaceState) -> tuple[Move | Roll, ...]:
-        return (*self.legal_actions(state), Move.STEP) if state.rolling else self.legal_actions(state)
+        return (*self.legal_actions(state), Move.STEP) if state.rolling else tuple(self.legal_actions(state))
 
 
 def test_a_text_naming_an_action_the_rules_refuse_gets_the_engine_s_reason() -> None:
@@ -145,7 +145,11 @@ def test_what_the_game_does_not_offer_is_absent_with_a_typed_error_or_none() -> 
     with pytest.raises(NotOfferedError, match="the game 'dice-race' offers no encodings") as caught:
         RACE.encoding(2)
     assert (caught.value.game, RACE.observation_kinds()) == ("dice-race", ())
-    assert (RACE.proofs(), RACE.schemas(), RACE.page_script(), RACE.number_bound(RACE.ruleset())) == (None,) * 4
+    assert RACE.capabilities == Capabilities()
+    for member, offer in (("proofs", RACE.proofs), ("JSON Schema files", RACE.schemas), ("web page", RACE.page_script)):
+        with pytest.raises(NotOfferedError, match=f"the game 'dice-race' offers no .*{member}"):
+            offer()
+    assert RACE.number_bound(RACE.ruleset()) is None
     assert RACE.bot_names() == ("random",)
     with pytest.raises(InvalidValueError, match="no bot named 'clever'"):
         RACE.bot_named("clever")

@@ -27,6 +27,7 @@ SHARED_CORE: tuple[str, ...] = (
     "cheekymonkey._values",
     "cheekymonkey._gc",
     "cheekymonkey.errors",
+    "cheekymonkey.checks",
     "cheekymonkey.outcome",
     "cheekymonkey.record",
     "cheekymonkey.names",
@@ -78,9 +79,9 @@ BELOW_THE_GAMES: tuple[str, ...] = (
 documents' machinery, the proofs' framework and the batched engines' base (a package here stands for its
 modules too)."""
 
-ABOVE_THE_GAMES_MAY_IMPORT_A_GAME: frozenset[str] = frozenset({"cheekymonkey", "cheekymonkey._moved"})
-"""The shared modules that may name a game's package: the facade (``import cheekymonkey as cm; cm.apply``, the
-default game's API) and the old import paths' aliases (which import a game's module only by its name, as text)."""
+ABOVE_THE_GAMES_MAY_IMPORT_A_GAME: frozenset[str] = frozenset({"cheekymonkey"})
+"""The shared module that may name a game's package: the facade (``import cheekymonkey as cm; cm.apply``, the
+default game's API)."""
 
 FRONT_ENDS: tuple[str, ...] = ("cheekymonkey.cli", "cheekymonkey.web", "cheekymonkey.rl")
 """The front ends' packages (a module inside one belongs to it)."""
@@ -230,7 +231,6 @@ def test_the_graph_holds_every_module_and_sees_function_and_type_only_imports() 
     )
     # Imported inside a function (the binding's encodings) and only for types (the board's state).
     assert "cheekymonkey.cheeky.encoding" in graph["cheekymonkey.cheeky.game"]
-    assert "cheekymonkey.verify" in graph["cheekymonkey.cheeky.game"]
     assert "cheekymonkey.cheeky.views" in graph["cheekymonkey.cheeky.board"]
     # Importing a module from outside its package runs the package's __init__ too; from inside, not.
     assert {"cheekymonkey.cheeky.bots", "cheekymonkey.cheeky.bots.registry"} <= graph["cheekymonkey.cheeky.game"]

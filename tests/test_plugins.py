@@ -21,7 +21,7 @@ import pytest
 from cheekymonkey import RandomBot as CheekyRandomBot
 from cheekymonkey.cli import main
 from cheekymonkey.errors import InvalidValueError, NotOfferedError
-from cheekymonkey.game import Game
+from cheekymonkey.game import Capabilities, Game
 from cheekymonkey.games import ENTRY_POINT_GROUP, GAME_NAMES, Registry, game_named, games
 from cheekymonkey.play import play_game
 from cheekymonkey.schema import SCHEMA_GAMES, load_schema
@@ -34,9 +34,10 @@ from tests.minimal_game import RACE, Move, Race
 
 
 class _Plain:
-    """Too Many Monkeys under another name, offering the protocol alone: no proofs, schemas or page drawing."""
+    """Too Many Monkeys under another name, declaring no proofs, schemas or page drawing (its encodings only)."""
 
-    _ABSENT = frozenset({"proofs", "schemas", "page_script", "score"})
+    _ABSENT = frozenset({"score"})
+    capabilities = Capabilities(encodings=True)
 
     @property
     def name(self) -> str:

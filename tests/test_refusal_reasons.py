@@ -22,6 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from cheekymonkey.checks import is_whole_number
 from cheekymonkey.errors import ActionTextError, CheekyMonkeyError, IllegalActionError
 from cheekymonkey.games import GAME_NAMES, AnyGame, game_named
 
@@ -67,7 +68,7 @@ def _texts(name: str) -> dict[str, frozenset[Any]]:
         numbers = _NUMBER.findall(text)
         for action in actions:
             document = documents.to_document(action)
-            fields = [key for key, value in document.items() if isinstance(value, int) and not isinstance(value, bool)]
+            fields = [key for key, value in document.items() if is_whole_number(value)]
             for number in numbers:
                 # One number of the text, held by one field of the action's document: change both alike.
                 holding = [key for key in fields if document[key] == int(number)]

@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import doctest
-import importlib
 import re
-import subprocess
-import sys
 import tomllib
 from pathlib import Path
 
@@ -61,58 +58,30 @@ def test_the_readme_names_the_rl_extra() -> None:
     assert "Gymnasium" in line
 
 
-def test_the_gymnasium_ids_are_entry_points_installed_with_a_start_up_hook() -> None:
-    """The project declares the environment ids as entry points, and the install holds the hook that registers them.
+def test_the_gymnasium_environments_are_registered_by_the_package_with_no_start_up_hook() -> None:
+    """Registered as Gymnasium documents for a third-party package: by importing it; nothing runs at start-up.
 
-    The hook is read where the install put it (a wheel moves it out of the package to the top level), so the
-    check holds for an editable install and for the built wheel alike.
+    The project declares no entry-point group for them and installs no ``.pth`` file or top-level module,
+    and the package holds none.
     """
+    import cheekymonkey.rl
+
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    entries = project["project"]["entry-points"]["cheekymonkey.gymnasium"]
-    hook_module = importlib.import_module("_cheekymonkey_gymnasium")  # installed at the top level, untyped
-
-    assert hook_module.GROUP == "cheekymonkey.gymnasium"
-    assert entries == {"cheekymonkey/Solo-v0": "cheekymonkey.rl.gymnasium_env:SoloEnv"}
-    included = project["tool"]["hatch"]["build"]["targets"]["wheel"]["force-include"]
-    assert included == {
-        "cheekymonkey/rl/_gymnasium_startup.py": "_cheekymonkey_gymnasium.py",
-        "cheekymonkey/rl/gymnasium-startup.pth": "cheekymonkey-gymnasium.pth",
-    }
-    installed = Path(str(hook_module.__file__)).parent / "cheekymonkey-gymnasium.pth"
-    hook = installed.read_text(encoding="utf-8")
-    assert hook.strip() == "import _cheekymonkey_gymnasium; _cheekymonkey_gymnasium.install()"
-
-
-def test_the_start_up_hook_costs_python_no_module_but_its_own() -> None:
-    """At start-up the installed hook is loaded, and its import pulls in no module beyond ``__future__``.
-
-    Read from ``python -X importtime``, whose tree shows each import nested under the one that caused it, so
-    the check holds whatever other start-up hooks the interpreter's site-packages carry (an editable install
-    of another project may import ``typing`` there, and that is not this hook's cost).
-    """
-    code = "import sys; print(sorted(name for name in ('cheekymonkey', 'gymnasium') if name in sys.modules))"
-    result = subprocess.run(
-        [sys.executable, "-X", "importtime", "-c", code], capture_output=True, text=True, check=False, timeout=120
-    )
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "[]"
-    tree = [
-        (len(line) - len(line.lstrip()), line.strip())
-        for line in (
-            entry.rpartition("|")[2] for entry in result.stderr.splitlines() if entry.startswith("import time:")
+    groups = set(project["project"]["entry-points"])
+    assert groups == {"cheekymonkey.games", "cheekymonkey.batched"}
+    assert "force-include" not in project["tool"]["hatch"]["build"]["targets"]["wheel"]
+    assert list((ROOT / "cheekymonkey").rglob("*.pth")) == []
+    assert cheekymonkey.rl.GYMNASIUM_ENVIRONMENTS == {
+        "cheekymonkey/Solo-v0": (
+            "cheekymonkey.rl.gymnasium_env:SoloEnv",
+            "cheekymonkey.rl.gymnasium_vector:SoloVectorEnv",
         )
-        if line.strip() and line.strip() != "imported package"
-    ]
-    names = [name for _, name in tree]
-    assert "_cheekymonkey_gymnasium" in names
-    where = names.index("_cheekymonkey_gymnasium")
-    depth = tree[where][0]
-    nested = []
-    for indent, name in reversed(tree[:where]):  # a module's own imports are printed just before it, deeper
-        if indent <= depth:
-            break
-        nested.append(name)
-    assert set(nested) <= {"__future__"}, nested
+    }
+    import gymnasium
+
+    spec = gymnasium.spec("cheekymonkey/Solo-v0")
+    assert (spec.entry_point, spec.vector_entry_point) == cheekymonkey.rl.GYMNASIUM_ENVIRONMENTS[spec.id]
+    assert cheekymonkey.rl._register_with_gymnasium() == ()  # registered once: a second import adds nothing
 
 
 def _longest(game_name: str, players: int, games: int = 200) -> int:

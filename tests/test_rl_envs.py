@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
-import textwrap
 import warnings
 from typing import Any
 
@@ -185,18 +184,19 @@ def test_gymnasium_check_env_passes(kwargs: dict[str, Any]) -> None:
     assert not _warnings_of(lambda: check_env(solo))
 
 
-def test_gymnasium_make_finds_the_environment_after_install_without_importing_it() -> None:
-    """The installed start-up hook registers the id from the entry points when Gymnasium is imported."""
-    code = textwrap.dedent(
-        """
-        import sys
-        import gymnasium
-        assert "cheekymonkey" not in sys.modules, "the hook must not import the package"
-        solo = gymnasium.make("cheekymonkey/Solo-v0", players=3)
-        observation, info = solo.reset(seed=0)
-        print(type(solo.unwrapped).__name__, observation.shape, sorted(info))
-        """
-    )
+@pytest.mark.parametrize(
+    "make",
+    [
+        'solo = gymnasium.make("cheekymonkey.rl:cheekymonkey/Solo-v0", players=3)',
+        "import cheekymonkey.rl\ngymnasium.register_envs(cheekymonkey.rl)\n"
+        'solo = gymnasium.make("cheekymonkey/Solo-v0", players=3)',
+    ],
+    ids=["module-prefix", "register-envs"],
+)
+def test_gymnasium_make_finds_the_environment_the_ways_gymnasium_documents(make: str) -> None:
+    """In a fresh interpreter: ``module:id`` imports the package and makes it; so does ``register_envs``."""
+    code = f"import gymnasium\n{make}\nobservation, info = solo.reset(seed=0)\n"
+    code += "print(type(solo.unwrapped).__name__, observation.shape, sorted(info))\n"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=300)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["SoloEnv", "(1335,)", "['action_mask',", "'no_decision',", "'seat']"]

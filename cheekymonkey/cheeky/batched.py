@@ -40,6 +40,7 @@ import numpy as np
 import numpy.typing as npt
 
 from cheekymonkey.batched import BatchedGame, BatchState, draw_below, jit, past_limits
+from cheekymonkey.checks import is_whole_number
 from cheekymonkey.cheeky.actions import REVEALS, Action, Reveal
 from cheekymonkey.cheeky.bots.evaluation import _DRAWS_PER_TURN, _SHARPNESS
 from cheekymonkey.cheeky.game import CHEEKY_MONKEY
@@ -1336,7 +1337,7 @@ class BatchedCheekyMonkey(BatchedGame[CheekyBatchState, GameState, Action]):
                 the wrong shape.
         """
         self._check_states(states)
-        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
+        if not is_whole_number(depth) or depth < 1:
             raise InvalidValueError(f"depth must be a positive integer, got {depth!r}")
         if out is None:
             out = np.empty(states.batch_size, np.int64)
@@ -1402,7 +1403,7 @@ class BatchedCheekyMonkey(BatchedGame[CheekyBatchState, GameState, Action]):
         if state.phase is not Phase.DECIDE and state.phase is not Phase.PLACING:
             raise InvalidValueError(f"only a decision can be put in a batch, not a state in phase {state.phase.name}")
         for name, count in (("steps", steps), ("turns", turns)):
-            if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            if not is_whole_number(count) or count < 0:
                 raise InvalidValueError(f"{name} must be a whole number, got {count!r}")
         states.seat[i] = state.seat
         states.phase[i] = int(state.phase)

@@ -118,6 +118,7 @@ from typing import Final, Literal, SupportsIndex, TypeAlias
 
 import attrs
 
+from cheekymonkey.checks import is_whole_number
 from cheekymonkey.cheeky.actions import (
     CLAIMS,
     DRAW,
@@ -170,13 +171,13 @@ _FIXED: Final = 3  # Draw, Stop, Herd
 
 
 def _check_players(players: object) -> int:
-    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= MAX_PLAYERS:
+    if not is_whole_number(players) or not 2 <= players <= MAX_PLAYERS:
         raise InvalidValueError(f"players must be an integer from 2 to {MAX_PLAYERS}, got {players!r}")
     return players
 
 
 def _check_seat(seat: object, players: int) -> int:
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+    if not is_whole_number(seat) or not 0 <= seat < players:
         raise InvalidValueError(f"seat {seat!r} is not one of the {players} seats")
     return seat
 
@@ -532,7 +533,7 @@ def observation_layout(kind: str, players: int, ruleset: Ruleset | None = None) 
         ruleset = _STANDARD
     elif not isinstance(ruleset, Ruleset):
         raise InvalidValueError(f"ruleset must be a Ruleset, got {ruleset!r}")
-    if isinstance(players, bool) or not isinstance(players, int):
+    if not is_whole_number(players):
         raise InvalidValueError(f"players must be an integer, got {players!r}")
     if not ruleset.allows_players(players):
         raise InvalidValueError(
@@ -653,7 +654,7 @@ def full_observation(state: GameState, seat: int | None) -> tuple[int, ...]:
         raise InvalidValueError(f"expected a GameState, got {state!r}")
     stacks = state.stacks
     n = len(stacks)
-    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):
+    if seat is not None and (not is_whole_number(seat) or not 0 <= seat < n):
         raise InvalidValueError(f"seat {seat!r} is not one of the {n} seats")
     out: list[int] = []
     _table_part(

@@ -15,58 +15,32 @@ imports those keeps working and is exactly as fast; this object is what the laye
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Sequence
-from fractions import Fraction
-from importlib import resources
-from importlib.resources.abc import Traversable
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
-from cheekymonkey.base import BaseGame
+from cheekymonkey.base import EngineGame
+from cheekymonkey.checks import check_memory
+from cheekymonkey.cheeky import board, events, narration, notation, views
+from cheekymonkey.cheeky import engine as rules_engine
 from cheekymonkey.cheeky.actions import Action, Claim, Draw, Herd, Place, Reveal, Stop, Swap
-from cheekymonkey.cheeky.board import board_text
 from cheekymonkey.cheeky.bots.registry import BOTS, bot_named
-from cheekymonkey.cheeky.engine import (
-    apply,
-    begins_turn,
-    bust_probability,
-    chance_outcomes,
-    current_player,
-    is_chance_node,
-    is_terminal,
-    legal_actions,
-    sample_chance,
-)
-from cheekymonkey.cheeky.events import Event, apply_with_events
-from cheekymonkey.cheeky.narration import (
-    RESULTS_NOTE,
-    SUMMARY,
-    a,
-    board_table,
-    bot_title,
-    choice_notes,
-    describe_event,
-    merge_stacking,
-    sheet_table,
-)
-from cheekymonkey.cheeky.notation import action_text, parse_actions
+from cheekymonkey.cheeky.engine import bust_probability
+from cheekymonkey.cheeky.events import Event
+from cheekymonkey.cheeky.narration import RESULTS_NOTE, SUMMARY, a, board_table, sheet_table
 from cheekymonkey.cheeky.records import GameRecord
 from cheekymonkey.cheeky.rules import Ruleset
 from cheekymonkey.cheeky.scoring import ScoreSheet, score, score_stacks
 from cheekymonkey.cheeky.state import GameState, Phase, new_game
-from cheekymonkey.cheeky.views import TableView, view
-from cheekymonkey.documents import Documents
+from cheekymonkey.cheeky.views import TableView
 from cheekymonkey.encoding import Encoding, ObservationField
 from cheekymonkey.errors import InvalidValueError
-from cheekymonkey.game import Game, GameBot
+from cheekymonkey.game import Capabilities, Game, GameBot
 from cheekymonkey.outcome import Outcome
 from cheekymonkey.text_table import TextTable
-
-if TYPE_CHECKING:
-    from cheekymonkey.verify import Proofs
 
 __all__ = ["CHEEKY_MONKEY", "CheekyMonkey"]
 
@@ -180,40 +154,24 @@ claim it):
 
 
 @attrs.frozen(slots=True)
-class CheekyMonkey(BaseGame[GameState, Action, Ruleset, TableView, Event]):
+class CheekyMonkey(EngineGame[GameState, Action, Ruleset, TableView, Event]):
     """Reiner Knizia's *Cheeky Monkey* as a :class:`~cheekymonkey.game.Game`; use :data:`CHEEKY_MONKEY`."""
 
-    @property
-    def name(self) -> str:
-        """``"cheeky-monkey"``."""
-        return "cheeky-monkey"
+    name = "cheeky-monkey"
+    title = "Cheeky Monkey"
+    summary = SUMMARY
+    """:data:`cheekymonkey.cheeky.narration.SUMMARY`: draw, stop before a bust, stack, and score at the end."""
+    results_note = RESULTS_NOTE
+    """:data:`cheekymonkey.cheeky.narration.RESULTS_NOTE`: choices tell the bots apart, and where it is measured."""
 
-    @property
-    def title(self) -> str:
-        """``"Cheeky Monkey"``."""
-        return "Cheeky Monkey"
-
-    @property
-    def summary(self) -> str:
-        """:data:`cheekymonkey.cheeky.narration.SUMMARY`: draw, stop before a bust, stack, and score at the end."""
-        return SUMMARY
-
-    @property
-    def results_note(self) -> str:
-        """:data:`cheekymonkey.cheeky.narration.RESULTS_NOTE`: choices tell the bots apart, and where it is measured."""
-        return RESULTS_NOTE
-
-    def ruleset(self, name: str | None = None) -> Ruleset:
-        """:meth:`Ruleset.preset <cheekymonkey.Ruleset.preset>`, the standard game for None."""
-        return Ruleset.standard() if name is None else Ruleset.preset(name)
-
-    def preset_names(self) -> tuple[str, ...]:
-        """:meth:`Ruleset.preset_names <cheekymonkey.Ruleset.preset_names>`."""
-        return Ruleset.preset_names()
-
-    def ruleset_name(self, ruleset: Ruleset) -> str:
-        """``ruleset.name``: the preset's name, or the name a custom rule set was given."""
-        return ruleset.name
+    engine = (rules_engine, events, views, notation, board, narration)
+    """The engine's functions, bound as the members of the same name (:class:`~cheekymonkey.base.EngineGame`)."""
+    engine_names = MappingProxyType(
+        {"to_move": "current_player", "event_text": "describe_event", "merge_events": "merge_stacking"}
+    )
+    """The members whose functions have other names in the engine."""
+    presets = MappingProxyType({name: Ruleset.preset(name) for name in Ruleset.preset_names()})
+    """:meth:`Ruleset.preset <cheekymonkey.Ruleset.preset>` by name, the standard game first."""
 
     def seat_range(self, ruleset: Ruleset | None = None) -> tuple[int, int]:
         """The rule set's ``min_players`` and ``max_players`` (R3).
@@ -227,7 +185,7 @@ class CheekyMonkey(BaseGame[GameState, Action, Ruleset, TableView, Event]):
         return rules.min_players, rules.max_players
 
     def new_game(self, players: int, ruleset: Ruleset | None = None, *, first_player: int = 0) -> GameState:
-        """:func:`~cheekymonkey.new_game`."""
+        """:func:`~cheekymonkey.new_game` (which takes the rule set by keyword)."""
         return new_game(players, ruleset=ruleset, first_player=first_player)
 
     def ruleset_of(self, state: GameState) -> Ruleset:
@@ -238,58 +196,14 @@ class CheekyMonkey(BaseGame[GameState, Action, Ruleset, TableView, Event]):
         """``state.players``."""
         return state.players
 
-    def legal_actions(self, state: GameState) -> tuple[Action, ...]:
-        """:func:`~cheekymonkey.legal_actions`."""
-        return legal_actions(state)
-
-    def apply(self, state: GameState, action: Action) -> GameState:
-        """:func:`~cheekymonkey.apply`."""
-        return apply(state, action)
-
-    def apply_with_events(self, state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...]]:
-        """:func:`~cheekymonkey.apply_with_events`."""
-        return apply_with_events(state, action)
-
-    def is_chance_node(self, state: GameState) -> bool:
-        """:func:`~cheekymonkey.is_chance_node`."""
-        return is_chance_node(state)
-
-    def chance_outcomes(self, state: GameState) -> tuple[tuple[Reveal, Fraction], ...]:
-        """:func:`~cheekymonkey.chance_outcomes`."""
-        return chance_outcomes(state)
-
-    def sample_chance(self, state: GameState, rng: random.Random) -> Reveal:
-        """:func:`~cheekymonkey.sample_chance`."""
-        return sample_chance(state, rng)
-
-    def to_move(self, state: GameState) -> int | None:
-        """:func:`~cheekymonkey.current_player`."""
-        return current_player(state)
-
-    def is_terminal(self, state: GameState) -> bool:
-        """:func:`~cheekymonkey.is_terminal`."""
-        return is_terminal(state)
-
     def turn_of(self, state: GameState) -> int | None:
         """``state.seat``: the seat whose turn it is, drawing (chance) or deciding; None once the game is over."""
         return None if state.phase is Phase.OVER else state.seat
-
-    def round_of(self, state: GameState) -> int:
-        """1: the game is one pass through the bag (R4, R15)."""
-        return 1
-
-    def begins_turn(self, state: GameState) -> bool:
-        """A turn begins with its compulsory first draw (R4): a draw pending with nothing in front yet."""
-        return begins_turn(state)
 
     def outcome(self, state: GameState) -> Outcome:
         """The score sheet's winners (R17, R18); the others ranked by their totals, which are the scores."""
         sheet = score(state)
         return Outcome.of_winners(sheet.winners, sheet.totals, sheet.totals)
-
-    def view(self, state: GameState, seat: int | None) -> TableView:
-        """:func:`~cheekymonkey.view`."""
-        return view(state, seat)
 
     def bot_names(self) -> tuple[str, ...]:
         """The names in :data:`cheekymonkey.cheeky.bots.BOTS`."""
@@ -316,18 +230,9 @@ class CheekyMonkey(BaseGame[GameState, Action, Ruleset, TableView, Event]):
         """
         if memory is None:
             return bot_named(name)
-        if isinstance(memory, bool) or not isinstance(memory, int) or memory < 1:
-            raise InvalidValueError(f"memory must be a positive number of cache entries or None, got {memory!r}")
+        check_memory(memory)
         bot_named(name)  # the usual error for an unknown name
         return _BoundedBot(name, memory)
-
-    def action_text(self, action: Action, state: GameState) -> str:
-        """:func:`~cheekymonkey.action_text`: ``"d"``, ``"c 2"``, ``"l"``."""
-        return action_text(action, state)
-
-    def choice_notes(self, state: GameState, names: Sequence[str]) -> tuple[str, ...]:
-        """:func:`cheekymonkey.cheeky.narration.choice_notes`: no draw from the empty bag (R8)."""
-        return choice_notes(state, names)
 
     def action_words(self, action: Action, state: GameState, names: Sequence[str]) -> str:
         """``"draw"``, ``"claim from Bob"``, ``"swap with Bob for a Lion"``, ``"put a Lion down"``."""
@@ -347,18 +252,6 @@ class CheekyMonkey(BaseGame[GameState, Action, Ruleset, TableView, Event]):
         assert isinstance(action, Herd)
         return "secure a herd"
 
-    def parse_actions(self, text: str, state: GameState) -> tuple[Action, ...]:
-        """:func:`~cheekymonkey.parse_actions`."""
-        return parse_actions(text, state)
-
-    def board_text(self, state: GameState) -> str:
-        """:func:`~cheekymonkey.board_text`."""
-        return board_text(state)
-
-    def event_text(self, event: Event, names: Sequence[str], viewer: int | None = None) -> str:
-        """:func:`cheekymonkey.cheeky.narration.describe_event`."""
-        return describe_event(event, names, viewer)
-
     def result_text(self, state: GameState, names: Sequence[str]) -> str:
         """The final score sheet as plain text, 80 columns wide at most (:meth:`result_table`)."""
         return self.result_table(state, names).text(80)
@@ -376,42 +269,9 @@ class CheekyMonkey(BaseGame[GameState, Action, Ruleset, TableView, Event]):
         """The notation of :func:`~cheekymonkey.parse_actions`: a letter per move, a seat, animals by letter."""
         return _ACTION_HELP.rstrip("\n")
 
-    def bot_title(self, name: str) -> str:
-        """:func:`cheekymonkey.cheeky.narration.bot_title`: ``"Heuristic"``, ``"MCTS"``."""
-        return bot_title(name)
-
     def mid_move(self, state: GameState) -> bool:
         """Whether tokens are being stacked one at a time (R9): the stop's stacking is one move."""
         return state.phase is Phase.PLACING
-
-    def merge_events(self, events: Sequence[Event]) -> tuple[Event, ...]:
-        """:func:`cheekymonkey.cheeky.narration.merge_stacking`: a stop's tokens stacked one at a time, one line."""
-        return merge_stacking(events)
-
-    def record(
-        self,
-        ruleset: Ruleset,
-        players: int,
-        first_player: int,
-        actions: Sequence[Action],
-        *,
-        seed: int | None = None,
-        names: Sequence[str] = (),
-        bots: Sequence[str] = (),
-        quit_by: int | None = None,
-    ) -> GameRecord:
-        """A :class:`~cheekymonkey.GameRecord`."""
-        return GameRecord(ruleset, players, first_player, tuple(actions), seed, tuple(names), tuple(bots), quit_by)
-
-    def documents(self) -> Documents:
-        """:data:`cheekymonkey.cheeky.documents.CODEC`: the documents of :mod:`cheekymonkey.serialization`.
-
-        Raises:
-            ImportError: If the ``json`` extra (cattrs) is not installed; the message names it.
-        """
-        from cheekymonkey.cheeky.documents import CODEC
-
-        return CODEC
 
     def observation_kinds(self) -> tuple[str, ...]:
         """``("full", "table")``: see :mod:`cheekymonkey.cheeky.encoding`."""
@@ -425,30 +285,18 @@ class CheekyMonkey(BaseGame[GameState, Action, Ruleset, TableView, Event]):
         """The action codec and an observation layout of :mod:`cheekymonkey.cheeky.encoding`."""
         return _Encoding(players, ruleset, observation)
 
-    # -- what the game ships beside its engine, found through the registry ----------------------------
+    # -- what the game ships beside its engine, declared in its capabilities --------------------------
+
+    capabilities = Capabilities(encodings=True, proofs=True, schemas=True, page_script=True, batched=True)
+    """Everything: encodings, proofs, JSON Schemas, a page drawing and a batched engine."""
+    record_type = GameRecord
+    documents_module = "cheekymonkey.cheeky.documents"
+    proofs_module = "cheekymonkey.cheeky.verify.command"
+    """The documents, the proofs (both imported when asked for: they need extras), and the record class."""
 
     def score(self, state: GameState) -> ScoreSheet:
         """:func:`~cheekymonkey.score`: the final score sheet (``PlayedGame.score``)."""
         return score(state)
-
-    def schemas(self) -> Traversable:
-        """The folder of the game's JSON Schema files, one ``<kind>.schema.json`` per document kind."""
-        return resources.files(__package__) / "schemas"
-
-    def page_script(self) -> Traversable:
-        """The web page's drawing of the table (``cheeky-monkey.js``), which the web server serves."""
-        return resources.files(__package__) / "static" / "cheeky-monkey.js"
-
-    def proofs(self) -> Proofs:
-        """The z3 proofs of the scoring rules (:mod:`cheekymonkey.cheeky.verify`), for ``cheekymonkey verify``.
-
-        Raises:
-            ImportError: If z3 (the ``verify`` extra) is not installed.
-        """
-        # Imported by name: the proofs import z3, which a type check of the game (and the compiled build) must
-        # not have to read.
-        command_line: Proofs = importlib.import_module("cheekymonkey.cheeky.verify.command").command_line
-        return command_line
 
     def __repr__(self) -> str:
         return "CHEEKY_MONKEY"

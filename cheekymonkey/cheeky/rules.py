@@ -8,6 +8,7 @@ from typing import Final
 import attrs
 
 from cheekymonkey._values import ValueEnum
+from cheekymonkey.checks import is_whole_number
 from cheekymonkey.errors import InvalidRulesetError, InvalidValueError
 from cheekymonkey.names import check_text
 
@@ -58,7 +59,7 @@ class Animal(ValueEnum):
         """
         if isinstance(value, cls):
             return value
-        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(_MEMBERS):
+        if is_whole_number(value) and 0 <= value < len(_MEMBERS):
             return _MEMBERS[value]
         if isinstance(value, str):
             found = _BY_NAME.get(value.strip().lower())
@@ -93,7 +94,7 @@ def _check_per_animal(name: str, values: object) -> tuple[int, ...]:
     if not isinstance(values, tuple) or len(values) != len(ANIMALS):
         raise InvalidRulesetError(f"{name} must be a tuple of {len(ANIMALS)} integers, one per animal, got {values!r}")
     for animal, value in zip(ANIMALS, values, strict=True):
-        if isinstance(value, bool) or not isinstance(value, int):
+        if not is_whole_number(value):
             raise InvalidRulesetError(f"{name} for {animal.label} must be an integer, got {value!r}")
         if value < 0:
             raise InvalidRulesetError(f"{name} for {animal.label} is {value}: a count below 0 is impossible")
@@ -153,7 +154,7 @@ class Ruleset:
             raise InvalidRulesetError("a swap without a monkey: the swap needs monkeys in play")
         for bound in ("min_players", "max_players"):
             value = getattr(self, bound)
-            if isinstance(value, bool) or not isinstance(value, int):
+            if not is_whole_number(value):
                 raise InvalidRulesetError(f"{bound} must be an integer, got {value!r}")
         if self.min_players < 2:
             raise InvalidRulesetError(f"min_players is {self.min_players}: a game needs at least 2 players")
@@ -242,7 +243,7 @@ class Ruleset:
         per_animal = [0] * len(ANIMALS)
         for key, count in counts.items():
             animal = _animal_key(key)
-            if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            if not is_whole_number(count) or count < 1:
                 raise InvalidRulesetError(f"the count of {animal.label} is {count!r}: a count below 1 is impossible")
             per_animal[animal] = count
         if bonus_values is None:

@@ -10,6 +10,7 @@ import attrs
 
 from cheekymonkey._values import Frozen, attrs_view
 from cheekymonkey._values import count_sum as _size
+from cheekymonkey.checks import is_whole_number
 from cheekymonkey.cheeky.rules import ANIMALS, Animal, Ruleset
 from cheekymonkey.cheeky.state import GameState, Phase, drawn
 from cheekymonkey.errors import GameNotOverError, InvalidStateError
@@ -279,7 +280,7 @@ _SHARED: Final = Decision.SHARED
 
 
 def _is_count(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+    return is_whole_number(value) and value >= 0
 
 
 def score_stacks(stacks: Sequence[Sequence[Animal]], ruleset: Ruleset) -> ScoreSheet:

@@ -27,6 +27,7 @@ from attrs.exceptions import FrozenInstanceError
 
 from cheekymonkey._compiled import COMPILED, entry_points
 from cheekymonkey._values import ValueEnum, attrs_view, count_sum
+from cheekymonkey.checks import is_whole_number
 from cheekymonkey.cheeky.rules import ANIMALS, Animal, Ruleset
 from cheekymonkey.errors import InvalidGameError, InvalidStateError
 
@@ -269,12 +270,12 @@ def check_fields(
     players = len(stacks)
     if not ruleset.allows_players(players):
         raise _fail(f"{players} stacks, but the rule set allows {ruleset.min_players} to {ruleset.max_players} players")
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+    if not is_whole_number(seat) or not 0 <= seat < players:
         raise _fail(f"seat {seat!r} is not one of the {players} seats")
     if not isinstance(bag, tuple) or len(bag) != len(ANIMALS):
         raise _fail(f"bag must be a tuple of {len(ANIMALS)} counts, got {bag!r}")
     for animal, count in zip(ANIMALS, bag, strict=True):
-        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+        if not is_whole_number(count) or count < 0:
             raise _fail(f"the bag's count of {animal.label} is {count!r}, not a count")
     held = list(bag)
     for i, stack in enumerate(stacks):
@@ -471,13 +472,13 @@ def _set_up(players: object, ruleset: object, first_player: object) -> GameState
         ruleset = _STANDARD
     elif not isinstance(ruleset, Ruleset):
         raise InvalidGameError(f"ruleset must be a Ruleset, got {ruleset!r}")
-    if isinstance(players, bool) or not isinstance(players, int):
+    if not is_whole_number(players):
         raise InvalidGameError(f"players must be an integer, got {players!r}")
     if not ruleset.allows_players(players):
         raise InvalidGameError(
             f"{players} players: the {ruleset.name} rules allow {ruleset.min_players} to {ruleset.max_players} (R3)"
         )
-    if isinstance(first_player, bool) or not isinstance(first_player, int) or not 0 <= first_player < players:
+    if not is_whole_number(first_player) or not 0 <= first_player < players:
         raise InvalidGameError(f"first_player {first_player!r} is not one of seats 0 to {players - 1}")
     return make_state(ruleset, first_player, Phase.CHANCE, ruleset.counts, ((),) * players, (), None, False)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import attrs
 
+from cheekymonkey.checks import is_whole_number
 from cheekymonkey.cheeky.actions import Action
 from cheekymonkey.cheeky.engine import legal_actions
 from cheekymonkey.cheeky.rules import ANIMALS, Animal, Ruleset
@@ -65,7 +66,7 @@ class TableView:
             raise _fail(f"ruleset must be a Ruleset, got {self.ruleset!r}")
         for name in ("to_move", "bag_size", "viewer"):
             value = getattr(self, name)
-            if (value is not None or name != "viewer") and (isinstance(value, bool) or not isinstance(value, int)):
+            if (value is not None or name != "viewer") and (not is_whole_number(value)):
                 raise _fail(f"{name} must be an integer, got {value!r}")
         for name in ("stack_heights", "stack_tops", "front", "legal"):
             if not isinstance(getattr(self, name), tuple):
@@ -83,7 +84,7 @@ class TableView:
             raise _fail(f"to_move {self.to_move!r} is not one of the {players} seats")
         shown = [0] * len(ANIMALS)
         for seat, (height, top) in enumerate(zip(self.stack_heights, self.stack_tops, strict=True)):
-            if isinstance(height, bool) or not isinstance(height, int) or height < 0 or (height == 0) != (top is None):
+            if not is_whole_number(height) or height < 0 or (height == 0) != (top is None):
                 raise _fail(f"seat {seat}'s stack has height {height!r} and top {top!r}")
             if top is not None:
                 if not isinstance(top, Animal):
@@ -154,7 +155,7 @@ def view(state: GameState, seat: int | None) -> TableView:
     Raises:
         InvalidValueError: If ``seat`` is not one of the game's seats (or None).
     """
-    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.players):
+    if seat is not None and (not is_whole_number(seat) or not 0 <= seat < state.players):
         raise InvalidValueError(f"seat {seat!r} is not one of the {state.players} seats")
     phase = state.phase
     mine = seat == state.seat and (phase is Phase.DECIDE or phase is Phase.PLACING)

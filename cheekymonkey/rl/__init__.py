@@ -12,9 +12,14 @@ game, the one truncation rule, the reward options. Each needs the ``rl`` extra (
 
 A game's encodings are its own: Cheeky Monkey's in :mod:`cheekymonkey.cheeky.encoding` (with its returns,
 :mod:`cheekymonkey.cheeky.rewards`, and its learned bot, :mod:`cheekymonkey.cheeky.bots.learned`), Too Many
-Monkeys' in :mod:`cheekymonkey.toomany.encoding`. Cheeky Monkey's were first importable from here
-(``from cheekymonkey.rl import ActionCodec``): they still are, with a :class:`DeprecationWarning` naming
-their new home.
+Monkeys' in :mod:`cheekymonkey.toomany.encoding`.
+
+Importing this package registers the Gymnasium environments (when Gymnasium is installed), as Gymnasium
+documents for a third-party package: ``gymnasium.make("cheekymonkey.rl:cheekymonkey/Solo-v0")`` imports it
+and makes one, and after ``gymnasium.register_envs(cheekymonkey.rl)`` (an import that a linter keeps)
+``gymnasium.make("cheekymonkey/Solo-v0")`` does. Their ids are
+:data:`~cheekymonkey.rl.GYMNASIUM_ENVIRONMENTS`; the adapter itself is imported only when an environment is
+made.
 
 >>> import random
 >>> from cheekymonkey.games import game_named
@@ -30,12 +35,30 @@ their new home.
 1.0
 """
 
-from cheekymonkey import _moved
+from typing import Final
+
 from cheekymonkey.encoding import ObservationField
 
-__all__ = ["ObservationField"]
+__all__ = ["GYMNASIUM_ENVIRONMENTS", "ObservationField"]
+
+GYMNASIUM_ENVIRONMENTS: Final = {
+    "cheekymonkey/Solo-v0": ("cheekymonkey.rl.gymnasium_env:SoloEnv", "cheekymonkey.rl.gymnasium_vector:SoloVectorEnv"),
+}
+"""Each Gymnasium environment's id, and the import paths of its class and of its vector form (``make_vec``)."""
 
 
-def __getattr__(name: str) -> object:
-    # Cheeky Monkey's encodings and returns, where they were first: now in its own package.
-    return _moved.moved_attribute(__name__, name)
+def _register_with_gymnasium() -> tuple[str, ...]:
+    """Register every environment Gymnasium does not know yet, if it is installed; return their ids."""
+    try:
+        import gymnasium
+    except ImportError:  # the rl extra is not installed: nothing to register with
+        return ()
+    registered = []
+    for env_id, (entry_point, vector_entry_point) in GYMNASIUM_ENVIRONMENTS.items():
+        if env_id not in gymnasium.registry:
+            gymnasium.register(id=env_id, entry_point=entry_point, vector_entry_point=vector_entry_point)
+            registered.append(env_id)
+    return tuple(registered)
+
+
+_register_with_gymnasium()

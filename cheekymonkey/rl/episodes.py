@@ -80,6 +80,7 @@ import warnings
 from collections.abc import Sequence
 from typing import Any, Final
 
+from cheekymonkey.checks import is_whole_number
 from cheekymonkey.encoding import Encoding
 from cheekymonkey.errors import InvalidValueError, NotOfferedError
 from cheekymonkey.game import Game
@@ -181,7 +182,7 @@ def check_limits(max_turns: object, max_steps: object, max_decisions: object = N
         if max_turns is None:
             max_turns = max_decisions
     for name, limit in (("max_turns", max_turns), ("max_steps", max_steps)):
-        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
+        if limit is not None and (not is_whole_number(limit) or limit < 1):
             raise InvalidValueError(f"{name} must be a positive integer or None, got {limit!r}")
     return max_turns, max_steps  # type: ignore[return-value]  # checked just above
 

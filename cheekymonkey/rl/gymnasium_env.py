@@ -58,6 +58,7 @@ except ImportError as error:
         "cheekymonkey.rl.gymnasium_env needs Gymnasium and numpy: pip install 'cheekymonkey[rl]'"
     ) from error
 
+from cheekymonkey.checks import is_whole_number
 from cheekymonkey.encoding import as_index
 from cheekymonkey.errors import IllegalActionError, InvalidValueError
 from cheekymonkey.game import GameBot
@@ -146,7 +147,7 @@ class SoloEnv(gymnasium.Env[Observation, np.int64]):
         """The game's action indices and observations for this many seats."""
         self.ruleset: Any = self.game.ruleset_of(self.game.new_game(players, ruleset))
         """The rules."""
-        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players):
+        if seat is not None and (not is_whole_number(seat) or not 0 <= seat < players):
             raise InvalidValueError(f"seat {seat!r} is not one of the {players} seats, nor None")
         self.scaled = check_scaled(scaled)
         """Whether observations are scaled into [0, 1] by their bounds."""

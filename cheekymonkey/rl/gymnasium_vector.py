@@ -56,6 +56,7 @@ except ImportError as error:
     ) from error
 
 from cheekymonkey.batched import BatchedGame, BatchState, engine_class, random_legal_actions, seed_streams
+from cheekymonkey.checks import is_whole_number
 from cheekymonkey.errors import InvalidValueError
 from cheekymonkey.games import DEFAULT_GAME, AnyGame
 from cheekymonkey.rl._arrays import Observations
@@ -122,7 +123,7 @@ class SoloVectorEnv(VectorEnv[Observations2D, npt.NDArray[np.int64], npt.NDArray
         game: str | AnyGame = DEFAULT_GAME,
         scaled: bool = False,
     ) -> None:
-        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+        if not is_whole_number(num_envs) or num_envs < 1:
             raise InvalidValueError(f"num_envs must be a positive integer, got {num_envs!r}")
         self.game: AnyGame = game_of(game)
         """The game played."""
@@ -132,7 +133,7 @@ class SoloVectorEnv(VectorEnv[Observations2D, npt.NDArray[np.int64], npt.NDArray
             players, ruleset_of(self.game, ruleset), max_turns=max_turns, max_steps=max_steps, observation=observation
         )
         """The batched engine that plays the games."""
-        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players):
+        if seat is not None and (not is_whole_number(seat) or not 0 <= seat < players):
             raise InvalidValueError(f"seat {seat!r} is not one of the {players} seats, nor None")
         names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
         batched = self.engine.bots

@@ -75,6 +75,7 @@ except ImportError as error:
         "cheekymonkey.rl.openspiel_game needs OpenSpiel and numpy: pip install 'cheekymonkey[rl]'"
     ) from error
 
+from cheekymonkey.checks import is_whole_number
 from cheekymonkey.encoding import Encoding
 from cheekymonkey.errors import CheekyMonkeyError, InvalidValueError
 from cheekymonkey.games import DEFAULT_GAME, GAME_NAMES, AnyGame, game_named
@@ -165,7 +166,7 @@ def _ruleset(game: AnyGame, rules: object) -> Any:
 
 def _count(params: Mapping[str, Any], name: str, default: int, low: int) -> int:
     value = params.get(name, default)
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+    if not is_whole_number(value) or value < low:
         raise InvalidValueError(f"{name} must be an integer of at least {low}, got {value!r}")
     return value
 

@@ -21,7 +21,6 @@ import json
 from importlib.resources.abc import Traversable
 from typing import TYPE_CHECKING, Any, Final
 
-from cheekymonkey import _moved
 from cheekymonkey.games import DEFAULT_GAME, AnyGame, game_named, games
 
 __all__ = ["SCHEMA_GAMES", "load_schema", "schema_filename", "schema_folder", "schema_kinds"]
@@ -30,10 +29,8 @@ _SUFFIX: Final = ".schema.json"
 
 
 def schema_folder(game: AnyGame) -> Traversable | None:
-    """The folder where ``game`` ships its schema files (its binding's ``schemas()``), or None if it ships none."""
-    offer = getattr(game, "schemas", None)
-    folder: Traversable | None = None if offer is None else offer()
-    return folder
+    """The folder where ``game`` ships its schema files (its binding's ``schemas()``), or None if it declares none."""
+    return game.schemas() if game.capabilities.schemas else None
 
 
 def _shipped(folder: Traversable) -> list[str]:
@@ -90,4 +87,4 @@ def __getattr__(name: str) -> object:
     # SCHEMA_GAMES: each game that ships schemas, by name, and its kinds; computed from the registry.
     if name == "SCHEMA_GAMES":
         return _schema_games()
-    return _moved.moved_attribute(__name__, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -11,9 +11,7 @@ problem raises one error type, :class:`DocumentError`, naming the problem and wh
 
 Each game's documents are in its own package: Cheeky Monkey's in :mod:`cheekymonkey.cheeky.documents`,
 Too Many Monkeys' in :mod:`cheekymonkey.toomany.documents`; :func:`cheekymonkey.games.game_of_document`
-tells which game a document is of. Cheeky Monkey's functions were first importable from here
-(``from cheekymonkey.serialization import dumps``): they still are, with a :class:`DeprecationWarning`
-naming their new home.
+tells which game a document is of.
 
 This package needs the ``json`` extra (``pip install 'cheekymonkey[json]'``) for cattrs. The JSON Schema of
 every document kind of every game ships in the game's package (:mod:`cheekymonkey.schema`).
@@ -33,14 +31,8 @@ except ImportError as _error:  # pragma: no cover - tested in a process without 
         name=_error.name,
     ) from _error
 
-from cheekymonkey import _moved
 from cheekymonkey.serialization.errors import DocumentError
 from cheekymonkey.serialization.limits import LIMITS, Limits
 from cheekymonkey.serialization.spec import MAX_INTEGER
 
 __all__ = ["LIMITS", "MAX_INTEGER", "DocumentError", "Limits"]
-
-
-def __getattr__(name: str) -> object:
-    # Cheeky Monkey's document functions and tables, where they were first: now in cheekymonkey.cheeky.documents.
-    return _moved.moved_attribute(__name__, name)

@@ -23,6 +23,7 @@ from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, overrid
 from cattrs.strategies import configure_tagged_union
 from cattrs.v import format_exception
 
+from cheekymonkey.checks import is_whole_number
 from cheekymonkey.errors import CheekyMonkeyError
 from cheekymonkey.serialization.errors import BadValue, describe
 from cheekymonkey.serialization.spec import MAX_INTEGER, DocumentFormat, Spelling, TaggedUnion
@@ -44,7 +45,7 @@ def _check_size(value: int, maximum: int = MAX_INTEGER, minimum: int = 0) -> int
 
 def _structure_int(value: object, _: object) -> int:
     # Every integer in a document is a count, a seat, a position or a score, so 0 or more, except the signed.
-    if isinstance(value, bool) or not isinstance(value, int):
+    if not is_whole_number(value):
         raise BadValue(f"expected an integer, got {describe(value)}")
     return _check_size(value)
 
@@ -53,7 +54,7 @@ def _bounded_hook(maximum: int, minimum: int, nullable: bool) -> Hook:
     def structure(value: object, _: object) -> int | None:
         if value is None and nullable:
             return None
-        if isinstance(value, bool) or not isinstance(value, int):
+        if not is_whole_number(value):
             raise BadValue(f"expected an integer{' or null' if nullable else ''}, got {describe(value)}")
         return _check_size(value, maximum, minimum)
 
@@ -224,7 +225,7 @@ def _per_member_hooks(
             if item is None and nullable:
                 values.append(None)
                 continue
-            if isinstance(item, bool) or not isinstance(item, int) or item < 0:
+            if not is_whole_number(item) or item < 0:
                 expected = "a seat number or null" if nullable else "a count (an integer, 0 or more)"
                 raise BadValue(f"the value for {name} must be {expected}, got {describe(item)}")
             values.append(_check_size(item, maximum))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from cheekymonkey.checks import is_whole_number
 from cheekymonkey.errors import InvalidGameError, InvalidValueError
 from cheekymonkey.game import Game, GameBot
 from cheekymonkey.simulation.policies import Policy, PolicyBot, as_bot
@@ -42,6 +43,6 @@ def check_bots(
 
 def whole(name: str, value: object, least: int) -> int:
     """``value``, a whole number of at least ``least``; else :class:`~cheekymonkey.InvalidValueError` naming it."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+    if not is_whole_number(value) or value < least:
         raise InvalidValueError(f"{name} must be a whole number of at least {least}, got {value!r}")
     return value

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from cheekymonkey.batched import BATCHED_BOTS, engine_class, random_legal_actions, seed_streams
+from cheekymonkey.checks import is_whole_number
 from cheekymonkey.errors import InvalidGameError, InvalidValueError
 from cheekymonkey.game import Game
 from cheekymonkey.games import DEFAULT_GAME, game_named
@@ -73,9 +74,9 @@ def simulate_batched(
                 f"bot {bot!r} has no batched form for {played.title}; the bots that do: {', '.join(batched)}"
             )
     for name, value, least in (("games", games, 0), ("batch_size", batch_size, 1)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        if not is_whole_number(value) or value < least:
             raise InvalidValueError(f"{name} must be an integer of at least {least}, got {value!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int):
+    if not is_whole_number(seed):
         raise InvalidValueError(f"seed must be an integer, got {seed!r}")
     ruleset = played.ruleset() if ruleset is None else ruleset
     low, _ = played.seat_range(ruleset)

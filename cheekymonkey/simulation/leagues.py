@@ -34,6 +34,7 @@ from typing import Any, Final
 
 import attrs
 
+from cheekymonkey.checks import is_whole_number
 from cheekymonkey.errors import InvalidGameError, InvalidValueError
 from cheekymonkey.game import Game, GameBot
 from cheekymonkey.games import DEFAULT_GAME, game_named
@@ -283,7 +284,7 @@ def league(
     if len(entries) < 2:
         raise InvalidValueError(f"a league needs two entries or more, got {len(entries)}")
     games = whole("games", games, 1)
-    if isinstance(seed, bool) or not isinstance(seed, int):
+    if not is_whole_number(seed):
         raise InvalidValueError(f"seed must be an integer, got {seed!r}")
     ruleset = played.ruleset() if ruleset is None else ruleset
     low, _ = played.seat_range(ruleset)

@@ -7,6 +7,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from cheekymonkey.checks import is_whole_number
 from cheekymonkey.errors import InvalidGameError, InvalidValueError
 from cheekymonkey.game import Game, GameBot
 from cheekymonkey.games import DEFAULT_GAME, game_named
@@ -90,7 +91,7 @@ def simulate(
     ruleset = played.ruleset() if ruleset is None else ruleset
     low, _ = played.seat_range(ruleset)  # refuses what is not one of the game's rule sets
     games = whole("games", games, 0)
-    if isinstance(seed, bool) or not isinstance(seed, int):
+    if not is_whole_number(seed):
         raise InvalidValueError(f"seed must be an integer, got {seed!r}")
     if players is None:
         players = len(entries) if len(entries) > 1 else max(2, low)

@@ -44,6 +44,7 @@ import attrs
 
 from cheekymonkey.errors import CheekyMonkeyError, InvalidValueError
 from cheekymonkey.game import Game
+from cheekymonkey.games import game_named
 from cheekymonkey.table import bot_state
 
 __all__ = ["NoninterferenceError", "NoninterferenceReport", "check_noninterference"]
@@ -109,8 +110,14 @@ def _document(game: Game[Any, Any, Any, Any, Any], value: object) -> str:
 
 
 def _spiel(game: Game[Any, Any, Any, Any, Any], players: int, ruleset: Any) -> Any:
-    # The OpenSpiel adapter's game, or None where OpenSpiel is missing or the game offers no encodings.
+    # The OpenSpiel adapter's game, or None where OpenSpiel is missing, the game offers no encodings, or the
+    # game is not registered under its name (the adapter finds a game by name: one imported from a folder
+    # in a test has no adapter).
     if not game.observation_kinds():
+        return None
+    try:
+        game_named(game.name)
+    except InvalidValueError:
         return None
     try:
         from cheekymonkey.rl import openspiel_game

@@ -39,6 +39,7 @@ import numpy as np
 import numpy.typing as npt
 
 from cheekymonkey.batched import BatchedGame, BatchState, draw_below, jit, past_limits, pick_from_counts
+from cheekymonkey.checks import is_whole_number
 from cheekymonkey.errors import InvalidValueError
 from cheekymonkey.toomany.actions import REVEALS, Action, Reveal
 from cheekymonkey.toomany.cards import CARDS, MAX_NUMBER, Card, Slot, face_down
@@ -902,7 +903,7 @@ class BatchedTooManyMonkeys(BatchedGame[TooManyBatchState, GameState, Action]):
         if TOO_MANY_MONKEYS.to_move(state) is None:
             raise InvalidValueError(f"only a decision can be put in a batch, not a state in phase {state.phase.name}")
         for name, count in (("steps", steps), ("turns", turns)):
-            if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            if not is_whole_number(count) or count < 0:
                 raise InvalidValueError(f"{name} must be a whole number, got {count!r}")
         _put(states, index, state)
         states.steps[index] = steps

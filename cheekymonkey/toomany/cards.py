@@ -21,6 +21,7 @@ from typing import ClassVar, Final, TypeAlias
 from attrs import NOTHING
 
 from cheekymonkey._values import Frozen, ValueEnum, attrs_view
+from cheekymonkey.checks import is_whole_number
 from cheekymonkey.errors import InvalidValueError
 
 __all__ = ["CARDS", "MAX_NUMBER", "NUMBERS", "Card", "FaceDown", "Slot", "face_down"]
@@ -85,7 +86,7 @@ class Card(ValueEnum):
         """
         if isinstance(value, cls):
             return value
-        if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_NUMBER:
+        if is_whole_number(value) and 1 <= value <= MAX_NUMBER:
             return CARDS[value - 1]
         if isinstance(value, str):
             found = _BY_NAME.get(" ".join(value.strip().lower().replace("_", " ").split()))

@@ -20,7 +20,7 @@ event or an outcome must agree with itself. Any problem raises
 
 This module needs the ``json`` extra (``pip install 'cheekymonkey[json]'``) for cattrs: without it, importing
 it raises the :class:`ImportError` of :mod:`cheekymonkey.serialization`, which names the extra. The game's binding
-gives it as :meth:`TOO_MANY_MONKEYS.documents() <cheekymonkey.toomany.TooManyMonkeys.documents>`. The JSON
+gives it as :meth:`TOO_MANY_MONKEYS.documents() <cheekymonkey.Game.documents>`. The JSON
 Schema of every kind ships in :mod:`cheekymonkey.schema` (``load_schema(kind, game="too-many-monkeys")``).
 
 >>> from cheekymonkey.toomany import PlaceWild, new_game

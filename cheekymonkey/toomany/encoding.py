@@ -127,6 +127,7 @@ import functools
 from collections.abc import Sequence
 from typing import Final, SupportsIndex
 
+from cheekymonkey.checks import is_whole_number
 from cheekymonkey.encoding import ObservationField, as_index, lay_out
 from cheekymonkey.errors import InvalidValueError
 from cheekymonkey.toomany.actions import (
@@ -255,7 +256,7 @@ class TooManyEncoding:
             ruleset = Ruleset.standard()
         elif not isinstance(ruleset, Ruleset):
             raise InvalidValueError(f"ruleset must be a Too Many Monkeys Ruleset, got {ruleset!r}")
-        if isinstance(players, bool) or not isinstance(players, int):
+        if not is_whole_number(players):
             raise InvalidValueError(f"players must be an integer, got {players!r}")
         if not ruleset.min_players <= players <= ruleset.max_players:
             raise InvalidValueError(

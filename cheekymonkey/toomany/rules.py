@@ -13,6 +13,7 @@ from typing import Any, Final
 
 import attrs
 
+from cheekymonkey.checks import whole_number
 from cheekymonkey.errors import InvalidRulesetError, InvalidValueError
 from cheekymonkey.names import check_text
 from cheekymonkey.toomany.cards import CARDS, MAX_NUMBER, Card
@@ -59,12 +60,6 @@ def stall_numbers(counts: Sequence[int], row_size: int, seats: int) -> tuple[int
     return tuple(worst)
 
 
-def _check_int(name: str, value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidRulesetError(f"{name} must be an integer, got {value!r}")
-    return value
-
-
 @attrs.frozen(slots=True)
 class Ruleset:
     """Frozen rule data: the deck, the seat range, and the row every seat is dealt in the first round.
@@ -92,18 +87,18 @@ class Ruleset:
         if not isinstance(counts, tuple) or len(counts) != len(CARDS):
             raise InvalidRulesetError(f"counts must be a tuple of {len(CARDS)} counts, one per card, got {counts!r}")
         for card, count in zip(CARDS, counts, strict=True):
-            if _check_int(f"the count of {card.label}", count) < 0:
+            if whole_number(count, f"the count of {card.label}", error=InvalidRulesetError) < 0:
                 raise InvalidRulesetError(f"the count of {card.label} is {count}: a count below 0 is impossible")
             if count > MAX_COUNT:
                 raise InvalidRulesetError(
                     f"the count of {card.label} is {count}: at most {MAX_COUNT} (2**48), so that every pile "
                     "a game makes can be saved"
                 )
-        row = _check_int("row_size", self.row_size)
+        row = whole_number(self.row_size, "row_size", error=InvalidRulesetError)
         if not 1 <= row <= MAX_NUMBER:
             raise InvalidRulesetError(f"row_size is {row}: a row has 1 to {MAX_NUMBER} cards (TM24)")
-        low = _check_int("min_players", self.min_players)
-        high = _check_int("max_players", self.max_players)
+        low = whole_number(self.min_players, "min_players", error=InvalidRulesetError)
+        high = whole_number(self.max_players, "max_players", error=InvalidRulesetError)
         if low < 2:
             raise InvalidRulesetError(f"min_players is {low}: a game needs at least 2 players (TM2)")
         if high < low:

@@ -20,6 +20,7 @@ from attrs.exceptions import FrozenInstanceError
 
 from cheekymonkey._compiled import COMPILED, entry_points
 from cheekymonkey._values import ValueEnum
+from cheekymonkey.checks import is_whole_number
 from cheekymonkey.errors import InvalidGameError, InvalidStateError
 from cheekymonkey.toomany.cards import CARDS, MAX_NUMBER, Card, FaceDown, Slot
 from cheekymonkey.toomany.rules import Ruleset
@@ -644,13 +645,13 @@ def _set_up(players: object, ruleset: object, first_player: object) -> GameState
         ruleset = Ruleset.standard()
     elif not isinstance(ruleset, Ruleset):
         raise InvalidGameError(f"ruleset must be a Ruleset, got {ruleset!r}")
-    if isinstance(players, bool) or not isinstance(players, int):
+    if not is_whole_number(players):
         raise InvalidGameError(f"players must be an integer, got {players!r}")
     if not ruleset.min_players <= players <= ruleset.max_players:
         raise InvalidGameError(
             f"{players} players: the {ruleset.name} rules allow {ruleset.min_players} to {ruleset.max_players} (TM2)"
         )
-    if isinstance(first_player, bool) or not isinstance(first_player, int) or not 0 <= first_player < players:
+    if not is_whole_number(first_player) or not 0 <= first_player < players:
         raise InvalidGameError(f"first_player {first_player!r} is not one of seats 0 to {players - 1}")
     size = ruleset.row_size
     return make_state(

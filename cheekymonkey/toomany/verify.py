@@ -36,6 +36,7 @@ from typing import Any, Final
 
 import attrs
 
+from cheekymonkey.checks import is_whole_number
 from cheekymonkey.errors import InvalidGameError, InvalidRulesetError
 from cheekymonkey.toomany.actions import (
     DECLINE,
@@ -186,7 +187,7 @@ class TurnModel:
     """
 
     def __init__(self, row_size: int) -> None:
-        if isinstance(row_size, bool) or not isinstance(row_size, int) or not 1 <= row_size <= MAX_NUMBER:
+        if not is_whole_number(row_size) or not 1 <= row_size <= MAX_NUMBER:
             raise InvalidRulesetError(f"row_size is {row_size!r}: a row has 1 to {MAX_NUMBER} cards (TM24)")
         self.row_size = row_size
         self.wilds_in_hand = 0
@@ -447,7 +448,7 @@ class Finding:
 
 
 def _check_seats(ruleset: Ruleset | None, players: int) -> None:
-    if isinstance(players, bool) or not isinstance(players, int):
+    if not is_whole_number(players):
         raise InvalidGameError(f"players must be an integer, got {players!r}")
     low, high = (2, MAX_PLAYERS) if ruleset is None else (ruleset.min_players, ruleset.max_players)
     if not low <= players <= high:

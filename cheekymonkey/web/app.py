@@ -66,6 +66,7 @@ except ImportError as error:  # pragma: no cover - exercised only without the ex
         f"the web front end needs the 'web' extra ({error.name} is missing): pip install 'cheekymonkey[web]'"
     ) from error
 
+from cheekymonkey.checks import is_whole_number
 from cheekymonkey.errors import CheekyMonkeyError, IllegalActionError, InvalidValueError
 from cheekymonkey.games import AnyGame
 from cheekymonkey.serialization._parsing import _reject_duplicates
@@ -90,9 +91,7 @@ drawing of its table ships in the game's own package and is served as ``/static/
 
 def page_script(game: AnyGame) -> Traversable | None:
     """The script that draws ``game``'s table on the page (its binding's ``page_script()``), or None."""
-    offer = getattr(game, "page_script", None)
-    script: Traversable | None = None if offer is None else offer()
-    return script
+    return game.page_script() if game.capabilities.page_script else None
 
 
 DEFAULT_MAX_BODY: Final = 8192
@@ -456,7 +455,7 @@ def create_app(
             raise _ApiError(400, "game must be a game's name")
         game = rooms.game(name)
         seed = document.get("seed")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or abs(seed) > 2**63):
+        if seed is not None and (not is_whole_number(seed) or abs(seed) > 2**63):
             raise _ApiError(400, "seed must be an integer")
         if ("preset" in document) == ("ruleset" in document):
             raise _ApiError(400, "give either a preset name or a ruleset document")
@@ -510,7 +509,7 @@ def create_app(
             "the version it was chosen from, and an action or a text",
         )
         version = document.get("version")
-        if isinstance(version, bool) or not isinstance(version, int) or version < 0:
+        if not is_whole_number(version) or version < 0:
             raise _ApiError(400, "name the table's version the move was chosen from: {version: N, action: ...}")
         if ("action" in document) == ("text" in document):
             raise _ApiError(400, "give either an action document or a text")

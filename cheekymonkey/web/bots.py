@@ -50,6 +50,7 @@ from typing import Any, Final, Protocol
 
 import attrs
 
+from cheekymonkey.checks import is_whole_number
 from cheekymonkey.errors import CheekyMonkeyError, InvalidValueError
 from cheekymonkey.games import AnyGame, game_named
 from cheekymonkey.table import Seat, Table, Waiting, bot_state
@@ -171,7 +172,7 @@ class BotPool:
 
     def __init__(self, workers: int = 1, *, queue: int = 64, restart_delay: float = 0.5) -> None:
         for name, value, low in (("workers", workers, 0), ("queue", queue, 1)):
-            if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            if not is_whole_number(value) or value < low:
                 raise InvalidValueError(f"{name} must be a whole number of at least {low}, got {value!r}")
         if isinstance(restart_delay, bool) or not isinstance(restart_delay, int | float) or not restart_delay >= 0:
             raise InvalidValueError(f"restart_delay must be a number of seconds of at least 0, got {restart_delay!r}")

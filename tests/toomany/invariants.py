@@ -6,17 +6,19 @@ The stateful test and the seeded whole games call :func:`check_state_invariants`
 
 from __future__ import annotations
 
-import pickle
 from collections.abc import Iterator
-from fractions import Fraction
 
 import attrs
 import pytest
 
 from cheekymonkey.errors import IllegalActionError
+from cheekymonkey.testing import check_illegal_actions as kit_illegal_actions
+from cheekymonkey.testing import check_state
+from cheekymonkey.testing import check_transition as kit_transition
 from cheekymonkey.toomany import (
     CARDS,
     MAX_NUMBER,
+    TOO_MANY_MONKEYS,
     Action,
     Card,
     Decline,
@@ -34,11 +36,7 @@ from cheekymonkey.toomany import (
     TurnDown,
     apply,
     apply_with_events,
-    chance_outcomes,
     current_player,
-    is_chance_node,
-    is_terminal,
-    legal_actions,
     view,
 )
 
@@ -81,7 +79,8 @@ def check_state_invariants(state: GameState) -> tuple[Action, ...]:
     All 55 cards (the rule set's) accounted for; every face-up number k at position k; at most one Skip
     waiting per seat, and none for the seat to move; the pool never seen as large as the cards it stands
     for; no draw with both piles empty (TM25); exactly one of chance, a player to move, or the end; chance
-    probabilities exact and summing to 1; the checking constructor accepts the state and each seat's view.
+    probabilities exact and summing to 1 (those two, with pickle and hash, the conformance kit's
+    :func:`~cheekymonkey.testing.check_state`); the checking constructor accepts the state and each seat's view.
     """
     ruleset = state.ruleset
     assert all(count >= 0 for count in state.unseen)
@@ -100,22 +99,12 @@ def check_state_invariants(state: GameState) -> tuple[Action, ...]:
         assert state.pile_size + len(state.discard) >= 1  # TM25
     if state.phase in (Phase.DRAW, Phase.CHOSEN_DRAW):
         assert state.pile_size >= 1  # TM20: reshuffled before the draw
-    chance, moving, over = is_chance_node(state), current_player(state) is not None, is_terminal(state)
-    assert chance + moving + over == 1
+    actions = check_state(TOO_MANY_MONKEYS, state)  # one of chance / a move / the end, exact odds, pickle, hash
     rebuilt = GameState(**attrs.asdict(state, recurse=False))
     assert rebuilt == state
     assert hash(rebuilt) == hash(state)
-    actions = legal_actions(state)
-    assert len(set(actions)) == len(actions)
-    if chance:
-        outcomes = chance_outcomes(state)
-        assert sum(probability for _, probability in outcomes) == 1
-        assert all(isinstance(probability, Fraction) and probability > 0 for _, probability in outcomes)
-        assert tuple(reveal for reveal, _ in outcomes) == actions
-    elif moving:
+    if current_player(state) is not None:
         assert len(actions) >= 2  # TM18
-    else:
-        assert actions == ()
     # The view of the seat to move (or of seat 0) and a spectator's pass the view's checking constructor,
     # which rebuilds the state they show.
     for seat in (state.seat, None):
@@ -125,30 +114,26 @@ def check_state_invariants(state: GameState) -> tuple[Action, ...]:
 
 
 def check_transition(state: GameState, action: Action) -> GameState:
-    """Apply a legal ``action`` twice and with events: the same state every time, and ``state`` unchanged."""
-    before = pickle.dumps(state)
-    after = apply(state, action)
-    assert apply(state, action) == after  # determinism
-    with_events, events = apply_with_events(state, action)
-    assert with_events == after
+    """Apply a legal ``action`` through the kit's check; its events' seats, positions and counts are plain ints.
+
+    :func:`cheekymonkey.testing.check_transition`: the same state twice and with events, ``state`` unchanged.
+    """
+    after = kit_transition(TOO_MANY_MONKEYS, state, action)
+    _, events = apply_with_events(state, action)
     for event in events:
         # Events are attrs values whose seats, positions and counts are plain ints (a Card is no position).
         for field in attrs.fields(type(event)):
             value = getattr(event, field.name)
             if field.name in ("seat", "target", "position", "round", "first_seat", "cards"):
                 assert type(value) is int, (event, field.name)
-    assert pickle.dumps(state) == before
     return after
 
 
 def check_illegal_actions(state: GameState, legal: tuple[Action, ...]) -> None:
-    """Every action not legal here is refused with an error citing a clause, and nothing changes."""
-    before = pickle.dumps(state)
-    for action in all_candidate_actions(state):
-        if action in legal:
-            continue
+    """Every action not legal here is refused, nothing changing (the kit's check), with an error citing a clause."""
+    illegal = [action for action in all_candidate_actions(state) if action not in legal]
+    assert kit_illegal_actions(TOO_MANY_MONKEYS, state, illegal) == len(illegal)
+    for action in illegal:
         with pytest.raises(IllegalActionError) as caught:
             apply(state, action)
         assert caught.value.reason.startswith("TM"), caught.value.reason
-        assert caught.value.state is state
-    assert pickle.dumps(state) == before

@@ -200,7 +200,7 @@ def test_the_bots_are_registered_by_name_with_the_memory_bound_a_server_passes()
     with pytest.raises(InvalidValueError, match="no Too Many Monkeys bot named 'mcts'"):
         bot_named("mcts")
     for memory in (0, True, "10", 2.5):
-        with pytest.raises(InvalidValueError, match="memory must be a positive number"):
+        with pytest.raises(InvalidValueError, match="memory must be a positive whole number of cache entries or None"):
             TOO_MANY_MONKEYS.bot_named("expectimax", memory=memory)  # type: ignore[arg-type]
     for depth in (0, "2", False):
         with pytest.raises(InvalidValueError, match="depth must be an integer of at least 1"):

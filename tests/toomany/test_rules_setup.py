@@ -180,9 +180,9 @@ def test_the_standard_deck_cannot_stall_with_any_row_or_seat_count(size: int) ->
     [
         ({"counts": {"joker": 1}}, "not a card"),
         ({"counts": {1: -1}}, "below 0"),
-        ({"counts": {1: True}}, "integer"),
+        ({"counts": {1: True}}, "whole number"),
         ({"counts": [1, 2]}, "mapping"),
-        ({"row_size": 2.0}, "row_size must be an integer"),
+        ({"row_size": 2.0}, "row_size must be a whole number"),
         ({"min_players": 1}, "TM2"),
         ({"max_players": 7}, "TM2"),
         ({"min_players": 4, "max_players": 3}, "below min_players"),
@@ -223,8 +223,8 @@ _TME5_AFTER_TM25: Final = (
         pytest.param(
             lambda: Ruleset((6, 6, 6)), "counts must be a tuple of 12 counts, one per card, got (6, 6, 6)", id="short"
         ),
-        pytest.param(lambda: _UNTYPED.custom({3: "2"}), "the count of 3 must be an integer, got '2'", id="text"),
-        pytest.param(lambda: Ruleset.custom({3: True}), "the count of 3 must be an integer, got True", id="bool"),
+        pytest.param(lambda: _UNTYPED.custom({3: "2"}), "the count of 3 must be a whole number, got '2'", id="text"),
+        pytest.param(lambda: Ruleset.custom({3: True}), "the count of 3 must be a whole number, got True", id="bool"),
         pytest.param(
             lambda: Ruleset.custom({3: -1}), "the count of 3 is -1: a count below 0 is impossible", id="negative"
         ),
@@ -234,11 +234,11 @@ _TME5_AFTER_TM25: Final = (
             "makes can be saved",
             id="above-max-count",
         ),
-        pytest.param(lambda: _UNTYPED.custom(row_size=2.0), "row_size must be an integer, got 2.0", id="row-float"),
+        pytest.param(lambda: _UNTYPED.custom(row_size=2.0), "row_size must be a whole number, got 2.0", id="row-float"),
         pytest.param(lambda: Ruleset.custom(row_size=0), "row_size is 0: a row has 1 to 6 cards (TM24)", id="row-0"),
         pytest.param(lambda: Ruleset.custom(row_size=7), "row_size is 7: a row has 1 to 6 cards (TM24)", id="row-7"),
-        pytest.param(lambda: _UNTYPED.custom(min_players="2"), "min_players must be an integer, got '2'", id="min"),
-        pytest.param(lambda: _UNTYPED.custom(max_players="6"), "max_players must be an integer, got '6'", id="max"),
+        pytest.param(lambda: _UNTYPED.custom(min_players="2"), "min_players must be a whole number, got '2'", id="min"),
+        pytest.param(lambda: _UNTYPED.custom(max_players="6"), "max_players must be a whole number, got '6'", id="max"),
         pytest.param(
             lambda: Ruleset.custom(min_players=1), "min_players is 1: a game needs at least 2 players (TM2)", id="one"
         ),

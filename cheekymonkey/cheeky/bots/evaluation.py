@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from typing import Final
 
+from cheekymonkey.checks import is_whole_number
 from cheekymonkey.cheeky.rules import ANIMALS, Animal, Ruleset
 from cheekymonkey.cheeky.state import GameState
 from cheekymonkey.errors import InvalidValueError
@@ -223,6 +224,6 @@ def position_value(state: GameState, seat: int) -> float:
     >>> position_value(new_game(2), 0)
     0.0
     """
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(state.stacks):
+    if not is_whole_number(seat) or not 0 <= seat < len(state.stacks):
         raise InvalidValueError(f"seat {seat!r} is not one of the {len(state.stacks)} seats")
     return _Evaluator(state.ruleset, state.stacks, seat).value(state.stacks, state.bag)

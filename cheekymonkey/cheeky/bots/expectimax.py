@@ -13,6 +13,7 @@ import math
 import random
 from collections.abc import Callable
 
+from cheekymonkey.checks import is_whole_number
 from cheekymonkey.cheeky.actions import DRAW, PLACES, REVEALS, Action, Claim, Draw, Herd, Stop, Swap
 from cheekymonkey.cheeky.bots.base import paused_gc
 from cheekymonkey.cheeky.bots.evaluation import _Evaluator
@@ -102,7 +103,7 @@ class ExpectimaxBot:
 
     def __init__(self, depth: object = 2) -> None:
         # Typed object and checked here, as HeuristicBot's risk (a compiled int parameter raises TypeError).
-        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
+        if not is_whole_number(depth) or depth < 1:
             raise InvalidValueError(f"depth must be a positive integer, got {depth!r}")
         self.depth = depth
         self._memo: dict[tuple[object, ...], float] = {}

@@ -25,6 +25,7 @@ import math
 import random
 from typing import Final
 
+from cheekymonkey.checks import is_whole_number
 from cheekymonkey.cheeky.actions import CLAIMS, DRAW, HERD, SWAPS, Action, Herd, Stop
 from cheekymonkey.cheeky.bots.base import paused_gc
 from cheekymonkey.cheeky.bots.evaluation import _Evaluator
@@ -184,11 +185,11 @@ class MCTSBot:
     __slots__ = ("_expectimax", "endgame", "exploration", "iterations")
 
     def __init__(self, iterations: int = 1000, exploration: float = 0.3, endgame: int | None = 16) -> None:
-        if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
+        if not is_whole_number(iterations) or iterations < 1:
             raise InvalidValueError(f"iterations must be a positive integer, got {iterations!r}")
         if isinstance(exploration, bool) or not isinstance(exploration, int | float) or not exploration > 0:
             raise InvalidValueError(f"exploration must be a positive number, got {exploration!r}")
-        if endgame is not None and (isinstance(endgame, bool) or not isinstance(endgame, int) or endgame < 0):
+        if endgame is not None and (not is_whole_number(endgame) or endgame < 0):
             raise InvalidValueError(f"endgame must be None or a whole number of tokens, got {endgame!r}")
         self.iterations = iterations
         self.exploration = float(exploration)

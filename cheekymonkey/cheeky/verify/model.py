@@ -25,6 +25,7 @@ from typing import Any
 
 import attrs
 
+from cheekymonkey.checks import is_whole_number
 from cheekymonkey.cheeky.rules import ANIMALS, Animal, Ruleset
 from cheekymonkey.cheeky.scoring import Decision, score_counts
 from cheekymonkey.cheeky.verify.report import CountTable, PropertyResult, Status, VerificationReport
@@ -80,7 +81,7 @@ class ScoringModel:
     def __init__(self, ruleset: Ruleset, players: int) -> None:
         if not isinstance(ruleset, Ruleset):
             raise InvalidRulesetError(f"ruleset must be a Ruleset, got {ruleset!r}")
-        if isinstance(players, bool) or not isinstance(players, int):
+        if not is_whole_number(players):
             raise InvalidGameError(f"players must be an integer, got {players!r}")
         if not ruleset.allows_players(players):
             raise InvalidGameError(

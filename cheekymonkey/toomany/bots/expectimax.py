@@ -13,6 +13,7 @@ import math
 import random
 from typing import Final
 
+from cheekymonkey.checks import is_whole_number
 from cheekymonkey.errors import InvalidValueError
 from cheekymonkey.toomany.actions import REVEALS, Action
 from cheekymonkey.toomany.bots.base import paused_gc
@@ -31,7 +32,7 @@ _OVER: Final = Phase.OVER
 
 def _check_whole(name: str, value: object, least: int) -> int:
     # Typed object and checked here: compiled (mypyc), an int parameter refuses a string with a bare TypeError.
-    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+    if not is_whole_number(value) or value < least:
         raise InvalidValueError(f"{name} must be an integer of at least {least}, got {value!r}")
     return value
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
+from cheekymonkey.checks import check_memory
 from cheekymonkey.errors import InvalidValueError
 from cheekymonkey.toomany.bots.base import Bot
 from cheekymonkey.toomany.bots.expectimax import ExpectimaxBot
@@ -54,6 +55,5 @@ def bot_named(name: str, *, memory: int | None = None) -> Bot:
     maker = _MAKERS.get(name) if isinstance(name, str) else None
     if maker is None:
         raise InvalidValueError(f"no Too Many Monkeys bot named {name!r}; the bots are {', '.join(BOTS)}")
-    if memory is not None and (isinstance(memory, bool) or not isinstance(memory, int) or memory < 1):
-        raise InvalidValueError(f"memory must be a positive number of cache entries or None, got {memory!r}")
+    check_memory(memory)
     return maker(memory)

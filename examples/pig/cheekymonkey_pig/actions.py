@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Final, TypeAlias
 
 import attrs
+from cheekymonkey.checks import is_whole_number
 from cheekymonkey.errors import InvalidValueError
 
 __all__ = ["HOLD", "ROLL", "Action", "Face", "Hold", "Roll"]
@@ -29,7 +30,7 @@ class Hold:
 
 
 def _face(instance: object, attribute: attrs.Attribute[int], value: object) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+    if not is_whole_number(value) or value < 1:
         raise InvalidValueError(f"{value!r} is not a face of a die: faces are integers from 1")
 
 

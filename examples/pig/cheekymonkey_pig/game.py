@@ -36,8 +36,10 @@ from fractions import Fraction
 from typing import Final
 
 from cheekymonkey.base import BaseGame, Played
+from cheekymonkey.checks import is_whole_number
 from cheekymonkey.encoding import Encoding
 from cheekymonkey.errors import GameNotOverError, IllegalActionError, InvalidGameError, NotAChanceNodeError
+from cheekymonkey.game import Capabilities
 from cheekymonkey.outcome import Outcome, Stakes, Utility
 
 from cheekymonkey_pig.actions import HOLD, ROLL, Action, Face, Hold, Roll
@@ -60,16 +62,13 @@ class Pig(BaseGame[PigState, Action, Rules, PigView, Played[Action]]):
 
     name = "pig"
     title = "Pig"
+    capabilities = Capabilities(encodings=True)
+    """Encodings for learning (OpenSpiel's action indices): no proofs, schemas, page drawing or batched engine."""
 
     # -- the rule set and the seats (P1) ---------------------------------------------------------------
 
-    def ruleset(self, name: str | None = None) -> Rules:
-        """The preset called ``name`` (None: the standard game, OpenSpiel's defaults)."""
-        return Rules.preset("standard" if name is None else name)
-
-    def preset_names(self) -> tuple[str, ...]:
-        """``("standard", "short")``."""
-        return tuple(PRESETS)
+    presets = PRESETS
+    """``standard`` (OpenSpiel's defaults) and ``short``: :meth:`ruleset` and :meth:`preset_names` read them."""
 
     def seat_range(self, ruleset: Rules | None = None) -> tuple[int, int]:
         """Two to six seats, whatever the rules (P1)."""
@@ -82,9 +81,9 @@ class Pig(BaseGame[PigState, Action, Rules, PigView, Played[Action]]):
             InvalidGameError: If ``players`` is not from 2 to 6, ``first_player`` is not a seat, or ``ruleset``
                 is not a :class:`~cheekymonkey_pig.Rules`.
         """
-        if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        if not is_whole_number(players) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise InvalidGameError(f"Pig seats {MIN_PLAYERS} to {MAX_PLAYERS} players, got {players!r} (P1)")
-        if isinstance(first_player, bool) or not isinstance(first_player, int) or not 0 <= first_player < players:
+        if not is_whole_number(first_player) or not 0 <= first_player < players:
             raise InvalidGameError(f"first_player must be one of the seats 0 to {players - 1}, got {first_player!r}")
         if ruleset is not None and not isinstance(ruleset, Rules):
             raise InvalidGameError(f"the rule set must be a Rules of Pig, got {ruleset!r}")
@@ -154,12 +153,8 @@ class Pig(BaseGame[PigState, Action, Rules, PigView, Played[Action]]):
         """A turn begins with nothing rolled yet: a 1 and a hold both reset the turn's points (P3, P4)."""
         return not state.rolling and state.turn_total == 0 and not self.is_terminal(state)
 
-    def legal_actions(self, state: PigState) -> tuple[Action, ...]:
-        """Roll and hold; only hold once the target is within the turn (P5); the faces while the die rolls."""
-        if self.is_terminal(state):
-            return ()
-        if state.rolling:
-            return tuple(Face(face) for face in range(1, state.rules.diceoutcomes + 1))
+    def decisions(self, state: PigState) -> tuple[Action, ...]:
+        """Roll and hold; only hold once the target is within the turn (P5); the faces are chance's outcomes."""
         if state.scores[state.seat] + state.turn_total >= state.rules.winscore:
             return _HOLD_ONLY
         return _BOTH
@@ -217,7 +212,7 @@ class Pig(BaseGame[PigState, Action, Rules, PigView, Played[Action]]):
     def notation_actions(self, state: PigState) -> tuple[Action, ...]:
         """Roll and hold whenever a seat decides, so ``r`` past the target is refused with P5's reason."""
         if self.is_terminal(state) or state.rolling:
-            return self.legal_actions(state)
+            return tuple(self.legal_actions(state))
         return _BOTH
 
     def action_words(self, action: Action, state: PigState, names: Sequence[str]) -> str:

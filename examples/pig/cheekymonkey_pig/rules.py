@@ -8,15 +8,15 @@ is given to :func:`~cheekymonkey_pig.new_game`, as every game of the library tak
 >>> Rules(winscore=0)
 Traceback (most recent call last):
 ...
-cheekymonkey.errors.InvalidRulesetError: winscore must be an integer of at least 1, got 0
+cheekymonkey.errors.InvalidRulesetError: winscore must be a whole number of at least 1, got 0
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Final
 
 import attrs
+from cheekymonkey.checks import whole_number_validator
 from cheekymonkey.errors import InvalidRulesetError
 
 __all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "PRESETS", "Rules"]
@@ -27,23 +27,15 @@ MAX_PLAYERS: Final = 6
 """P1: the most seats (OpenSpiel allows 10; a table of more than six waits too long for its turn)."""
 
 
-def _at_least(low: int) -> Callable[[object, attrs.Attribute[int], object], None]:
-    def check(instance: object, attribute: attrs.Attribute[int], value: object) -> None:
-        if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            raise InvalidRulesetError(f"{attribute.name} must be an integer of at least {low}, got {value!r}")
-
-    return check
-
-
 @attrs.frozen
 class Rules:
     """A rule set of Pig: how far to play, how many faces the die has, and when a game stops undecided."""
 
-    winscore: int = attrs.field(default=100, validator=_at_least(1))
+    winscore: int = attrs.field(default=100, validator=whole_number_validator(low=1, error=InvalidRulesetError))
     """P6: the score that wins."""
-    diceoutcomes: int = attrs.field(default=6, validator=_at_least(2))
+    diceoutcomes: int = attrs.field(default=6, validator=whole_number_validator(low=2, error=InvalidRulesetError))
     """P3: the die's faces, 1 to ``diceoutcomes``, each as likely."""
-    horizon: int = attrs.field(default=1000, validator=_at_least(1))
+    horizon: int = attrs.field(default=1000, validator=whole_number_validator(low=1, error=InvalidRulesetError))
     """P6: the most decisions (rolls and holds) a game lasts; a game still undecided then ends with no winner."""
 
     @classmethod

@@ -32,7 +32,7 @@ def test_presets_by_name_and_an_unknown_one_refused() -> None:
     assert PIG.ruleset() == PIG.ruleset("standard") == Rules()
     assert PIG.ruleset_name(PIG.ruleset("short")) == "short"
     assert PIG.ruleset_name(Rules(50, 8)) == "to 50, d8, horizon 1000"
-    with pytest.raises(InvalidRulesetError, match="no preset rule set 'long'"):
+    with pytest.raises(InvalidRulesetError, match="no preset named 'long'; the presets are standard, short"):
         PIG.ruleset("long")
 
 
