@@ -35,7 +35,10 @@ from tests.test_cli_usability import ANSI
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = game_named("too-many-monkeys")
-PROMPT = re.compile(r"Your move \(\? for help\): $")
+PROMPT = re.compile(
+    r"(Your move \(\? for help\): |Press Enter (to begin|for round \d+)\. |anything else to play on: )$"
+)
+PAUSE = re.compile(r"Press Enter (to begin|for round (\d+))\. $")
 
 
 class Terminal:
@@ -142,9 +145,23 @@ def play_game(seed: int, record: Path, *, quit_after: int | None = None) -> tupl
     rng = random.Random(seed)
     met: Counter[str] = Counter()
     shown = terminal.read()
+    # The introduction stays on an 80x24 screen: the game waits for Enter before any move is made.
+    assert PAUSE.search(shown), shown
+    assert "to begin" in shown
+    assert len(shown.splitlines()) <= 24, shown
+    assert "wins the game" in " ".join(shown.split()), shown
+    shown = terminal.type("")
     first = True
     answered = 0
     while not terminal.ended:
+        paused = PAUSE.search(shown)
+        if paused:
+            # A round is over: the board that won it is drawn above, and the game waits for Enter.
+            assert "The board that won the round:" in shown, shown[-1500:]
+            assert re.search(r"wins? round \d+", shown), shown[-1500:]
+            met["round end"] += 1
+            shown = terminal.type("")
+            continue
         assert_fits(shown)
         texts = choices(shown)
         assert texts, shown[-800:]
@@ -162,9 +179,14 @@ def play_game(seed: int, record: Path, *, quit_after: int | None = None) -> tupl
             assert "'d': the wild in your hand must be placed first" in " ".join(refused.split()), refused
         if met[kind] == 1 and kind == "skip":
             refused = terminal.type("s 0")
-            assert "not to yourself (TM16)" in " ".join(refused.split()), refused
+            assert "not to yourself (rule TM16, Skip)" in " ".join(refused.split()), refused
         if quit_after is not None and answered == quit_after:
-            shown = terminal.type("quit")
+            asked = terminal.type("quit")
+            assert "Quit the game? Type y to quit" in asked  # a q at a terminal asks first
+            assert PROMPT.search(terminal.type("n"))
+            assert "You quit" not in terminal.screen
+            terminal.type("q")
+            shown = terminal.type("y")
             break
         shown = terminal.type(rng.choice(texts))
         answered += 1
@@ -217,7 +239,7 @@ def test_a_new_player_s_three_games_at_an_80_column_terminal(tmp_path: Path) -> 
     assert replay.close() == 0
     assert "Me quit the game here; the record ends with it." in replayed
     assert "The record ends before the game does." not in replayed
-    assert {"wild", "skip", "raccoon", "do not disturb"} <= set(met), met
+    assert {"wild", "skip", "raccoon", "do not disturb", "round end"} <= set(met), met
 
 
 def run_to_end(args: list[str]) -> tuple[int, str]:
@@ -245,7 +267,9 @@ def test_the_first_trial_s_smaller_findings_at_an_80_column_terminal(tmp_path: P
     record = tmp_path / "cut.json"
     quitting = Terminal(["play", "--game", GAME.name, "--seed", "2", "--bots", "random", "--record", str(record)])
     quitting.read()
+    quitting.type("")
     quitting.type("quit")
+    quitting.type("y")
     assert quitting.close() == 0
     text = record.read_text(encoding="utf-8")
     record.write_text(text[: len(text) // 2], encoding="utf-8")

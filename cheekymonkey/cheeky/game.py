@@ -49,6 +49,7 @@ from cheekymonkey.cheeky.narration import (
     bot_title,
     choice_notes,
     describe_event,
+    hint,
     merge_stacking,
     sheet_table,
 )
@@ -296,12 +297,16 @@ class CheekyMonkey(BaseGame[GameState, Action, Ruleset, TableView, Event]):
         return tuple(BOTS)
 
     def facts(self, state: GameState, seat: int | None) -> dict[str, Any]:
-        """``{"bust_odds": p}`` while a player decides (:func:`~cheekymonkey.bust_probability`), else ``{}``.
+        """``{"bust_odds": p}`` while a player decides (:func:`~cheekymonkey.bust_probability`), and ``"hint"``.
 
         The odds follow from what every seat has seen face up: the bag holds what was neither stacked nor is
         in front, and every token was drawn, returned and stacked in the open (R5, R6, R9).
         """
-        return {"bust_odds": bust_probability(state)} if state.phase is Phase.DECIDE else {}
+        facts: dict[str, Any] = {"bust_odds": bust_probability(state)} if state.phase is Phase.DECIDE else {}
+        text = hint(state) if seat is not None and seat == state.seat else ""
+        if text:
+            facts["hint"] = text  # the page shows it as the terminal does (narration.hint)
+        return facts
 
     def number_bound(self, ruleset: Ruleset) -> int:
         """Every token plus every bonus value: no bag size, stack height, count or total can pass it (R15-R19)."""

@@ -41,6 +41,7 @@ __all__ = [
     "count",
     "describe_event",
     "format_sheet",
+    "hint",
     "merge_stacking",
     "sheet_columns",
     "sheet_numbers",
@@ -80,6 +81,35 @@ def choice_notes(state: GameState, names: Sequence[str]) -> tuple[str, ...]:
     if state.phase is Phase.DECIDE and not any(state.bag):
         return ("The bag is empty, so you cannot draw (R8).",)
     return ()
+
+
+def hint(state: GameState) -> str:
+    """What the player to move may do now beside drawing and stopping, in one sentence; "" when nothing more.
+
+    The page shows it as it is, and the terminal above its choices, so both say the same.
+
+    >>> from cheekymonkey.cheeky import new_game
+    >>> hint(new_game(2))
+    ''
+    """
+    from cheekymonkey.cheeky.actions import Claim, Swap
+    from cheekymonkey.cheeky.engine import legal_actions
+    from cheekymonkey.cheeky.state import Phase
+
+    if state.phase is Phase.PLACING:
+        return "Choose the order, bottom first: the last token you put down ends on top, where others may claim it."
+    if state.phase is not Phase.DECIDE:
+        return ""
+    legal = legal_actions(state)
+    claim = any(isinstance(action, Claim) for action in legal)
+    swap = any(isinstance(action, Swap) for action in legal)
+    if claim and swap:
+        return "You drew a Monkey: claim another Monkey from a stack top, or swap yours for a stack's top token."
+    if claim:
+        return f"You drew {a(state.front[-1].label)}: you may claim the same animal from the top of another stack."
+    if swap:
+        return "You drew a Monkey: you may swap it for the top token of another stack."
+    return ""
 
 
 def a(word: str) -> str:

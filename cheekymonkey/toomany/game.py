@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from importlib import resources
 from importlib.resources.abc import Traversable
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
@@ -56,6 +56,7 @@ from cheekymonkey.toomany.narration import (
     action_words,
     choice_notes,
     describe_event,
+    hint,
     result_table,
     result_text,
 )
@@ -220,6 +221,14 @@ class TooManyMonkeys(BaseGame[GameState, Action, Ruleset, TableView, Event]):
     def result_table(self, state: GameState, names: Sequence[str]) -> TextTable:
         """:func:`cheekymonkey.toomany.narration.result_table`: each seat's place and the row it had left."""
         return result_table(state, names)
+
+    def facts(self, state: GameState, seat: int | None) -> dict[str, Any]:
+        """``{"hint": ...}`` for the seat to move while it decides (:func:`~.narration.hint`), else ``{}``.
+
+        The page shows the hint as it is, so its words are the game's, as the terminal's choices are.
+        """
+        text = hint(state) if seat is not None and seat == state.seat else ""
+        return {"hint": text} if text else {}
 
     def action_help(self) -> str:
         """The notation of :mod:`cheekymonkey.toomany.notation`, as a help screen."""
