@@ -58,8 +58,8 @@ def run_at_terminal(
     The answers are typed one line at a time, each when the command waits at a prompt (its output stops with no
     line end after ": ", ". " or "? "), as a person types: ``play`` discards what was typed before its prompt.
     ``play``'s pauses ("Press Enter ...") are answered with Enter and its "Quit the game?" with y, as a person
-    who reads the screen and means the q; neither takes an answer from ``answers``. Without ``echo`` the
-    terminal does not echo the answers.
+    who reads the screen and means the q; neither takes an answer from ``answers``. A prompt met after the
+    last answer gets the end of input (Ctrl-D). Without ``echo`` the terminal does not echo the answers.
     """
     leader, follower = pty.openpty()
     if not echo:
@@ -97,8 +97,9 @@ def run_at_terminal(
             os.write(leader, b"\n")
         elif tail.endswith("anything else to play on: "):
             os.write(leader, b"y\n")
-        elif pending and tail.endswith((": ", ". ", "? ")):
-            os.write(leader, pending.pop(0).encode())
+        elif tail.endswith((": ", ". ", "? ")):
+            # The next answer; with none left, the end of input (Ctrl-D), as a person who is done.
+            os.write(leader, pending.pop(0).encode() if pending else b"\x04")
     os.close(leader)
     status = process.wait(timeout=30)
     return status, b"".join(chunks).decode("utf-8", "replace").replace("\r\n", "\n")
@@ -225,10 +226,10 @@ def test_the_score_sheet_has_full_names_where_they_fit_and_a_legend_for_the_star
     for name in (*ANIMAL_NAMES, "bonus"):
         assert name in sheet
     assert "*" in sheet
-    assert "* took that animal's bonus tile (R16)" in sheet
+    assert "* took the bonus tile: the most of that animal (rule R16, Bonus tiles)" in sheet
     result = run(["watch", "--seed", "3", "--players", "2"])
     assert result.returncode == 0
-    assert "* took that animal's bonus tile (R16)" in result.stdout
+    assert "* took the bonus tile: the most of that animal (rule R16, Bonus tiles)" in result.stdout
     assert "\x1b[" not in result.stdout
 
 

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Final
 import attrs
 
 from cheekymonkey.base import BaseGame
-from cheekymonkey.cheeky.actions import Action, Claim, Draw, Herd, Place, Reveal, Stop, Swap
+from cheekymonkey.cheeky.actions import Action, Reveal
 from cheekymonkey.cheeky.board import board_text
 from cheekymonkey.cheeky.bots.registry import BOTS, bot_named
 from cheekymonkey.cheeky.engine import (
@@ -44,7 +44,7 @@ from cheekymonkey.cheeky.events import Event, apply_with_events
 from cheekymonkey.cheeky.narration import (
     RESULTS_NOTE,
     SUMMARY,
-    a,
+    action_words,
     board_table,
     bot_title,
     choice_notes,
@@ -335,22 +335,8 @@ class CheekyMonkey(BaseGame[GameState, Action, Ruleset, TableView, Event]):
         return choice_notes(state, names)
 
     def action_words(self, action: Action, state: GameState, names: Sequence[str]) -> str:
-        """``"draw"``, ``"claim from Bob"``, ``"swap with Bob for a Lion"``, ``"put a Lion down"``."""
-        if isinstance(action, Claim):
-            return f"claim from {names[action.seat]}"
-        if isinstance(action, Swap):
-            top = state.stacks[action.seat][-1]
-            return f"swap with {names[action.seat]} for {a(top.label)}"
-        if isinstance(action, Place):
-            return f"put {a(action.animal.label)} down"
-        if isinstance(action, Reveal):
-            return f"reveal {a(action.animal.label)}"
-        if isinstance(action, Draw):
-            return "draw"
-        if isinstance(action, Stop):
-            return "stop"
-        assert isinstance(action, Herd)
-        return "secure a herd"
+        """``"draw"``, ``"claim from Bob"``, ``"swap with Bob for a Lion"``: :func:`~.narration.action_words`."""
+        return action_words(action, state, names)
 
     def parse_actions(self, text: str, state: GameState) -> tuple[Action, ...]:
         """:func:`~cheekymonkey.parse_actions`."""
