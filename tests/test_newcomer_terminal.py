@@ -286,3 +286,42 @@ def test_the_first_trial_s_smaller_findings_at_an_80_column_terminal(tmp_path: P
     assert max(len(line) for board in boards for line in board.splitlines()) <= 80
     assert "## A raccoon's choice, from a seeded game" in tutorial
     assert "('r 4', 'let the raccoon take the 4')" in tutorial
+
+
+REPLAY_PROMPT = re.compile(r"(e: the end; q: stop: |Enter or q: stop: )$")
+
+
+def test_a_one_round_replay_offers_its_own_jumps_and_goes_back_from_the_end(tmp_path: Path) -> None:
+    """Cheeky Monkey's replay at 80x24: no r N offered, errors in the prompt's syntax, e then t 2 goes back."""
+    record = tmp_path / "watched.json"
+    status, _ = run_to_end(["watch", "--seed", "1", "--players", "3", "--delay", "0", "--record", str(record)])
+    assert status == 0
+    terminal = Terminal(["replay", str(record)])
+    shown = terminal.read(REPLAY_PROMPT)
+    assert "r N" not in shown
+    assert re.search(r"Enter: next turn; t N: turn N \(1-\d+\); e: the end; q: stop: $", shown), shown[-300:]
+    os.write(terminal.leader, b"r 3\n")
+    refused = " ".join(terminal.read(REPLAY_PROMPT).split())
+    assert "'r 3': this game has one round: t N jumps to turn N" in refused
+    os.write(terminal.leader, b"zz\n")
+    refused = " ".join(terminal.read(REPLAY_PROMPT).split())
+    assert "'zz' is not a place in the game: type t N or e." in refused
+    assert "round:N" not in refused
+    os.write(terminal.leader, b"e\n")
+    ended = terminal.read(REPLAY_PROMPT)
+    assert "Final scores" in ended
+    assert ended.endswith("End of the record. t N: go back; Enter or q: stop: ")
+    os.write(terminal.leader, b"t 2\n")
+    back = terminal.read(REPLAY_PROMPT)
+    assert "Jumped to turn 2" in back
+    assert "-- Turn 2:" in back
+    os.write(terminal.leader, b"\n")
+    terminal.read(REPLAY_PROMPT)
+    os.write(terminal.leader, b"q\n")
+    while not terminal.ended:
+        terminal.read(REPLAY_PROMPT)
+    assert terminal.close() == 0
+    # The board's player column keeps its width from one board to the next.
+    headers = [line for line in terminal.screen.splitlines() if line.startswith("seat  player")]
+    assert len(headers) >= 3
+    assert len({line.index("stack") for line in headers}) == 1, headers

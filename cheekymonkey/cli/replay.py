@@ -154,10 +154,11 @@ def run(args: argparse.Namespace) -> int:
     places = _Places(game, table.state, actions)
     target = None if args.to is None else places.find(args.to)  # a place the record lacks: exit 2, nothing shown
     console = make_console()
-    seed = "none" if record.seed is None else record.seed
+    # A record without a seed (a game dealt at a web table) says nothing of one, rather than "seed none".
+    seed = "" if record.seed is None else f", seed {record.seed}"
     rules = getattr(record.ruleset, "name", "custom")
     console.print(
-        f"Replaying a {record.players}-player game of {game.title}, {rules} rules, seed {seed}: "
+        f"Replaying a {record.players}-player game of {game.title}, {rules} rules{seed}: "
         f"{len(actions)} action{'' if len(actions) == 1 else 's'}."
     )
     if record.bots:
