@@ -138,8 +138,9 @@
       tr.appendChild(th);
       tr.appendChild(el("td", "num", line.tokens));
       const tiles = el("td", "tiles");
-      for (const animal of line.tiles) tiles.appendChild(token(animal, "small"));
-      if (!line.tiles.length) tiles.textContent = "–";
+      const box = tiles.appendChild(el("div", "tile-box"));
+      for (const animal of line.tiles) box.appendChild(token(animal, "small"));
+      if (!line.tiles.length) box.textContent = "–";
       tr.appendChild(tiles);
       tr.appendChild(el("td", "num", line.bonus));
       tr.appendChild(el("td", "num total", line.total));
