@@ -171,12 +171,17 @@ def play_game(seed: int, record: Path, *, quit_after: int | None = None) -> tupl
             helped = terminal.type("?")
             assert_fits(helped)
             assert "q, quit" in helped
+            assert "v, view, table" in helped  # one meaning per key: t is this game's take, never the table
+            assert "t, table" not in helped
             assert "q alone" not in helped
             assert "t and q alone" not in helped
             first = False
         if met[kind] == 1 and kind == "wild":
             refused = terminal.type("d")
             assert "'d': the wild in your hand must be placed first" in " ".join(refused.split()), refused
+            assert "(rule TM11, Wild monkey). Type ? TM11 to read the rule" in " ".join(refused.split()), refused
+            rule = terminal.type("? TM11")
+            assert "TM11 Wild monkey: A wild in hand is placed at once" in " ".join(rule.split()), rule
         if met[kind] == 1 and kind == "skip":
             refused = terminal.type("s 0")
             assert "not to yourself (rule TM16, Skip)" in " ".join(refused.split()), refused

@@ -223,7 +223,7 @@ class TooManyMonkeys(BaseGame[GameState, Action, Ruleset, TableView, Event]):
         return result_table(state, names)
 
     def facts(self, state: GameState, seat: int | None) -> dict[str, Any]:
-        """``{"hint": ...}`` for the seat to move while it decides (:func:`~.narration.hint`), else ``{}``.
+        """``{"hint": ...}`` for the seat to move while it decides (:func:`~cheekymonkey.toomany.hint`), else ``{}``.
 
         The page shows the hint as it is, so its words are the game's, as the terminal's choices are.
         """
