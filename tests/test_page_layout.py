@@ -196,3 +196,31 @@ def test_a_tab_follows_another_seat_s_link_pasted_into_it(server: LiveServer, pa
     expect(page.locator("body")).to_have_attribute("data-game", "too-many-monkeys")
     expect(page.locator("#who")).to_contain_text("You are Bob (seat 1)")
     expect(page.locator("body")).to_have_attribute("data-room", second["room"])
+
+
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (1280, 800)])
+def test_a_card_dropping_on_the_discard_pile_passes_under_its_label(
+    server: LiveServer, pages: Pages, width: int, height: int
+) -> None:
+    """The discard top's drop, held at its first frame (the card highest, over the label): the label is on top."""
+    document = _room(server, "too-many-monkeys", 7)
+    page = pages.open(server.url + document["seats"][0]["link"], width=width, height=height, touch=width < 500)
+    page.wait_for_selector("#discard-top")
+    _settled(page)
+    on_top = page.evaluate(
+        """() => {
+            const card = document.getElementById("discard-top");
+            card.classList.add("anim", "anim-drop");
+            for (const animation of card.getAnimations()) { animation.pause(); animation.currentTime = 0; }
+            const label = document.querySelector("#discard .pile-label");
+            const box = label.getBoundingClientRect();
+            const cardBox = card.getBoundingClientRect();
+            const overlap = cardBox.top < box.bottom && cardBox.bottom > box.top
+                && cardBox.left < box.right && cardBox.right > box.left;
+            const hit = document.elementFromPoint(box.left + Math.min(box.width / 2, 20), box.top + box.height / 2);
+            return {overlap: overlap, label: hit === label || label.contains(hit), flying: card.getAnimations().length};
+        }"""
+    )
+    assert on_top["flying"] > 0  # the drop's animation is there, held where it starts
+    assert on_top["overlap"], on_top  # at that frame the card reaches over the label
+    assert on_top["label"], on_top
