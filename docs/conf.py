@@ -5,6 +5,7 @@ Build with ``python -m sphinx -W -b html docs docs/_build/html`` (the ``docs`` e
 
 from __future__ import annotations
 
+import logging
 import sys
 from pathlib import Path
 
@@ -55,6 +56,16 @@ nitpick_ignore_regex = [
 
 # MyST: ::: fences for admonitions, and anchors on headings so pages can link to sections.
 myst_enable_extensions = ["colon_fence", "deflist"]
+
+
+class _QuietMystConfig(logging.Filter):
+    """Leaves out of the build log the line where MyST prints its whole configuration (no setting turns it off)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "myst v" not in str(record.msg)
+
+
+logging.getLogger("sphinx.myst_parser.sphinx_ext.main").addFilter(_QuietMystConfig())
 myst_heading_anchors = 3
 
 # autodoc and napoleon: Google-style docstrings, types in the description, members in source order.

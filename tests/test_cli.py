@@ -72,8 +72,8 @@ def test_a_whole_game_is_played_from_standard_input_and_its_record_replays(
 def test_help_table_and_quit_work_and_quitting_still_saves_the_record(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    """'?' prints the help, 't' the table again, 'q' quits with status 0 and the record of the game so far."""
-    _feed(monkeypatch, "?\nt\nq\n")
+    """'?' prints the help, 'v' the table again, 'q' quits with status 0 and the record of the game so far."""
+    _feed(monkeypatch, "?\nv\nq\n")
     record_path = tmp_path / "quit.json"
     assert main(["play", "--seed", "1", "--record", str(record_path)]) == 0
     out = capsys.readouterr().out

@@ -55,8 +55,11 @@ def run_at_terminal(
 ) -> tuple[int, str]:
     """``python -m cheekymonkey ARGS`` with a pseudo-terminal for standard input and output, as a person runs it.
 
-    Without ``echo`` the terminal does not echo the answers (all typed ahead, they would be echoed at once,
-    in among the output).
+    The answers are typed one line at a time, each when the command waits at a prompt (its output stops with no
+    line end after ": ", ". " or "? "), as a person types: ``play`` discards what was typed before its prompt.
+    ``play``'s pauses ("Press Enter ...") are answered with Enter and its "Quit the game?" with y, as a person
+    who reads the screen and means the q; neither takes an answer from ``answers``. A prompt met after the
+    last answer gets the end of input (Ctrl-D). Without ``echo`` the terminal does not echo the answers.
     """
     leader, follower = pty.openpty()
     if not echo:
@@ -73,9 +76,8 @@ def run_at_terminal(
         close_fds=True,
     )
     os.close(follower)
-    if answers:
-        os.write(leader, answers.encode())
-    chunks = []
+    pending = answers.splitlines(keepends=True)
+    chunks: list[bytes] = []
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         ready, _, _ = select.select([leader], [], [], 1)
@@ -90,6 +92,14 @@ def run_at_terminal(
         if not chunk:
             break
         chunks.append(chunk)
+        tail = ANSI.sub("", b"".join(chunks[-4:]).decode("utf-8", "replace")).replace("\r", "")
+        if tail.endswith(("Press Enter to begin. ", ". ")) and re.search(r"Press Enter [^\n]*\. $", tail):
+            os.write(leader, b"\n")
+        elif tail.endswith("anything else to play on: "):
+            os.write(leader, b"y\n")
+        elif tail.endswith((": ", ". ", "? ")):
+            # The next answer; with none left, the end of input (Ctrl-D), as a person who is done.
+            os.write(leader, pending.pop(0).encode() if pending else b"\x04")
     os.close(leader)
     status = process.wait(timeout=30)
     return status, b"".join(chunks).decode("utf-8", "replace").replace("\r\n", "\n")
@@ -216,10 +226,10 @@ def test_the_score_sheet_has_full_names_where_they_fit_and_a_legend_for_the_star
     for name in (*ANIMAL_NAMES, "bonus"):
         assert name in sheet
     assert "*" in sheet
-    assert "* took that animal's bonus tile (R16)" in sheet
+    assert "* took the bonus tile: the most of that animal (rule R16, Bonus tiles)" in sheet
     result = run(["watch", "--seed", "3", "--players", "2"])
     assert result.returncode == 0
-    assert "* took that animal's bonus tile (R16)" in result.stdout
+    assert "* took the bonus tile: the most of that animal (rule R16, Bonus tiles)" in result.stdout
     assert "\x1b[" not in result.stdout
 
 

@@ -67,7 +67,7 @@ def test_the_plain_text_sheet_uses_full_names_and_drops_the_bonus_without_tiles(
     with_tiles = format_sheet(score_counts(counts, Ruleset.standard()), Ruleset.standard(), NAMES, width=120)
     assert with_tiles.splitlines()[1].split() == ["player", *(a.label for a in ANIMALS), "tokens", "bonus", "total"]
     assert "3*" in with_tiles
-    assert "* took that animal's bonus tile (R16)" in with_tiles
+    assert "* took the bonus tile: the most of that animal (rule R16, Bonus tiles)" in with_tiles
     younger = format_sheet(score_counts(counts, Ruleset.younger()), Ruleset.younger(), NAMES, width=120)
     assert younger.splitlines()[1].split() == ["player", *(a.label for a in ANIMALS), "total"]
     assert "*" not in younger

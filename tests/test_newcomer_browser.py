@@ -68,6 +68,8 @@ def test_a_whole_game_against_a_bot_from_the_lobby_as_a_new_player_plays_it(
         assert shown == legal_documents(room)
         measured = page.evaluate(MEASURE)
         assert measured["found"] == [], (room.version, measured["found"])
+        # The hint is the game's own words, the terminal's (a discard too high for the row ends the turn).
+        expect(page.locator("#hint")).to_have_text(TOO_MANY_MONKEYS.facts(room.table.state, 0).get("hint", ""))
         if room.table.state.phase is Phase.WILD and not refused:
             # A draw typed while the wild waits: refused with the rule's reason (TM11), not a bare "not allowed".
             before = room.version

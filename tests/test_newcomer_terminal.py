@@ -35,7 +35,10 @@ from tests.test_cli_usability import ANSI
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = game_named("too-many-monkeys")
-PROMPT = re.compile(r"Your move \(\? for help\): $")
+PROMPT = re.compile(
+    r"(Your move \(\? for help\): |Press Enter (to begin|for round \d+)\. |anything else to play on: )$"
+)
+PAUSE = re.compile(r"Press Enter (to begin|for round (\d+))\. $")
 
 
 class Terminal:
@@ -142,9 +145,23 @@ def play_game(seed: int, record: Path, *, quit_after: int | None = None) -> tupl
     rng = random.Random(seed)
     met: Counter[str] = Counter()
     shown = terminal.read()
+    # The introduction stays on an 80x24 screen: the game waits for Enter before any move is made.
+    assert PAUSE.search(shown), shown
+    assert "to begin" in shown
+    assert len(shown.splitlines()) <= 24, shown
+    assert "wins the game" in " ".join(shown.split()), shown
+    shown = terminal.type("")
     first = True
     answered = 0
     while not terminal.ended:
+        paused = PAUSE.search(shown)
+        if paused:
+            # A round is over: the board that won it is drawn above, and the game waits for Enter.
+            assert "The board that won the round:" in shown, shown[-1500:]
+            assert re.search(r"wins? round \d+", shown), shown[-1500:]
+            met["round end"] += 1
+            shown = terminal.type("")
+            continue
         assert_fits(shown)
         texts = choices(shown)
         assert texts, shown[-800:]
@@ -154,17 +171,27 @@ def play_game(seed: int, record: Path, *, quit_after: int | None = None) -> tupl
             helped = terminal.type("?")
             assert_fits(helped)
             assert "q, quit" in helped
+            assert "v, view, table" in helped  # one meaning per key: t is this game's take, never the table
+            assert "t, table" not in helped
             assert "q alone" not in helped
             assert "t and q alone" not in helped
             first = False
         if met[kind] == 1 and kind == "wild":
             refused = terminal.type("d")
             assert "'d': the wild in your hand must be placed first" in " ".join(refused.split()), refused
+            assert "(rule TM11, Wild monkey). Type ? TM11 to read the rule" in " ".join(refused.split()), refused
+            rule = terminal.type("? TM11")
+            assert "TM11 Wild monkey: A wild in hand is placed at once" in " ".join(rule.split()), rule
         if met[kind] == 1 and kind == "skip":
             refused = terminal.type("s 0")
-            assert "not to yourself (TM16)" in " ".join(refused.split()), refused
+            assert "not to yourself (rule TM16, Skip)" in " ".join(refused.split()), refused
         if quit_after is not None and answered == quit_after:
-            shown = terminal.type("quit")
+            asked = terminal.type("quit")
+            assert "Quit the game? Type y to quit" in asked  # a q at a terminal asks first
+            assert PROMPT.search(terminal.type("n"))
+            assert "You quit" not in terminal.screen
+            terminal.type("q")
+            shown = terminal.type("y")
             break
         shown = terminal.type(rng.choice(texts))
         answered += 1
@@ -217,7 +244,7 @@ def test_a_new_player_s_three_games_at_an_80_column_terminal(tmp_path: Path) -> 
     assert replay.close() == 0
     assert "Me quit the game here; the record ends with it." in replayed
     assert "The record ends before the game does." not in replayed
-    assert {"wild", "skip", "raccoon", "do not disturb"} <= set(met), met
+    assert {"wild", "skip", "raccoon", "do not disturb", "round end"} <= set(met), met
 
 
 def run_to_end(args: list[str]) -> tuple[int, str]:
@@ -245,7 +272,9 @@ def test_the_first_trial_s_smaller_findings_at_an_80_column_terminal(tmp_path: P
     record = tmp_path / "cut.json"
     quitting = Terminal(["play", "--game", GAME.name, "--seed", "2", "--bots", "random", "--record", str(record)])
     quitting.read()
+    quitting.type("")
     quitting.type("quit")
+    quitting.type("y")
     assert quitting.close() == 0
     text = record.read_text(encoding="utf-8")
     record.write_text(text[: len(text) // 2], encoding="utf-8")
@@ -262,3 +291,42 @@ def test_the_first_trial_s_smaller_findings_at_an_80_column_terminal(tmp_path: P
     assert max(len(line) for board in boards for line in board.splitlines()) <= 80
     assert "## A raccoon's choice, from a seeded game" in tutorial
     assert "('r 4', 'let the raccoon take the 4')" in tutorial
+
+
+REPLAY_PROMPT = re.compile(r"(e: the end; q: stop: |Enter or q: stop: )$")
+
+
+def test_a_one_round_replay_offers_its_own_jumps_and_goes_back_from_the_end(tmp_path: Path) -> None:
+    """Cheeky Monkey's replay at 80x24: no r N offered, errors in the prompt's syntax, e then t 2 goes back."""
+    record = tmp_path / "watched.json"
+    status, _ = run_to_end(["watch", "--seed", "1", "--players", "3", "--delay", "0", "--record", str(record)])
+    assert status == 0
+    terminal = Terminal(["replay", str(record)])
+    shown = terminal.read(REPLAY_PROMPT)
+    assert "r N" not in shown
+    assert re.search(r"Enter: next turn; t N: turn N \(1-\d+\); e: the end; q: stop: $", shown), shown[-300:]
+    os.write(terminal.leader, b"r 3\n")
+    refused = " ".join(terminal.read(REPLAY_PROMPT).split())
+    assert "'r 3': this game has one round: t N jumps to turn N" in refused
+    os.write(terminal.leader, b"zz\n")
+    refused = " ".join(terminal.read(REPLAY_PROMPT).split())
+    assert "'zz' is not a place in the game: type t N or e." in refused
+    assert "round:N" not in refused
+    os.write(terminal.leader, b"e\n")
+    ended = terminal.read(REPLAY_PROMPT)
+    assert "Final scores" in ended
+    assert ended.endswith("End of the record. t N: go back; Enter or q: stop: ")
+    os.write(terminal.leader, b"t 2\n")
+    back = terminal.read(REPLAY_PROMPT)
+    assert "Jumped to turn 2" in back
+    assert "-- Turn 2:" in back
+    os.write(terminal.leader, b"\n")
+    terminal.read(REPLAY_PROMPT)
+    os.write(terminal.leader, b"q\n")
+    while not terminal.ended:
+        terminal.read(REPLAY_PROMPT)
+    assert terminal.close() == 0
+    # The board's player column keeps its width from one board to the next.
+    headers = [line for line in terminal.screen.splitlines() if line.startswith("seat  player")]
+    assert len(headers) >= 3
+    assert len({line.index("stack") for line in headers}) == 1, headers

@@ -236,7 +236,8 @@ def test_a_refused_move_is_shown_with_the_library_reason(server: LiveServer, pag
     assert bob.locator("#actions button").count() == 0  # only the legal actions, and Bob has none
     bob.fill("#command-text", "d")
     bob.press("#command-text", "Enter")
-    expect(bob.locator("#error")).to_have_text("it is Ann's turn (seat 0), not seat 1's")
+    # Said to Bob, before anything is sent: whose turn it is.
+    expect(bob.locator("#error")).to_have_text("It is not your turn: Ann is to move. Send your move when it is yours.")
     assert kept.table.state is before
 
 

@@ -815,7 +815,10 @@ def test_a_game_won_on_the_page_places_every_seat_shows_the_final_rows_once_and_
     assert len(rounds) >= 2
     for viewer, page in enumerate(pages_by_seat):
         shows(page, room)
-        expect(page.locator("#winners")).to_have_text("You win." if viewer == winner else f"{names[winner]} wins.")
+        place = outcome.ranks[viewer]
+        said = {1: "1st", 2: "2nd", 3: "3rd"}.get(place, f"{place}th")
+        lost = f"{names[winner]} wins. You come {said} of {len(names)}."  # said to the one who lost
+        expect(page.locator("#winners")).to_have_text("You win." if viewer == winner else lost)
         who = "You" if viewer == winner else names[winner]
         expect(page.locator("#round-line")).to_have_text(f"Round {state.round}, the last · {who} won the game.")
         placings = page.locator("#placings tbody tr").evaluate_all(

@@ -315,9 +315,11 @@ class Pages:
         self._contexts: list[Any] = []
         self.errors: list[str] = []
 
-    def open(self, url: str, *, width: int = 1000, height: int = 900) -> Page:
-        """A new person's page at ``url``, ``width`` by ``height`` pixels."""
-        context = self._browser.new_context(viewport={"width": width, "height": height}, accept_downloads=True)
+    def open(self, url: str, *, width: int = 1000, height: int = 900, touch: bool = False) -> Page:
+        """A new person's page at ``url``, ``width`` by ``height`` pixels; with ``touch``, a phone's touch screen."""
+        context = self._browser.new_context(
+            viewport={"width": width, "height": height}, accept_downloads=True, has_touch=touch, is_mobile=touch
+        )
         self._contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(60_000)

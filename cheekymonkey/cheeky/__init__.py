@@ -20,6 +20,7 @@ from __future__ import annotations
 from cheekymonkey.cheeky.actions import Action, Claim, Draw, Herd, Place, Reveal, Stop, Swap
 from cheekymonkey.cheeky.board import board_text
 from cheekymonkey.cheeky.bots import Bot, ExpectimaxBot, HeuristicBot, RandomBot
+from cheekymonkey.cheeky.bots.registry import bot_named
 from cheekymonkey.cheeky.engine import (
     apply,
     apply_all,
@@ -49,12 +50,13 @@ from cheekymonkey.cheeky.events import (
     apply_with_events,
 )
 from cheekymonkey.cheeky.game import CHEEKY_MONKEY
-from cheekymonkey.cheeky.narration import format_sheet
+from cheekymonkey.cheeky.narration import action_words, describe_event, format_sheet, hint, result_text
 from cheekymonkey.cheeky.notation import ActionTextError, action_text, parse_action, parse_actions
 from cheekymonkey.cheeky.records import GameRecord
+from cheekymonkey.cheeky.results import outcome, winners
 from cheekymonkey.cheeky.rules import ANIMALS, Animal, Ruleset
 from cheekymonkey.cheeky.scoring import Decision, ScoreSheet, SeatScore, score, score_counts, score_stacks
-from cheekymonkey.cheeky.state import GameState, Phase, new_game, show_states_with
+from cheekymonkey.cheeky.state import GameState, Phase, check_state, new_game, show_states_with
 from cheekymonkey.cheeky.views import TableView, view
 
 
@@ -103,27 +105,35 @@ __all__ = [
     "Swapped",
     "TableView",
     "action_text",
+    "action_words",
     "apply",
     "apply_all",
     "apply_with_events",
     "begins_turn",
     "board_text",
+    "bot_named",
     "bust_probability",
     "chance_outcomes",
+    "check_state",
     "claim_all",
     "current_player",
+    "describe_event",
+    "hint",
     "illegal_reason",
     "is_chance_node",
     "is_terminal",
     "legal_actions",
     "new_game",
+    "outcome",
     "parse_action",
     "parse_actions",
     "resolve_chance",
+    "result_text",
     "sample_chance",
     "score",
     "score_counts",
     "score_stacks",
     "stop_in_order",
     "view",
+    "winners",
 ]

@@ -280,17 +280,33 @@ def _not_applicable(state: object, action: object) -> IllegalActionError:
     # E9: a value that is not an action, or not a state, gets the typed error, carrying what was given.
     if action.__class__ not in _ACTION_KINDS:
         return _illegal(state, action, f"E9: {action!r} is not an action")
-    return _illegal(state, action, f"E9: {state!r} is not a GameState")
+    return _illegal(state, action, f"E9: {_not_ours(state)}")
 
 
 def _not_a_state(state: object, action: object) -> IllegalActionError:
-    return _illegal(state, action, f"E9: {state!r} is not a GameState")
+    return _illegal(state, action, f"E9: {_not_ours(state)}")
+
+
+_GAMES_BY_PACKAGE: Final = {"cheekymonkey.toomany": "Too Many Monkeys", "cheekymonkey.cheeky": "Cheeky Monkey"}
+
+
+def _not_ours(value: object) -> str:
+    # Only on the failure branch: a state of another game is named by its game, in a few words, never dumped
+    # whole (it runs to hundreds of characters); anything else is shown short.
+    kind = value.__class__
+    game = _GAMES_BY_PACKAGE.get(kind.__module__.rpartition(".")[0])
+    if kind.__name__ == "GameState" and game is not None:
+        return f"this is a {game} GameState, not a Cheeky Monkey one: play it with the {game} engine"
+    return f"{reprlib.repr(value)} is not a GameState"
 
 
 def _no_state(value: object) -> InvalidStateError:
     # E9: a question asked of something that is not a state gets the typed error, never an AttributeError from
     # inside. Shown short, as the value may be huge.
-    return InvalidStateError(f"E9: {reprlib.repr(value)} is not a Cheeky Monkey GameState")
+    said = _not_ours(value)
+    if said.endswith(" is not a GameState"):
+        said = f"{reprlib.repr(value)} is not a Cheeky Monkey GameState"
+    return InvalidStateError(f"E9: {said}")
 
 
 _ACTION_TYPES: Final = (Draw, Reveal, Claim, Swap, Stop, Place, Herd)

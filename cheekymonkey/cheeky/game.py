@@ -26,11 +26,11 @@ from cheekymonkey.base import EngineGame
 from cheekymonkey.checks import check_memory
 from cheekymonkey.cheeky import board, events, narration, notation, views
 from cheekymonkey.cheeky import engine as rules_engine
-from cheekymonkey.cheeky.actions import Action, Claim, Draw, Herd, Place, Reveal, Stop, Swap
+from cheekymonkey.cheeky.actions import Action
 from cheekymonkey.cheeky.bots.registry import BOTS, bot_named
 from cheekymonkey.cheeky.engine import bust_probability
 from cheekymonkey.cheeky.events import Event
-from cheekymonkey.cheeky.narration import RESULTS_NOTE, SUMMARY, a, board_table, sheet_table
+from cheekymonkey.cheeky.narration import RESULTS_NOTE, SUMMARY, board_table, hint, sheet_table
 from cheekymonkey.cheeky.records import GameRecord
 from cheekymonkey.cheeky.rules import Ruleset
 from cheekymonkey.cheeky.scoring import ScoreSheet, score, score_stacks
@@ -210,12 +210,16 @@ class CheekyMonkey(EngineGame[GameState, Action, Ruleset, TableView, Event]):
         return tuple(BOTS)
 
     def facts(self, state: GameState, seat: int | None) -> dict[str, Any]:
-        """``{"bust_odds": p}`` while a player decides (:func:`~cheekymonkey.bust_probability`), else ``{}``.
+        """``{"bust_odds": p}`` while a player decides (:func:`~cheekymonkey.bust_probability`), and ``"hint"``.
 
         The odds follow from what every seat has seen face up: the bag holds what was neither stacked nor is
         in front, and every token was drawn, returned and stacked in the open (R5, R6, R9).
         """
-        return {"bust_odds": bust_probability(state)} if state.phase is Phase.DECIDE else {}
+        facts: dict[str, Any] = {"bust_odds": bust_probability(state)} if state.phase is Phase.DECIDE else {}
+        text = hint(state) if seat is not None and seat == state.seat else ""
+        if text:
+            facts["hint"] = text  # the page shows it as the terminal does (narration.hint)
+        return facts
 
     def number_bound(self, ruleset: Ruleset) -> int:
         """Every token plus every bonus value: no bag size, stack height, count or total can pass it (R15-R19)."""
@@ -233,24 +237,6 @@ class CheekyMonkey(EngineGame[GameState, Action, Ruleset, TableView, Event]):
         check_memory(memory)
         bot_named(name)  # the usual error for an unknown name
         return _BoundedBot(name, memory)
-
-    def action_words(self, action: Action, state: GameState, names: Sequence[str]) -> str:
-        """``"draw"``, ``"claim from Bob"``, ``"swap with Bob for a Lion"``, ``"put a Lion down"``."""
-        if isinstance(action, Claim):
-            return f"claim from {names[action.seat]}"
-        if isinstance(action, Swap):
-            top = state.stacks[action.seat][-1]
-            return f"swap with {names[action.seat]} for {a(top.label)}"
-        if isinstance(action, Place):
-            return f"put {a(action.animal.label)} down"
-        if isinstance(action, Reveal):
-            return f"reveal {a(action.animal.label)}"
-        if isinstance(action, Draw):
-            return "draw"
-        if isinstance(action, Stop):
-            return "stop"
-        assert isinstance(action, Herd)
-        return "secure a herd"
 
     def result_text(self, state: GameState, names: Sequence[str]) -> str:
         """The final score sheet as plain text, 80 columns wide at most (:meth:`result_table`)."""

@@ -34,6 +34,7 @@ __all__ = [
     "RESULTS_NOTE",
     "SUMMARY",
     "a",
+    "action_words",
     "and_list",
     "board_table",
     "bot_title",
@@ -41,10 +42,14 @@ __all__ = [
     "count",
     "describe_event",
     "format_sheet",
+    "hint",
     "merge_stacking",
+    "result_table",
+    "result_text",
     "sheet_columns",
     "sheet_numbers",
     "sheet_table",
+    "tie_notes",
     "tokens",
     "winners_line",
 ]
@@ -80,6 +85,87 @@ def choice_notes(state: GameState, names: Sequence[str]) -> tuple[str, ...]:
     if state.phase is Phase.DECIDE and not any(state.bag):
         return ("The bag is empty, so you cannot draw (R8).",)
     return ()
+
+
+def action_words(action: object, state: GameState, names: Sequence[str]) -> str:
+    """A legal ``action`` in words, for a person choosing it; ``names`` names the seats.
+
+    >>> from cheekymonkey.cheeky import Claim, Draw, new_game
+    >>> action_words(Draw(), new_game(2), ["Ann", "Bob"]), action_words(Claim(1), new_game(2), ["Ann", "Bob"])
+    ('draw', 'claim from Bob')
+    """
+    from cheekymonkey.cheeky.actions import Claim, Draw, Herd, Place, Reveal, Stop, Swap
+
+    if isinstance(action, Claim):
+        return f"claim from {names[action.seat]}"
+    if isinstance(action, Swap):
+        top = state.stacks[action.seat][-1]
+        return f"swap with {names[action.seat]} for {a(top.label)}"
+    if isinstance(action, Place):
+        return f"put {a(action.animal.label)} down"
+    if isinstance(action, Reveal):
+        return f"reveal {a(action.animal.label)}"
+    if isinstance(action, Draw):
+        return "draw"
+    if isinstance(action, Stop):
+        return "stop"
+    if isinstance(action, Herd):
+        return "secure a herd"
+    raise TypeError(f"not an action of Cheeky Monkey: {action!r}")
+
+
+def result_table(state: GameState, names: Sequence[str] | None = None) -> TextTable:
+    """The final score sheet of a finished game as cells, each seat by its name (default ``Seat 0``, ...).
+
+    Raises:
+        GameNotOverError: If the game is not over.
+    """
+    from cheekymonkey.cheeky.scoring import score
+
+    sheet = score(state)
+    return sheet_table(sheet, state.ruleset, _names_for(sheet, names))
+
+
+def result_text(state: GameState, names: Sequence[str] | None = None, width: int = 80) -> str:
+    """The final score sheet of a finished game as plain text, ``width`` columns at most, seats by their names.
+
+    Raises:
+        GameNotOverError: If the game is not over.
+    """
+    return result_table(state, names).text(width)
+
+
+def _names_for(sheet: ScoreSheet, names: Sequence[str] | None) -> Sequence[str]:
+    return [f"Seat {seat}" for seat in range(len(sheet.totals))] if names is None else names
+
+
+def hint(state: GameState) -> str:
+    """What the player to move may do now beside drawing and stopping, in one sentence; "" when nothing more.
+
+    The page shows it as it is, and the terminal above its choices, so both say the same.
+
+    >>> from cheekymonkey.cheeky import new_game
+    >>> hint(new_game(2))
+    ''
+    """
+    from cheekymonkey.cheeky.actions import Claim, Swap
+    from cheekymonkey.cheeky.engine import legal_actions
+    from cheekymonkey.cheeky.state import Phase
+
+    if state.phase is Phase.PLACING:
+        return "Choose the order, bottom first: the last token you put down ends on top, where others may claim it."
+    if state.phase is not Phase.DECIDE:
+        return ""
+    legal = legal_actions(state)
+    claim = any(isinstance(action, Claim) for action in legal)
+    swap = any(isinstance(action, Swap) for action in legal)
+    if claim and swap:
+        return "You drew a Monkey: claim another Monkey from a stack top, or swap yours for a stack's top token."
+    if claim:
+        return f"You drew {a(state.front[-1].label)}: you may claim the same animal from the top of another stack."
+    if swap:
+        return "You drew a Monkey: you may swap it for the top token of another stack."
+    return ""
 
 
 def a(word: str) -> str:
@@ -271,8 +357,30 @@ def board_table(
     return TextTable(columns, tuple(rows), title=f"Bag: {count(state.bag_size, 'token')}", notes=tuple(notes))
 
 
-LEGEND = "* took that animal's bonus tile (R16)"
-"""The score sheet's note on its star."""
+LEGEND = "* took the bonus tile: the most of that animal (rule R16, Bonus tiles)"
+"""The score sheet's note on its star, in words a player can look up (``? R16`` at the prompt)."""
+
+
+def tie_notes(sheet: ScoreSheet, animals: Sequence[Animal], names: Sequence[str]) -> tuple[str, ...]:
+    """Why an animal's tile went to nobody though some stacked it: the most of it was shared (R16); often none.
+
+    >>> from cheekymonkey.cheeky import Animal, Ruleset
+    >>> from cheekymonkey.cheeky.scoring import score_counts
+    >>> counts = [[0] * 8, [0] * 8]
+    >>> counts[0][Animal.LION] = counts[1][Animal.LION] = 3
+    >>> tie_notes(score_counts(counts, Ruleset.standard()), [Animal.LION], ["Ann", "Bob"])
+    ('No Lion tile: Ann and Bob tie with 3 each (a tie takes no tile).',)
+    """
+    notes = []
+    for animal in animals:
+        held = [line.counts[animal] for line in sheet.seats]
+        most = max(held, default=0)
+        if most and sheet.tile_holders[animal] is None:
+            tied = [names[line.seat] for line in sheet.seats if line.counts[animal] == most]
+            if len(tied) > 1:
+                who = and_list(tied)
+                notes.append(f"No {animal.label} tile: {who} tie with {most} each (a tie takes no tile).")
+    return tuple(notes)
 
 
 def sheet_columns(ruleset: Ruleset) -> tuple[list[Animal], list[str]]:
@@ -313,7 +421,8 @@ def sheet_table(sheet: ScoreSheet, ruleset: Ruleset | None, names: Sequence[str]
         numbers = [Cell(n) for n in sheet_numbers(sheet, line.seat, columns)]
         rows.append((Cell(names[line.seat]), *cells, *numbers))
     tiles = any(holder is not None for holder in sheet.tile_holders) if ruleset is None else ruleset.bonus_tiles
-    notes = (LEGEND, winners_line(sheet, names)) if tiles else (winners_line(sheet, names),)
+    explained = (LEGEND, *tie_notes(sheet, animals, names)) if tiles else ()
+    notes = (*explained, winners_line(sheet, names))
     return TextTable(tuple(header), tuple(rows), title="Final scores", notes=notes)
 
 
@@ -328,5 +437,5 @@ def winners_line(sheet: ScoreSheet, names: Sequence[str]) -> str:
     if sheet.decided_by is Decision.SCORE:
         return f"Winner: {winners}."
     if sheet.decided_by is Decision.TIE_BREAK:
-        return f"Winner: {winners}, on the tie-break (highest single bonus tile, R18)."
+        return f"Winner: {winners}, on the tie-break: the highest single bonus tile (rule R18, Winner)."
     return f"Shared win: {winners}."

@@ -111,7 +111,15 @@ def _animals(text: str, words: list[str], state: GameState) -> list[Animal]:
             chosen.extend(_BY_LETTER[letter] for letter in word)
         else:
             names = ", ".join(f"{_LETTER[a]} ({a.name.lower()})" for a in ANIMALS)
-            raise ActionTextError(text, f"{word!r} is not an animal; the animals are {names}", _valid(state))
+            wrong = [letter for letter in word if letter not in _BY_LETTER]
+            if word.isalpha() and len(word) > 1 and len(wrong) < len(word):
+                # A run of letters with one (or a few) amiss: name the letters at fault, not the whole run.
+                letters = " and ".join(repr(letter) for letter in dict.fromkeys(wrong))
+                its = "is not an animal's letter" if len(set(wrong)) == 1 else "are not animals' letters"
+                reason = f"{letters} in {word!r} {its}; the animals are {names}"
+            else:
+                reason = f"{word!r} is not an animal; the animals are {names}"
+            raise ActionTextError(text, reason, _valid(state))
     return chosen
 
 
@@ -143,7 +151,12 @@ def parse_actions(text: str, state: GameState) -> tuple[Action, ...]:
     if words and words[0] == "place":
         words = words[1:]
     if not words:
-        raise ActionTextError(text, "say which animal to put on your stack next", _valid(state))
+        raise ActionTextError(
+            text,
+            "say which animal to put on your stack next: its letter or its name, or several letters at once, "
+            "bottom first",
+            _valid(state),
+        )
     other = _other_move(text, words, state)
     if other is not None:
         raise _refuse(text, state, other)  # a move of the deciding phase, while stacking (R9)

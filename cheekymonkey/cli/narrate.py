@@ -40,13 +40,20 @@ def make_console() -> Console:
     return Console(markup=False, highlight=False, emoji=False, soft_wrap=not terminal, width=width)
 
 
-def draw(table: TextTable, width: int) -> Group:
+def draw(table: TextTable, width: int, widths: dict[str, int] | None = None) -> Group:
     """A game's :class:`~cheekymonkey.text_table.TextTable` drawn with rich, at most ``width`` columns wide, in colour.
 
     The notes follow the table as lines of their own, wrapped between words to ``width`` (not to the table's
-    width), the same at a terminal and in a pipe.
+    width), the same at a terminal and in a pipe. ``widths``, kept from one drawing to the next, holds each
+    column's widest content so far (by its header), and no column is drawn narrower: a board drawn again and
+    again keeps its columns where they were.
     """
     fitted = table.fit(width)
+    kept = {} if widths is None else widths
+    for index, column in enumerate(fitted.columns):
+        key = column.header.text
+        widest = max([len(column.header.text), *(len(row[index].text) for row in fitted.rows)])
+        kept[key] = max(kept.get(key, 0), widest)
     drawn = Table(
         title=fitted.title or None,
         title_justify="left",
@@ -60,6 +67,7 @@ def draw(table: TextTable, width: int) -> Group:
             Text(column.header.text, style=column.header.colour or ""),
             justify="right" if column.right else "left",
             no_wrap=True,
+            min_width=kept[column.header.text] if widths is not None else None,
         )
     for row in fitted.rows:
         drawn.add_row(*(Text(cell.text, style=cell.colour or "") for cell in row))
@@ -81,6 +89,9 @@ class Narrator:
         self.names = list(names)
         self.viewer = viewer
         self._held: list[Any] = []
+        # The player column from the first board on as wide as any seat's name, marked as the one to move.
+        marked = [len(f"> {name}{' (you)' if seat == viewer else ''}") for seat, name in enumerate(self.names)]
+        self._widths: dict[str, int] = {"player": max(marked, default=0)}
 
     def step(self, step: Step[Any, Any, Any]) -> None:
         """Narrate one step's events, or hold them while its move goes on."""
@@ -97,7 +108,9 @@ class Narrator:
 
     def board(self, state: Any) -> None:
         """Draw the board as the viewer sees it."""
-        self.console.print(draw(self.game.board_table(state, self.names, self.viewer), self.console.width))
+        self.console.print(
+            draw(self.game.board_table(state, self.names, self.viewer), self.console.width, self._widths)
+        )
 
     def result(self, state: Any) -> None:
         """Draw the final result."""

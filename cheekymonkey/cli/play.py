@@ -4,7 +4,11 @@ A thin layer over a :class:`~cheekymonkey.Table`: you sit in seat 0 and bots in 
 chance and plays the bots (:meth:`~cheekymonkey.Table.steps`, paced by ``--delay`` at a terminal), and plays
 what you type (:meth:`~cheekymonkey.Table.play_text`, in the game's notation: for Cheeky Monkey ``d`` draws,
 ``s`` stops, ``h`` secures a herd, ``c 2`` claims from seat 2, ``w 1`` swaps with seat 1, and while stacking a
-letter or a name puts that animal down next). ``?`` shows the help. The game also reads its answers from a
+letter or a name puts that animal down next). ``?`` shows the help, ``? R7`` the rule R7 in words, ``v``
+the table again, ``q`` quits (at a terminal, once you confirm): these keys are no game's moves, so every key
+has one meaning at every prompt (:func:`prompt_keys`). At a terminal, what was typed while the bots played is
+discarded before each prompt, and Too Many Monkeys waits for Enter at the start and after each round, with
+the winning row drawn. The game also reads its answers from a
 pipe or a file: when standard input runs out before the end, it says so and exits with status 1 (130 after
 Ctrl-C). A game played to the end, or quit with ``q``, exits with status 0.
 
@@ -18,14 +22,34 @@ exit status is 3 unless a later save succeeds.
 from __future__ import annotations
 
 import argparse
+import importlib
+import re
 import sys
+import termios
 import textwrap
+from collections.abc import Sequence
+from typing import Any
 
 from cheekymonkey.cli.options import add_table_options
 from cheekymonkey.cli.table_run import TableRun, seat_table
 from cheekymonkey.errors import CheekyMonkeyError
+from cheekymonkey.games import AnyGame
 
-__all__ = ["LIST_MOST", "PERSON", "PROMPT", "WIDTH", "add_arguments", "choice_lines", "help_text", "run"]
+__all__ = [
+    "COMMANDS",
+    "LIST_MOST",
+    "PERSON",
+    "PROMPT",
+    "WIDTH",
+    "add_arguments",
+    "choice_lines",
+    "discard_typeahead",
+    "help_text",
+    "prompt_keys",
+    "refusal_text",
+    "rules_of",
+    "run",
+]
 
 PERSON = "Player"
 """Seat 0's name unless ``--names`` gives one; the narration calls that seat "you" whatever its name."""
@@ -36,8 +60,15 @@ PROMPT = "Your move (? for help): "
 LIST_MOST = 10
 """The most choices listed one a line; more are shown by their texts on a few lines, their words behind ``?``."""
 
-_TABLE = ("t", "table")
-_QUIT = ("q", "quit")
+COMMANDS: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("v", "view", "table"), "show the table again"),
+    (("?", "help"), "this help; ? and a rule's number shows the rule (? R7)"),
+    (("q", "quit"), "give up the game (the record so far is still saved)"),
+)
+"""What may be typed at any prompt besides a move: the keys, then what they do. No key is a move of either game
+at any prompt (``tests/test_prompt_keys.py`` checks every prompt of seeded games), so each has one meaning."""
+
+_VIEW, _HELP, _QUIT = (keys for keys, _ in COMMANDS)
 
 
 class _Quit(Exception):
@@ -80,7 +111,7 @@ def _listed(run: TableRun) -> list[str]:
 
 
 def choice_lines(run: TableRun) -> list[str]:
-    """The lines shown above the prompt: the choices, then why any the player may look for are left out.
+    """The lines above the prompt: the game's hint (the page's too), the choices, why any looked for are not.
 
     Up to :data:`LIST_MOST` choices are listed one a line with their words; more (a Do Not Disturb's targets at
     a full table) are shown by their texts alone, a few lines of them, never one cut in two; ``?`` lists them
@@ -88,6 +119,8 @@ def choice_lines(run: TableRun) -> list[str]:
     """
     game, state, width = run.game, run.table.state, _width(run)
     legal = game.legal_actions(state)
+    lines_hint = game.facts(state, run.game.turn_of(state)).get("hint", "")
+    hinted = textwrap.wrap(lines_hint, width) if isinstance(lines_hint, str) else []
     if len(legal) <= LIST_MOST:
         lines = _listed(run)
     else:
@@ -95,8 +128,8 @@ def choice_lines(run: TableRun) -> list[str]:
         lines = _joined("  Choose one of ", [f"{text}," for text in texts[:-1]] + [f"{texts[-1]}."], width)
         lines.append("  (? lists them with what each does.)")
     for note in game.choice_notes(state, run.names):
-        lines += textwrap.wrap(note, width, initial_indent="  ", subsequent_indent="  ")
-    return lines
+        lines += textwrap.wrap(refusal_text(run.game, note), width, initial_indent="  ", subsequent_indent="  ")
+    return hinted + lines
 
 
 def _joined(lead: str, items: list[str], width: int) -> list[str]:
@@ -115,23 +148,64 @@ def help_text(run: TableRun) -> str:
     The choices come last, so that a long list of them (a Do Not Disturb's targets at a full table) is what
     stays on the screen, just above the prompt.
     """
-    # The command's letters are listed only where they are not the game's moves now.
-    moves = {key: _is_move(run, key) for key in ("t", "q")}
     lines = [run.game.action_help(), "Any time:"]
-    lines.append(f"  {'table' if moves['t'] else 't, table':<15}show the table again")
-    lines.append(f"  {'?, help':<15}this help")
-    lines.append(f"  {'quit' if moves['q'] else 'q, quit':<15}give up the game (the record so far is still saved)")
-    for key, word in (("t", "table"), ("q", "quit")):
-        if moves[key]:
-            lines.append(f"  ({key} alone is a move now; type {word} in full for the command)")
+    for keys, meaning in COMMANDS:
+        lines.append(f"  {', '.join(keys):<15}{meaning}")
     lines += ["Your choices now:", *_listed(run)]
     return "\n".join(lines)
 
 
-def _is_move(run: TableRun, text: str) -> bool:
-    """Whether the game reads ``text`` as a move now."""
+def prompt_keys(game: AnyGame, state: Any, names: Sequence[str]) -> dict[str, str]:
+    """Every key a player may type at the prompt in ``state``, with its one meaning: the moves, then the commands.
+
+    A move's key is its notation (``d``, ``w 4``); a command's keys are :data:`COMMANDS`' own.
+
+    Raises:
+        ValueError: If a key would mean two things (a command's key that the game reads as a move now).
+    """
+    keys: dict[str, str] = {}
+    for action in game.legal_actions(state):
+        keys[game.action_text(action, state)] = game.action_words(action, state, names)
+    for words, meaning in COMMANDS:
+        for key in words:
+            if key in keys or _reads_as_move(game, state, key):
+                raise ValueError(f"{key!r} is both a move and the command to {meaning}")
+            keys[key] = meaning
+    return keys
+
+
+def rules_of(game: AnyGame) -> Any:
+    """The game's rules in words (its package's ``rule_words`` module), or None for a game without one."""
+    package = type(game).__module__.rpartition(".")[0]
     try:
-        run.game.parse_actions(text, run.table.state)
+        return importlib.import_module(f"{package}.rule_words")
+    except ImportError:
+        return None
+
+
+def refusal_text(game: AnyGame, text: str) -> str:
+    """A message for a player with each rule number it cites followed by the rule's title (``rule R7, Claims``)."""
+    rules = rules_of(game)
+    return text if rules is None else str(rules.in_words(text))
+
+
+def _rule_numbers(text: str) -> list[str]:
+    return list(dict.fromkeys(re.findall(r"\b(?:TME|TM|R|E)\d+\b", text)))
+
+
+def discard_typeahead() -> None:
+    """At a terminal, forget what was typed before the prompt (while the bots played): it was not an answer to it."""
+    try:
+        if sys.stdin.isatty():
+            termios.tcflush(sys.stdin.fileno(), termios.TCIFLUSH)
+    except (AttributeError, ValueError, OSError, termios.error):
+        pass  # not a terminal that can be flushed: nothing typed ahead to forget
+
+
+def _reads_as_move(game: AnyGame, state: Any, text: str) -> bool:
+    """Whether the game reads ``text`` as a move in ``state``."""
+    try:
+        game.parse_actions(text, state)
     except CheekyMonkeyError:
         return False
     return True
@@ -150,9 +224,11 @@ def run(args: argparse.Namespace) -> int:
     for line in textwrap.wrap(game.summary, min(console.width, WIDTH)):
         console.print(line)
     console.print("Type ? for help. You are seat 0 and go first.")
-    echo = not stdin_is_terminal()
+    terminal = stdin_is_terminal()
+    echo = not terminal
 
     def ask(prompt: str) -> str:
+        discard_typeahead()  # what was typed while the bots played is no answer to this prompt
         console.print(prompt, end="")
         line = sys.stdin.readline()
         if not line:
@@ -161,6 +237,16 @@ def run(args: argparse.Namespace) -> int:
         if echo:
             console.print(line.rstrip("\n"))
         return line
+
+    def wait(what: str) -> None:
+        # At a terminal only: a person reads what is on the screen, then goes on (a pipe's answers are moves).
+        if terminal:
+            ask(f"Press Enter {what}. ")
+
+    if terminal:
+        # Moves made for you (a card turned up, the chain it starts) would scroll the introduction away.
+        wait("to begin")
+    session.on_round_end = lambda number: wait(f"for round {number}")
 
     status = 0
     shown: object = None
@@ -180,20 +266,38 @@ def run(args: argparse.Namespace) -> int:
                 listed = shown
             answer = ask(PROMPT)
             command = answer.strip().lower()
-            if command in ("?", "help"):
+            if command in _HELP:
                 console.print(help_text(session))
                 continue
-            # The words are always the command's; a letter is the game's move where it is one (the prompt shows it).
-            if command in ("table", "quit") or (command in (*_TABLE, *_QUIT) and not _is_move(session, answer)):
-                if command in _QUIT:
-                    raise _Quit
+            if command.startswith("?") or command.startswith("help "):
+                _show_rule(session, command.removeprefix("help").removeprefix("?").strip())
+                continue
+            # The commands' keys are no game's moves (prompt_keys), so a key here is always the command.
+            if command in _QUIT:
+                if terminal and ask(
+                    "Quit the game? Type y to quit, anything else to play on: "
+                ).strip().lower() not in (
+                    "y",
+                    "yes",
+                ):
+                    continue
+                raise _Quit
+            if command in _VIEW:
                 session.narrator.board(table.state)
                 listed = None
                 continue
             try:
                 steps = table.play_text_as(0, answer)  # your seat's own decisions only: never a draw's outcome
             except CheekyMonkeyError as error:
-                console.print(f"{answer.strip()!r}: {getattr(error, 'reason', error)}. Type ? for help.")
+                reason = str(getattr(error, "reason", error))
+                said = "An empty line is no move" if not command else repr(answer.strip())
+                message = f"{said}: {refusal_text(game, reason)}."
+                rules = _rule_numbers(reason)
+                if rules:
+                    message += f" Type ? {rules[0]} to read the rule, or ? for help."
+                else:
+                    message += " Type ? for help."
+                console.print(message)
                 continue
             session.played(steps)
     except _EndOfInput:
@@ -207,3 +311,15 @@ def run(args: argparse.Namespace) -> int:
         print("cheekymonkey play: interrupted: the game is left unfinished.", file=sys.stderr)
         status = 130  # the shell's convention for a program stopped by Ctrl-C
     return session.finish(status)
+
+
+def _show_rule(run: TableRun, number: str) -> None:
+    """``? R7``: the rule in words, or what rules there are."""
+    rules = rules_of(run.game)
+    text = None if rules is None else rules.rule_text(number)
+    if text is not None:
+        for line in textwrap.wrap(str(text), _width(run)):
+            run.console.print(line)
+        return
+    known = "" if rules is None else f" (this game's are {', '.join(list(rules.RULES)[:3])}, ...)"
+    run.console.print(f"There is no rule {number!r}{known}. Type ? for help.")

@@ -3,7 +3,8 @@
 The record is checked as it is loaded (a record that does not replay is refused, naming the step), then its
 actions are played again at a :class:`~cheekymonkey.Table` seated as the record says, and each step's events
 are narrated. At a terminal it steps: after each turn it shows the table and waits for Enter; there ``r N``
-jumps to round N, ``t N`` to turn N, ``e`` to the end, and ``q`` stops. ``--to round:N`` (or ``turn:N``,
+jumps to round N (offered only where the record has more than one), ``t N`` to turn N, ``e`` to the end, and
+``q`` stops; at the end, ``r N`` and ``t N`` go back. ``--to round:N`` (or ``turn:N``,
 ``end``) starts there, the turns before it played without a word. ``--no-step`` prints the whole game at once,
 and ``--step`` waits even when the answers come from a pipe (at the end of standard input it plays the rest
 without waiting). In a pipe it prints the whole game. A record that ends before the game does says whether its
@@ -24,31 +25,43 @@ from cheekymonkey.errors import CheekyMonkeyError
 from cheekymonkey.games import GAME_NAMES, AnyGame, game_of_document
 from cheekymonkey.table import Seat, Table
 
-__all__ = ["STEP_PROMPT", "add_arguments", "run"]
+__all__ = ["END_PROMPT", "STEP_PROMPT", "add_arguments", "run", "step_prompt"]
 
 # One run of spaces around an optional colon (no two runs in a row to backtrack between), ASCII digits only.
 _WHERE: Final = re.compile(r"(round|turn|r|t)\s*(?::\s*)?([0-9]{1,9})|(end|e)")
 """Where to jump: ``round:4``, ``turn:120`` (also ``round 4``, ``r 4``, ``t120``), or ``end``."""
 
-STEP_PROMPT: Final = "Enter: next turn; r N: round N; t N: turn N; e: the end; q: stop: "
-"""The step prompt."""
+STEP_PROMPT: Final = "e: the end; q: stop: "
+"""How the step prompt ends; it begins with what this record offers (:func:`step_prompt`)."""
+
+END_PROMPT: Final = "End of the record. r N or t N: go back; Enter or q: stop: "
+"""The prompt at the end of a stepped replay (``t N`` alone where the game has one round)."""
 
 
-def _where(text: str) -> tuple[str, int]:
+def step_prompt(rounds: int, turns: int) -> str:
+    """The step prompt for a record of ``rounds`` rounds and ``turns`` turns: only the jumps it has."""
+    jumps = f"r N: round N (1-{rounds}); " if rounds > 1 else ""
+    return f"Enter: next turn; {jumps}t N: turn N (1-{turns}); {STEP_PROMPT}"
+
+
+def _where(text: str, *, at_prompt: bool = False, rounds: bool = True) -> tuple[str, int]:
     """``("round", 4)``, ``("turn", 120)`` or ``("end", 0)`` for what ``--to`` or the step prompt names.
 
     Raises:
-        argparse.ArgumentTypeError: If the text names no round, turn or end.
+        argparse.ArgumentTypeError: If the text names no round, turn or end; the error gives the syntax of
+            where it was typed (``round:N, turn:N or end`` for ``--to``, ``r N, t N or e`` at the prompt).
     """
     match = _WHERE.fullmatch(text.strip().lower())
     if match is None:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a place in the game: give round:N, turn:N or end")
+        syntax = ("type r N, t N or e" if rounds else "type t N or e") if at_prompt else "give round:N, turn:N or end"
+        raise argparse.ArgumentTypeError(f"{text!r} is not a place in the game: {syntax}")
     if match.group(3):
         return "end", 0
     kind = {"r": "round", "t": "turn"}.get(match.group(1), match.group(1))
     number = int(match.group(2))
     if number < 1:
-        raise argparse.ArgumentTypeError(f"{text!r}: rounds and turns are counted from 1")
+        counted = "rounds and turns are counted from 1"
+        raise argparse.ArgumentTypeError(counted if at_prompt else f"{text!r}: {counted}")
     return kind, number
 
 
@@ -142,10 +155,11 @@ def run(args: argparse.Namespace) -> int:
     places = _Places(game, table.state, actions)
     target = None if args.to is None else places.find(args.to)  # a place the record lacks: exit 2, nothing shown
     console = make_console()
-    seed = "none" if record.seed is None else record.seed
+    # A record without a seed (a game dealt at a web table) says nothing of one, rather than "seed none".
+    seed = "" if record.seed is None else f", seed {record.seed}"
     rules = getattr(record.ruleset, "name", "custom")
     console.print(
-        f"Replaying a {record.players}-player game of {game.title}, {rules} rules, seed {seed}: "
+        f"Replaying a {record.players}-player game of {game.title}, {rules} rules{seed}: "
         f"{len(actions)} action{'' if len(actions) == 1 else 's'}."
     )
     if record.bots:
@@ -177,50 +191,74 @@ def run(args: argparse.Namespace) -> int:
             place = f"round {game.round_of(table.state)}, {place}"
         console.print(f"Jumped to {place} ({skipped} action{'' if skipped == 1 else 's'} played without a word).")
 
+    prompt = step_prompt(len(places.rounds), len(places.turns))
+
+    def go(command: str) -> bool:
+        # A jump typed at a prompt; its errors in the prompt's own syntax. Whether it jumped.
+        try:
+            where = _where(command, at_prompt=True, rounds=rounds)
+            if where[0] == "round" and not rounds:
+                raise OptionError(f"this game has one round: t N jumps to turn N (1-{len(places.turns)})")
+            jump(places.find(where))
+        except (argparse.ArgumentTypeError, OptionError) as error:
+            console.print(f"{command!r}: {error}.")
+            return False
+        return True
+
     if target is not None:
         jump(target)
         if waiting and target < len(actions):
             narrator.board(table.state)
     heading()
-    while played < len(actions):
-        narrator.step(table.play(actions[played]))
-        played += 1
-        if table.finished or not game.begins_turn(table.state):
-            continue
-        shown = False
-        while waiting and played < len(actions):
-            if not shown:
-                narrator.board(table.state)
-                shown = True
-            console.print(STEP_PROMPT, end="")
-            answer = sys.stdin.readline()
-            if not answer:
-                waiting = False  # no more input: play the rest straight through
-                console.print()
-                break
-            command = answer.strip().lower()
-            if not command:
-                break
-            if command in ("q", "quit"):
-                console.print("Stopped.")
-                return 0
-            try:
-                jump(places.find(_where(command)))
-            except (argparse.ArgumentTypeError, OptionError) as error:
-                console.print(f"{command!r}: {error}.")
+    while True:
+        while played < len(actions):
+            narrator.step(table.play(actions[played]))
+            played += 1
+            if table.finished or not game.begins_turn(table.state):
                 continue
             shown = False
+            while waiting and played < len(actions):
+                if not shown:
+                    narrator.board(table.state)
+                    shown = True
+                console.print(prompt, end="")
+                answer = sys.stdin.readline()
+                if not answer:
+                    waiting = False  # no more input: play the rest straight through
+                    console.print()
+                    break
+                command = answer.strip().lower()
+                if not command:
+                    break
+                if command in ("q", "quit"):
+                    console.print("Stopped.")
+                    return 0
+                if go(command):
+                    shown = False
+            heading()
+        narrator.flush()
+        if table.over:
+            narrator.result(table.state)
+        elif record.quit_by is not None:
+            console.print(f"{names[record.quit_by]} quit the game here; the record ends with it.")
+            narrator.board(table.state)
+        else:
+            console.print("The record ends before the game does: it was cut short (nobody quit).")
+            narrator.board(table.state)
+        # Stepping, the end is not the way out: r N or t N goes back, and the replay goes on from there.
+        while waiting and played == len(actions):
+            console.print(END_PROMPT if rounds else END_PROMPT.replace("r N or t N", "t N"), end="")
+            answer = sys.stdin.readline()
+            command = answer.strip().lower()
+            if not answer or command in ("", "q", "quit"):
+                if not answer:
+                    console.print()
+                return 0
+            go(command)
+        if played == len(actions):
+            return 0
+        narrator.board(table.state)
         heading()
-    narrator.flush()
-    if table.over:
-        narrator.result(table.state)
-    elif record.quit_by is not None:
-        console.print(f"{names[record.quit_by]} quit the game here; the record ends with it.")
-        narrator.board(table.state)
-    else:
-        console.print("The record ends before the game does: it was cut short (nobody quit).")
-        narrator.board(table.state)
-    return 0
 
 
 def _whose(names: list[str], seat: int | None) -> str:

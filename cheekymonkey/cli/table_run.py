@@ -9,9 +9,10 @@ shows the result at the end.
 from __future__ import annotations
 
 import argparse
+import importlib
 import shlex
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from cheekymonkey.cli.options import (
@@ -114,6 +115,14 @@ class TableRun:
         self.save_failed = False
         self.quit_by: int | None = None
         """The seat whose player quit the game, once one has: the record saved says so."""
+        self.on_round_end: Callable[[int], None] | None = None
+        """With it, a round won draws the board that won it, then calls it with the next round's number (``play``)."""
+        package = type(self.game).__module__.rpartition(".")[0]
+        try:
+            narration = importlib.import_module(f"{package}.narration")
+        except ImportError:
+            narration = None
+        self._round_won_state: Callable[[Any, Sequence[Any]], Any] | None = getattr(narration, "round_won_state", None)
 
     def header(self, args: argparse.Namespace) -> str:
         """The game's title and rules, as the first line of output names them: ``"Cheeky Monkey, standard rules"``."""
@@ -139,9 +148,18 @@ class TableRun:
             pause(self.delay)
 
     def played(self, steps: Sequence[Step[Any, Any, Any]]) -> None:
-        """Narrate steps already played, then save."""
+        """Narrate steps already played, then save; a round won draws the board that won it, then waits."""
         for step in steps:
             self.narrator.step(step)
+            if self.on_round_end is None or self._round_won_state is None:
+                continue  # a spectator's narration is the record's own (its replay shows the same lines)
+            won = self._round_won_state(step.before, step.events)
+            if won is not None:
+                self.narrator.flush()
+                self.console.print("The board that won the round:")
+                self.narrator.board(won)
+                if not self.game.is_terminal(step.after):
+                    self.on_round_end(self.game.round_of(step.after))
         self.save()
 
     def advance(self) -> None:

@@ -70,10 +70,10 @@ from cheekymonkey.toomany.events import (
     WildPlaced,
 )
 from cheekymonkey.toomany.game import TOO_MANY_MONKEYS, TooManyMonkeys
-from cheekymonkey.toomany.narration import action_words, card_words, describe_event, result_text
+from cheekymonkey.toomany.narration import action_words, card_words, describe_event, hint, result_text
 from cheekymonkey.toomany.notation import action_text, parse_action, parse_actions
 from cheekymonkey.toomany.records import GameRecord
-from cheekymonkey.toomany.results import outcome, winner
+from cheekymonkey.toomany.results import outcome, winner, winners
 from cheekymonkey.toomany.rules import MAX_PLAYERS, STANDARD_COUNTS, Ruleset
 from cheekymonkey.toomany.state import GameState, Phase, check_state, new_game, show_states_with
 from cheekymonkey.toomany.views import TableView, view
@@ -145,6 +145,7 @@ __all__ = [
     "current_player",
     "describe_event",
     "face_down",
+    "hint",
     "illegal_reason",
     "is_chance_node",
     "is_terminal",
@@ -158,4 +159,5 @@ __all__ = [
     "sample_chance",
     "view",
     "winner",
+    "winners",
 ]

@@ -679,13 +679,26 @@ def _apply(state: object, action: object, log: Log) -> GameState:
 def _not_applicable(state: object, action: object) -> IllegalActionError:
     if action.__class__ not in ACTION_KINDS:
         return _illegal(state, action, f"{action!r} is not an action of Too Many Monkeys")
-    return _illegal(state, action, f"{state!r} is not a Too Many Monkeys GameState")
+    return _illegal(state, action, _not_ours(state))
+
+
+_GAMES_BY_PACKAGE: Final = {"cheekymonkey.toomany": "Too Many Monkeys", "cheekymonkey.cheeky": "Cheeky Monkey"}
+
+
+def _not_ours(value: object) -> str:
+    # Only on the failure branch: a state of another game is named by its game, in a few words, never dumped
+    # whole (it runs to hundreds of characters); anything else is shown short.
+    kind = value.__class__
+    game = _GAMES_BY_PACKAGE.get(kind.__module__.rpartition(".")[0])
+    if kind.__name__ == "GameState" and game is not None:
+        return f"this is a {game} GameState, not a Too Many Monkeys one: play it with the {game} engine"
+    return f"{reprlib.repr(value)} is not a Too Many Monkeys GameState"
 
 
 def _no_state(value: object) -> InvalidStateError:
     # TME8: a question asked of something that is not a state gets the typed error, never an AttributeError from
     # inside. Shown short, as the value may be huge.
-    return InvalidStateError(f"TME8: {reprlib.repr(value)} is not a Too Many Monkeys GameState")
+    return InvalidStateError(f"TME8: {_not_ours(value)}")
 
 
 def apply(state: object, action: object) -> GameState:
@@ -764,7 +777,7 @@ def _apply_all_checked(state: object, actions: Iterable[object]) -> GameState:
     # bare TypeError, where an IllegalActionError is promised; the compiled twin comes here. TME8: a state that
     # is not one, or actions that cannot be iterated, are refused even when there is no action to apply.
     if state.__class__ is not GameState:
-        raise _illegal(state, actions, f"{state!r} is not a Too Many Monkeys GameState")
+        raise _illegal(state, actions, _not_ours(state))
     try:
         steps = iter(actions)
     except TypeError:

@@ -20,7 +20,7 @@ command line, the web rooms, the RL adapters, the simulation) hold. Its JSON doc
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
@@ -113,6 +113,14 @@ class TooManyMonkeys(EngineGame[GameState, Action, Ruleset, TableView, Event]):
     def bot_names(self) -> tuple[str, ...]:
         """The names in :data:`cheekymonkey.toomany.BOTS`."""
         return tuple(BOTS)
+
+    def facts(self, state: GameState, seat: int | None) -> dict[str, Any]:
+        """``{"hint": ...}`` for the seat to move while it decides (:func:`~cheekymonkey.toomany.hint`), else ``{}``.
+
+        The page shows the hint as it is, so its words are the game's, as the terminal's choices are.
+        """
+        text = narration.hint(state) if seat is not None and seat == state.seat else ""
+        return {"hint": text} if text else {}
 
     def action_help(self) -> str:
         """The notation of :mod:`cheekymonkey.toomany.notation`, as a help screen."""

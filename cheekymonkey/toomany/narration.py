@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from cheekymonkey.text_table import Cell, Column, TextTable
 from cheekymonkey.toomany.actions import (
+    TAKE_DISCARD,
     Action,
     Decline,
     Draw,
@@ -25,7 +26,8 @@ from cheekymonkey.toomany.actions import (
     TakeDiscard,
     TurnDown,
 )
-from cheekymonkey.toomany.cards import Card
+from cheekymonkey.toomany.cards import Card, face_down
+from cheekymonkey.toomany.engine import legal_actions
 from cheekymonkey.toomany.events import (
     BonusTaken,
     Discarded,
@@ -46,7 +48,7 @@ from cheekymonkey.toomany.events import (
     WildPlaced,
 )
 from cheekymonkey.toomany.results import outcome
-from cheekymonkey.toomany.state import GameState, Phase
+from cheekymonkey.toomany.state import GameState, Phase, trusted_state
 
 __all__ = [
     "RESULTS_NOTE",
@@ -55,8 +57,10 @@ __all__ = [
     "card_words",
     "choice_notes",
     "describe_event",
+    "hint",
     "result_table",
     "result_text",
+    "round_won_state",
 ]
 
 _YOU = "You"
@@ -220,6 +224,83 @@ def action_words(action: Action, state: GameState, names: Sequence[str]) -> str:
         Phase.SKIP: "give the Skip to nobody",
     }
     return declined.get(state.phase, "decline")
+
+
+def round_won_state(before: GameState, events: Sequence[Event]) -> GameState | None:
+    """The table as it stood the moment a round was won, for drawing; None if ``events`` win no round.
+
+    The state after the winning move is already the next round's deal (TM22), so the winning row is never in a
+    state of its own: this is ``before`` with the rows changed as ``events`` change them, up to the win, and
+    nobody to move.
+
+    >>> from cheekymonkey.toomany import RoundWon, new_game
+    >>> round_won_state(new_game(2), []) is None
+    True
+    """
+    rows = [list(row) for row in before.rows]
+    for event in events:
+        if isinstance(event, TurnedUp):
+            rows[event.seat][event.position - 1] = event.card
+        elif isinstance(event, WildPlaced):
+            rows[event.seat][event.position - 1] = Card.WILD
+        elif isinstance(event, BonusTaken):
+            rows[event.seat][event.card - 1] = event.card
+        elif isinstance(event, TurnedDown):
+            rows[event.target][event.position - 1] = face_down(event.card)
+        elif isinstance(event, RoundWon):
+            return trusted_state(
+                before.ruleset,
+                before.round,
+                before.round_first,
+                event.seat,
+                Phase.OVER,
+                tuple(tuple(row) for row in rows),
+                None,
+                before.discard,
+                before.pile_size,
+                before.pile,
+                before.unseen,
+                before.skips,
+            )
+    return None
+
+
+def hint(state: GameState) -> str:
+    """What the player to move may do now, in one sentence, as every front end shows it; "" when nobody decides.
+
+    The moves it names are told in :func:`action_words`' own words, so the page's hint and the terminal's
+    choices say the same: a discard too high for the row is said to end the turn.
+
+    >>> from cheekymonkey.toomany import Card, Reveal, apply_all, new_game
+    >>> hint(apply_all(new_game(2), [Reveal(Card.WILD)]))
+    'You hold a wild: put it on one of your face-down positions.'
+    """
+    phase = state.phase
+    if phase is Phase.START:
+        if TAKE_DISCARD not in legal_actions(state):
+            return "Draw from the pile."
+        return f"Draw from the pile, or {action_words(TAKE_DISCARD, state, ())}."
+    if phase is Phase.WILD:
+        return "You hold a wild: put it on one of your face-down positions."
+    if phase is Phase.BONUS and state.hand is not None:
+        label = state.hand.label
+        return (
+            f"Your wild sits at position {label}: take it back for the {label} and place it again, "
+            "or decline and end your turn."
+        )
+    if phase is Phase.RACCOON:
+        return (
+            "The raccoon looks through the discard pile: take a number whose place in your row is face down, "
+            "or take nothing and end your turn."
+        )
+    if phase is Phase.DISTURB:
+        return (
+            "Do Not Disturb: turn one of your opponents' face-up cards face down (everyone remembers it), "
+            "or turn nothing down."
+        )
+    if phase is Phase.SKIP:
+        return "Skip: give it to an opponent without one, whose next turn is skipped, or to nobody."
+    return ""
 
 
 def choice_notes(state: GameState, names: Sequence[str]) -> tuple[str, ...]:

@@ -11,12 +11,17 @@ from cheekymonkey.errors import GameNotOverError
 from cheekymonkey.outcome import Outcome
 from cheekymonkey.toomany.state import GameState, Phase
 
-__all__ = ["outcome", "winner"]
+__all__ = ["outcome", "winner", "winners"]
 
 
 def winner(state: GameState) -> int | None:
     """The seat that won the game, or None if it is not over (TM23)."""
     return state.seat if state.phase is Phase.OVER else None
+
+
+def winners(state: GameState) -> tuple[int, ...]:
+    """The seats that won the game, as Cheeky Monkey's ``winners`` gives them: the one winner (TM23), or ()."""
+    return (state.seat,) if state.phase is Phase.OVER else ()
 
 
 def outcome(state: GameState) -> Outcome:

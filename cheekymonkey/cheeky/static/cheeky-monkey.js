@@ -110,19 +110,10 @@
     return null;
   }
 
+  // The game's own hint for this seat (its table message's facts.hint), word for word what the terminal shows:
+  // the page writes none of its own, so the two cannot disagree.
   function hint(message) {
-    const view = message.view;
-    if (view.phase === "placing") {
-      return "Choose the order, bottom first: the last token you put down ends on top, where others may claim it.";
-    }
-    const types = message.legal.map((item) => item.action.type);
-    const claim = types.includes("claim");
-    const swap = types.includes("swap");
-    const drawn = view.front[view.front.length - 1];
-    if (claim && swap) return "You drew a Monkey: claim another Monkey from a stack top, or swap yours for a stack's top token.";
-    if (claim) return "You drew " + a(drawn) + ": you may claim the same animal from the top of another stack.";
-    if (swap) return "You drew a Monkey: you may swap it for the top token of another stack.";
-    return "";
+    return (message.facts && message.facts.hint) || "";
   }
 
   // The score sheet, from the view's own sheet document.
@@ -147,8 +138,9 @@
       tr.appendChild(th);
       tr.appendChild(el("td", "num", line.tokens));
       const tiles = el("td", "tiles");
-      for (const animal of line.tiles) tiles.appendChild(token(animal, "small"));
-      if (!line.tiles.length) tiles.textContent = "–";
+      const box = tiles.appendChild(el("div", "tile-box"));
+      for (const animal of line.tiles) box.appendChild(token(animal, "small"));
+      if (!line.tiles.length) box.textContent = "–";
       tr.appendChild(tiles);
       tr.appendChild(el("td", "num", line.bonus));
       tr.appendChild(el("td", "num total", line.total));

@@ -360,27 +360,10 @@
     }
   }
 
+  // The game's own hint for this seat (its table message's facts.hint), word for word what the terminal shows:
+  // the page writes none of its own, so the two cannot disagree.
   function hint(message) {
-    const view = message.view;
-    const hand = view.hand;
-    switch (view.phase) {
-      case "start":
-        return movesOf(message, "take_discard").length
-          ? "Draw from the pile, or take the " + cardWords(view.discard[view.discard.length - 1]) + " from the discard pile: you can use it."
-          : "Draw from the pile.";
-      case "wild":
-        return "You hold a wild: put it on one of your face-down cards (click it, or press its position's number).";
-      case "bonus":
-        return "Your wild sits at position " + numberOf(hand) + ": take it back for the " + cardWords(hand) + " and place it again, or decline and end your turn.";
-      case "raccoon":
-        return "The raccoon looks through the discard pile: take a number whose place in your row is face down, or take nothing and end your turn.";
-      case "disturb":
-        return "Do Not Disturb: turn one of your opponents' face-up cards face down (everyone remembers it), or turn nothing down.";
-      case "skip":
-        return "Skip: give it to an opponent without one, whose next turn is skipped, or to nobody.";
-      default:
-        return "";
-    }
+    return (message.facts && message.facts.hint) || "";
   }
 
   function status(message) {

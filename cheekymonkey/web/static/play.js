@@ -116,10 +116,28 @@
 
   // -- drawing ------------------------------------------------------------------------------------
 
+  // Said to the player: "You win.", or who won and where that leaves you.
   function winnersLine(message) {
-    const names = message.outcome.winners.map((index) => (index === message.seat ? "You" : nameOf(index)));
-    if (names.length === 1) return names[0] + (names[0] === "You" ? " win." : " wins.");
-    return listOf(names) + " share the win.";
+    const winners = message.outcome.winners;
+    const names = winners.map((index) => (index === message.seat ? "You" : nameOf(index)));
+    const line = names.length === 1 ? names[0] + (names[0] === "You" ? " win." : " wins.") : listOf(names) + " share the win.";
+    if (winners.includes(message.seat)) return line;
+    const rank = message.outcome.ranks[message.seat];
+    return line + " You come " + ordinal(rank) + " of " + message.seats.length + ".";
+  }
+
+  function ordinal(n) {
+    const tens = n % 100;
+    const suffix = tens >= 11 && tens <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th");
+    return n + suffix;
+  }
+
+  // Whom the table waits for, said to the player, where the buttons go when it is not their turn.
+  function waitingLine(message) {
+    if (message.to_move === null || message.to_move === undefined) return "";
+    const mover = message.seats[message.to_move];
+    if (message.to_move === message.seat) return "Your turn comes once the cards are dealt.";
+    return "Not your turn: " + (mover.kind === "human" ? mover.name + " is to move." : mover.name + " is thinking…");
   }
 
   function statusLine(message) {
@@ -187,6 +205,10 @@
     shownActions = wanted;
     const hadFocus = box.contains(document.activeElement);
     box.textContent = "";
+    if (!table.legal.length) {
+      const waiting = waitingLine(table);
+      if (waiting) box.appendChild(el("p", "waiting-line", waiting));
+    }
     for (const item of table.legal) {
       const label = actionLabel(item);
       const button = el("button", "action action-" + String(item.action.type || "move").replace(/[^a-z_]/g, ""));
@@ -294,6 +316,11 @@
     const input = $("command-text");
     const text = input.value.trim();
     if (!text) return;
+    if (table && !table.legal.length && table.to_move !== null && table.to_move !== table.seat && !gone) {
+      // Said to you, before the server is asked: your move waits in the box for your turn.
+      $("error").textContent = "It is not your turn: " + nameOf(table.to_move) + " is to move. Send your move when it is yours.";
+      return;
+    }
     if (moveOnItsWay()) {
       $("error").textContent = "Your last move is on its way: send this one when the table shows it.";
       return;
@@ -342,7 +369,7 @@
       const blob = new Blob([JSON.stringify(answer, null, 2) + "\n"], { type: "application/json" });
       const link = el("a");
       link.href = URL.createObjectURL(blob);
-      link.download = table.game + "-" + table.room + ".json";
+      link.download = (table.game + "-" + table.room).replace(/-{2,}/g, "-") + ".json"; // a room id may begin with "-"
       document.body.appendChild(link);
       link.click();
       link.remove();
@@ -400,6 +427,10 @@
       delay = Math.min(delay * 2, 10000);
     }
   }
+
+  // Another seat's link pasted into this tab changes only the part after "#": the page follows it, opening
+  // that seat afresh.
+  window.addEventListener("hashchange", () => location.reload());
 
   if (seat.error) fatal(seat.error);
   else follow();
