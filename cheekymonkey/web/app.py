@@ -81,7 +81,7 @@ from cheekymonkey.web.rooms import (
 from cheekymonkey.web.store import StoreError
 from cheekymonkey.web.streams import follow
 
-__all__ = ["DEFAULT_HOSTS", "DEFAULT_MAX_BODY", "MAX_DEPTH", "STATIC_DIR", "create_app", "page_script"]
+__all__ = ["CLAIM_PREFIX", "DEFAULT_HOSTS", "DEFAULT_MAX_BODY", "MAX_DEPTH", "STATIC_DIR", "create_app", "page_script"]
 
 STATIC_DIR: Final = Path(__file__).resolve().parent / "static"
 """The page's files (HTML, CSS and plain JavaScript, no build step), shipped inside the package. Each game's
@@ -123,6 +123,9 @@ _ASGI = Callable[[_Scope, _Receive, _Send], Awaitable[None]]
 _SINCE: Final = re.compile(r"[0-9]{1,9}", re.ASCII)
 _PORT: Final = re.compile(r":[0-9]{1,5}", re.ASCII)
 _TOKEN: Final = re.compile(r"[A-Za-z0-9_-]{16,128}", re.ASCII)
+
+CLAIM_PREFIX: Final = "claim:"
+"""What starts the part after ``#`` of a seat link that must be claimed (``/play#claim:<code>``)."""
 
 
 class _ApiError(Exception):
@@ -471,8 +474,14 @@ def create_app(
         room, tokens = await rooms.create(
             game, ruleset, _seats_from(document), rules=label, seed=seed, client=client_of(request)
         )
+        links = {i: f"/play#{token}" for i, token in tokens.items()}
+        if game.private_information:
+            # The maker keeps its own seat (the first person's); every other person's link carries a
+            # one-time code that the first browser to open it exchanges for the seat's token.
+            for i in sorted(tokens)[1:]:
+                links[i] = f"/play#{CLAIM_PREFIX}{rooms.claim_code(room, i, tokens[i])}"
         seats = [
-            {"seat": i, "name": s.name, "kind": s.kind, **({"link": f"/play#{tokens[i]}"} if i in tokens else {})}
+            {"seat": i, "name": s.name, "kind": s.kind, **({"link": links[i]} if i in links else {})}
             for i, s in enumerate(room.seats)
         ]
         body = {"room": room.id, "game": game.name, "rules": label, "seats": seats}
@@ -530,10 +539,18 @@ def create_app(
             raise _ApiError(409, str(error), extra={"table": room.message(seat, since)}) from None
         return JSONResponse(room.message(seat, since))
 
+    async def claim(request: Request) -> Response:
+        document = _object(_parse(await _read_body(request, max_body, body_seconds)), ("claim",), "the link's claim")
+        code = document.get("claim")
+        if not isinstance(code, str) or not _TOKEN.fullmatch(code):
+            raise _ApiError(404, "no open room has a seat for this link (it may have ended)")
+        room, seat, token = await rooms.claim(code)
+        return JSONResponse({"room": room.id, "seat": seat, "token": token})
+
     async def record(request: Request) -> Response:
-        room, _ = await seat_of(request)
+        room, seat = await seat_of(request)
         await room.refresh()
-        document = room.record_document()
+        document = room.record_for(seat)
         name = f"{room.game.name}-{room.id}.json"
         return JSONResponse(document, headers={"content-disposition": f'attachment; filename="{name}"'})
 
@@ -589,6 +606,7 @@ def create_app(
             Route("/api/move", answer(move), methods=["POST"]),
             Route("/api/events", answer(events)),
             Route("/api/record", answer(record)),
+            Route("/api/claim", answer(claim), methods=["POST"]),
             Route("/static/games/{name}.js", game_script),
             Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
         ],
