@@ -573,7 +573,9 @@ def create_app(
     async def game_script(request: Request) -> Response:
         script = scripts.get(request.path_params["name"])
         if script is None:
-            return Response("Not Found", status_code=404, media_type="text/plain")
+            # A script's type even when there is none, so that a browser reports a missing file, not a
+            # refused one, and the page draws the board text.
+            return Response("// no drawing for this game\n", status_code=404, media_type="text/javascript")
         return Response(script, media_type="text/javascript", headers={"cache-control": "no-cache"})
 
     @contextlib.asynccontextmanager
