@@ -9,7 +9,8 @@ Routes (every answer under ``/api`` is JSON; an error is ``{"error": reason}`` w
 - ``POST /api/rooms``: make a room. The body: ``{"game": name}`` (optional: the first game served),
   ``{"preset": name}`` or ``{"ruleset": ruleset document}``, ``"seats": [{"name": ...}, {"name": ...,
   "bot": "heuristic"}, ...]`` and, if the server allows seeds, ``"seed"``. The answer (201) gives each
-  person's seat its link, ``/play#<token>``.
+  person's seat its link, ``/play#<token>`` (for a game with private information, every person's but the
+  first is ``/play#claim:<code>``, claimed once with ``POST /api/claim``).
 - ``GET /api/table?since=N``: what the seat sees (:meth:`~cheekymonkey.web.Room.message`).
 - ``POST /api/move``: ``{"version": V, "action": action document}`` or ``{"version": V, "text": "c 2"}``
   (a move in the game's notation). ``V`` is the ``version`` of the table the move was chosen from. The
@@ -19,7 +20,12 @@ Routes (every answer under ``/api`` is JSON; an error is ``{"error": reason}`` w
   text or action document that names a draw's outcome, another seat's move or a move past the end of the
   seat's turn is refused whole with 409 (:class:`~cheekymonkey.NotYourDecisionError`), the version unchanged.
 - ``GET /api/events?since=N``: server-sent events, one ``table`` message at once and one per change.
-- ``GET /api/record``: the finished game's record document, as a download (409 before the end).
+- ``GET /api/record``: the finished game's record, as a download (409 before the end, for any game): the
+  replayable record document, or for a game with private information the seat's ``seat-record``
+  (:meth:`~cheekymonkey.web.Room.record_for`: what the seat saw, no seed, no hidden draw).
+- ``POST /api/claim``: ``{"claim": code}``, the one-time code of a seat link ``/play#claim:<code>`` (a room
+  of a game with private information gives one to every person but its maker): the first to send it gets
+  ``{"room", "seat", "token"}``, the seat's token; anyone after gets 409, and an unknown code 404.
 
 A seat is named by its token in an ``Authorization: Bearer <token>`` header, never in a URL the server
 sees: the page's link carries the token after ``#``, which browsers do not send. A custom header also
@@ -27,8 +33,8 @@ means another site's page cannot make a player's browser move for them (it would
 
 Status codes: 400 a malformed body, query or field (the library's reason), or a host not served; 401 no
 token; 404 an unknown token or an ended room; 405 a wrong method; 408 a body not sent in time; 409 not
-your turn, an illegal move (the library's reason, the room unchanged), a stale version, or a record asked
-for before the end; 413 a body over the cap; 415 a body that is not ``application/json``; 429 a client's
+your turn, an illegal move (the library's reason, the room unchanged), a stale version, a record asked
+for before the end, or a seat link claimed already; 413 a body over the cap; 415 a body that is not ``application/json``; 429 a client's
 limit reached and 503 the server's (both with ``Retry-After``), or the store unreachable
 (its body never names the store's address or file: the log does). Every answer carries the security
 headers, every answer under ``/api`` ``Cache-Control: no-store``, and every refused request writes one

@@ -486,10 +486,13 @@ class Room:
           and its ``words``; empty unless the seat is to move;
         - ``facts``: :meth:`~cheekymonkey.Game.facts`, what the seat could work out for itself;
         - ``events``: ``{"seq", "event", "text"}`` for each event from ``since`` on: its document and one
-          line in words written for this seat (their own seat is "you");
+          line in words written for this seat (their own seat is "you"). For a game with private
+          information, each as the seat sees it (:meth:`~cheekymonkey.Game.event_for`; one that shows the
+          seat nothing is left out, the others keep their ``seq``);
         - ``outcome``: ``{"winners", "ranks"}`` once the game is over, else None;
         - ``notices``: what the room tells every seat, oldest first (a bot that failed to decide, and what
-          plays its seat now; bots that stopped); empty as a rule.
+          plays its seat now; bots that stopped); empty as a rule;
+        - ``seeded``: whether the room was made with a chosen seed (whoever chose it can foresee every draw).
         """
         return table_message(self, seat, since)
 
