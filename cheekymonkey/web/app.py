@@ -36,9 +36,9 @@ token; 404 an unknown token or an ended room; 405 a wrong method; 408 a body not
 your turn, an illegal move (the library's reason, the room unchanged), a stale version, a record asked
 for before the end, or a seat link claimed already; 413 a body over the cap; 415 a body that is not
 ``application/json``; 429 a client's limit reached and 503 the server's (both with ``Retry-After``), or
-the store unreachable (its body never names the store's address or file: the log does). Every answer carries the security
-headers, every answer under ``/api`` ``Cache-Control: no-store``, and every refused request writes one
-line to the ``cheekymonkey.web`` log.
+the store unreachable (its body never names the store's address or file: the log does). Every answer
+carries the security headers, every answer under ``/api`` ``Cache-Control: no-store``, and every refused
+request writes one line to the ``cheekymonkey.web`` log.
 
 A client is its network (:func:`~cheekymonkey.web.limits.client_network`: an IPv4 address, an IPv6 /64),
 for every per-client limit; each request under ``/api`` is charged to its client's
