@@ -856,7 +856,8 @@ class RoomManager:
         """Claim the seat a link's one-time ``code`` names: its room, its seat and its token, given out once.
 
         Raises:
-            SeatClaimedError: If the code was claimed already (409): the link was opened in another browser.
+            cheekymonkey.web.rooms.SeatClaimedError: If the code was claimed already (409): the link was
+                opened in another browser.
             SeatNotFoundError: If no open room has a seat link with this code.
         """
         hashed = token_hash(code)
