@@ -68,7 +68,7 @@ def events_seen_since(table: Table[Any, Any, Any, Any, Any], seat: int | None, s
     """The events numbered ``since`` on as ``seat`` (None: a spectator) sees them, each with its number.
 
     For a game with private information each event goes through the game's
-    :meth:`~cheekymonkey.Game.event_for` (as :meth:`~cheekymonkey.table.Table.events_for` does), and an
+    :meth:`~cheekymonkey.Game.event_for` (as :meth:`~cheekymonkey.Table.events_for` does), and an
     event that shows the seat nothing is left out; the others keep their number in the room's log, so a
     client's ``since`` means the same for every seat. For a game without secrets, every event as it is.
     """
