@@ -65,7 +65,7 @@ def test_each_seat_gets_its_view_document_and_never_the_full_state(server: LiveS
     assert status == 200
     assert set(table) == {
         "game", "title", "rules", "room", "seat", "version", "closed", "seats", "waiting", "to_move", "view",
-        "board", "legal", "facts", "events", "outcome", "notices",
+        "board", "legal", "facts", "events", "outcome", "notices", "seeded",
     }  # fmt: skip
     assert (table["room"], table["seat"], [s["name"] for s in table["seats"]]) == (room["room"], 1, ["Ann", "Bob"])
     game = held(server, room).game

@@ -9,7 +9,8 @@ Routes (every answer under ``/api`` is JSON; an error is ``{"error": reason}`` w
 - ``POST /api/rooms``: make a room. The body: ``{"game": name}`` (optional: the first game served),
   ``{"preset": name}`` or ``{"ruleset": ruleset document}``, ``"seats": [{"name": ...}, {"name": ...,
   "bot": "heuristic"}, ...]`` and, if the server allows seeds, ``"seed"``. The answer (201) gives each
-  person's seat its link, ``/play#<token>``.
+  person's seat its link, ``/play#<token>`` (for a game with private information, every person's but the
+  first is ``/play#claim:<code>``, claimed once with ``POST /api/claim``).
 - ``GET /api/table?since=N``: what the seat sees (:meth:`~cheekymonkey.web.Room.message`).
 - ``POST /api/move``: ``{"version": V, "action": action document}`` or ``{"version": V, "text": "c 2"}``
   (a move in the game's notation). ``V`` is the ``version`` of the table the move was chosen from. The
@@ -19,7 +20,12 @@ Routes (every answer under ``/api`` is JSON; an error is ``{"error": reason}`` w
   text or action document that names a draw's outcome, another seat's move or a move past the end of the
   seat's turn is refused whole with 409 (:class:`~cheekymonkey.NotYourDecisionError`), the version unchanged.
 - ``GET /api/events?since=N``: server-sent events, one ``table`` message at once and one per change.
-- ``GET /api/record``: the finished game's record document, as a download (409 before the end).
+- ``GET /api/record``: the finished game's record, as a download (409 before the end, for any game): the
+  replayable record document, or for a game with private information the seat's ``seat-record``
+  (:meth:`~cheekymonkey.web.Room.record_for`: what the seat saw, no seed, no hidden draw).
+- ``POST /api/claim``: ``{"claim": code}``, the one-time code of a seat link ``/play#claim:<code>`` (a room
+  of a game with private information gives one to every person but its maker): the first to send it gets
+  ``{"room", "seat", "token"}``, the seat's token; anyone after gets 409, and an unknown code 404.
 
 A seat is named by its token in an ``Authorization: Bearer <token>`` header, never in a URL the server
 sees: the page's link carries the token after ``#``, which browsers do not send. A custom header also
@@ -27,12 +33,12 @@ means another site's page cannot make a player's browser move for them (it would
 
 Status codes: 400 a malformed body, query or field (the library's reason), or a host not served; 401 no
 token; 404 an unknown token or an ended room; 405 a wrong method; 408 a body not sent in time; 409 not
-your turn, an illegal move (the library's reason, the room unchanged), a stale version, or a record asked
-for before the end; 413 a body over the cap; 415 a body that is not ``application/json``; 429 a client's
-limit reached and 503 the server's (both with ``Retry-After``), or the store unreachable
-(its body never names the store's address or file: the log does). Every answer carries the security
-headers, every answer under ``/api`` ``Cache-Control: no-store``, and every refused request writes one
-line to the ``cheekymonkey.web`` log.
+your turn, an illegal move (the library's reason, the room unchanged), a stale version, a record asked
+for before the end, or a seat link claimed already; 413 a body over the cap; 415 a body that is not
+``application/json``; 429 a client's limit reached and 503 the server's (both with ``Retry-After``), or
+the store unreachable (its body never names the store's address or file: the log does). Every answer
+carries the security headers, every answer under ``/api`` ``Cache-Control: no-store``, and every refused
+request writes one line to the ``cheekymonkey.web`` log.
 
 A client is its network (:func:`~cheekymonkey.web.limits.client_network`: an IPv4 address, an IPv6 /64),
 for every per-client limit; each request under ``/api`` is charged to its client's
@@ -82,7 +88,7 @@ from cheekymonkey.web.rooms import (
 from cheekymonkey.web.store import StoreError
 from cheekymonkey.web.streams import follow
 
-__all__ = ["DEFAULT_HOSTS", "DEFAULT_MAX_BODY", "MAX_DEPTH", "STATIC_DIR", "create_app", "page_script"]
+__all__ = ["CLAIM_PREFIX", "DEFAULT_HOSTS", "DEFAULT_MAX_BODY", "MAX_DEPTH", "STATIC_DIR", "create_app", "page_script"]
 
 STATIC_DIR: Final = Path(__file__).resolve().parent / "static"
 """The page's files (HTML, CSS and plain JavaScript, no build step), shipped inside the package. Each game's
@@ -122,6 +128,9 @@ _ASGI = Callable[[_Scope, _Receive, _Send], Awaitable[None]]
 _SINCE: Final = re.compile(r"[0-9]{1,9}", re.ASCII)
 _PORT: Final = re.compile(r":[0-9]{1,5}", re.ASCII)
 _TOKEN: Final = re.compile(r"[A-Za-z0-9_-]{16,128}", re.ASCII)
+
+CLAIM_PREFIX: Final = "claim:"
+"""What starts the part after ``#`` of a seat link that must be claimed (``/play#claim:<code>``)."""
 
 
 class _ApiError(Exception):
@@ -470,8 +479,14 @@ def create_app(
         room, tokens = await rooms.create(
             game, ruleset, _seats_from(document), rules=label, seed=seed, client=client_of(request)
         )
+        links = {i: f"/play#{token}" for i, token in tokens.items()}
+        if game.private_information:
+            # The maker keeps its own seat (the first person's); every other person's link carries a
+            # one-time code that the first browser to open it exchanges for the seat's token.
+            for i in sorted(tokens)[1:]:
+                links[i] = f"/play#{CLAIM_PREFIX}{rooms.claim_code(room, i, tokens[i])}"
         seats = [
-            {"seat": i, "name": s.name, "kind": s.kind, **({"link": f"/play#{tokens[i]}"} if i in tokens else {})}
+            {"seat": i, "name": s.name, "kind": s.kind, **({"link": links[i]} if i in links else {})}
             for i, s in enumerate(room.seats)
         ]
         body = {"room": room.id, "game": game.name, "rules": label, "seats": seats}
@@ -529,10 +544,18 @@ def create_app(
             raise _ApiError(409, str(error), extra={"table": room.message(seat, since)}) from None
         return JSONResponse(room.message(seat, since))
 
+    async def claim(request: Request) -> Response:
+        document = _object(_parse(await _read_body(request, max_body, body_seconds)), ("claim",), "the link's claim")
+        code = document.get("claim")
+        if not isinstance(code, str) or not _TOKEN.fullmatch(code):
+            raise _ApiError(404, "no open room has a seat for this link (it may have ended)")
+        room, seat, token = await rooms.claim(code)
+        return JSONResponse({"room": room.id, "seat": seat, "token": token})
+
     async def record(request: Request) -> Response:
-        room, _ = await seat_of(request)
+        room, seat = await seat_of(request)
         await room.refresh()
-        document = room.record_document()
+        document = room.record_for(seat)
         name = f"{room.game.name}-{room.id}.json"
         return JSONResponse(document, headers={"content-disposition": f'attachment; filename="{name}"'})
 
@@ -555,7 +578,9 @@ def create_app(
     async def game_script(request: Request) -> Response:
         script = scripts.get(request.path_params["name"])
         if script is None:
-            return Response("Not Found", status_code=404, media_type="text/plain")
+            # A script's type even when there is none, so that a browser reports a missing file, not a
+            # refused one, and the page draws the board text.
+            return Response("// no drawing for this game\n", status_code=404, media_type="text/javascript")
         return Response(script, media_type="text/javascript", headers={"cache-control": "no-cache"})
 
     @contextlib.asynccontextmanager
@@ -588,6 +613,7 @@ def create_app(
             Route("/api/move", answer(move), methods=["POST"]),
             Route("/api/events", answer(events)),
             Route("/api/record", answer(record)),
+            Route("/api/claim", answer(claim), methods=["POST"]),
             Route("/static/games/{name}.js", game_script),
             Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
         ],

@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from cheekymonkey.games import AnyGame
-from cheekymonkey.table import Table, Waiting
+from cheekymonkey.table import Table, Waiting, events_seen
 
-__all__ = ["MessageSource", "bare", "table_message"]
+__all__ = ["MessageSource", "bare", "events_seen_since", "table_message"]
 
 
 class MessageSource(Protocol):
@@ -64,6 +64,27 @@ def bare(document: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in document.items() if key not in ("format", "kind")}
 
 
+def events_seen_since(table: Table[Any, Any, Any, Any, Any], seat: int | None, since: int) -> list[tuple[int, Any]]:
+    """The events numbered ``since`` on as ``seat`` (None: a spectator) sees them, each with its number.
+
+    For a game with private information each event goes through the game's
+    :meth:`~cheekymonkey.Game.event_for` (as :meth:`~cheekymonkey.Table.events_for` does), and an
+    event that shows the seat nothing is left out; the others keep their number in the room's log, so a
+    client's ``since`` means the same for every seat. For a game without secrets, every event as it is.
+    """
+    start = max(0, since)
+    game = table.game
+    if not game.private_information:
+        return list(enumerate(table.events_since(start), start))
+    numbered = []
+    for seq, event in enumerate(table.events_since(start), start):
+        # events_seen of one event: the game's event_for, or nothing if it shows this seat nothing.
+        seen = events_seen(game, (event,), seat)
+        if seen:
+            numbered.append((seq, seen[0]))
+    return numbered
+
+
 def table_message(room: MessageSource, seat: int, since: int = 0) -> dict[str, Any]:
     """What ``seat`` sees of ``room`` now, as a JSON-ready dictionary (:meth:`~cheekymonkey.web.Room.message`)."""
     table = room.table
@@ -100,9 +121,10 @@ def table_message(room: MessageSource, seat: int, since: int = 0) -> dict[str, A
         ],
         "facts": game.facts(state, seat),
         "events": [
-            {"seq": start + i, "event": documents.to_document(event), "text": game.event_text(event, names, seat)}
-            for i, event in enumerate(table.events_since(start))
+            {"seq": seq, "event": documents.to_document(event), "text": game.event_text(event, names, seat)}
+            for seq, event in events_seen_since(table, seat, start)
         ],
         "outcome": None if outcome is None else {"winners": list(outcome.winners), "ranks": list(outcome.ranks)},
         "notices": list(room.notices),
+        "seeded": table.seed is not None,
     }

@@ -66,7 +66,7 @@ from cheekymonkey.web.limits import (
     StreamSlot,
     reserved,
 )
-from cheekymonkey.web.messages import bare, table_message
+from cheekymonkey.web.messages import bare, events_seen_since, table_message
 from cheekymonkey.web.store import (
     MemoryStore,
     RedisStore,
@@ -94,6 +94,7 @@ __all__ = [
     "RoomError",
     "RoomManager",
     "RoomsFullError",
+    "SeatClaimedError",
     "SeatNotFoundError",
     "SeatSpec",
     "StaleMoveError",
@@ -113,6 +114,12 @@ SERVED_GAMES: Final[tuple[str, ...]] = GAME_NAMES
 
 name_skeleton = name_key
 """What a name looks like, for telling names apart: :func:`cheekymonkey.names.name_key`, under its older name."""
+
+
+class SeatClaimedError(RoomError):
+    """A seat's link that has already been opened, and claimed, by another browser (409)."""
+
+    status = 409
 
 
 def _check_name(name: object) -> str:
@@ -255,6 +262,46 @@ class Room:
         if not self.finished:
             raise GameNotFinishedError("the record can be downloaded once the game is finished")
         return self._documents.to_document(self.table.record())
+
+    def record_for(self, seat: int) -> dict[str, Any]:
+        """The finished game's record as ``seat`` may have it: what the server gives out at ``/api/record``.
+
+        For a game without private information, :meth:`record_document`: the replayable record, seed and all.
+
+        For a game with private information, a record of kind ``"seat-record"`` that holds no more than the
+        seat's last table: the header (game, rules, seats, first player) without the seed (which would
+        replay every hidden draw), the events as the seat saw them (each through the game's
+        :meth:`~cheekymonkey.Game.event_for`, numbered as in the room's log), the seat's view at the end
+        (:meth:`~cheekymonkey.Game.view`: what the rules reveal there, such as the hands a showdown shows, and
+        no more: a folded hand stays hidden), the outcome and each seat's returns. It cannot be replayed: the
+        hidden draws are not in it.
+
+        Raises:
+            GameNotFinishedError: If the game is not finished (a record of the game in progress would show
+                the draws hidden from the seat, so none is given before the end, for any game).
+        """
+        if not self.finished:
+            raise GameNotFinishedError("the record can be downloaded once the game is finished")
+        if not self.game.private_information:
+            return self.record_document()
+        table = self.table
+        outcome = table.outcome()
+        header = {key: value for key, value in self._header.items() if key not in ("actions", "seed", "quit_by")}
+        return {
+            **header,
+            "kind": "seat-record",
+            "game": self.game.name,
+            "seat": seat,
+            "seed": None,
+            "truncated": table.truncated,
+            "events": [
+                {"seq": seq, "event": bare(self._documents.to_document(event))}
+                for seq, event in events_seen_since(table, seat, 0)
+            ],
+            "view": bare(self._documents.to_document(table.view(seat))),
+            "outcome": None if outcome is None else {"winners": list(outcome.winners), "ranks": list(outcome.ranks)},
+            "returns": None if outcome is None else list(self.game.returns(table.state)),
+        }
 
     def _action_documents(self, steps: Sequence[Step[Any, Any, Any]]) -> list[dict[str, Any]]:
         # Each action as its own document without the header (as a view lists the legal actions), read back
@@ -439,10 +486,13 @@ class Room:
           and its ``words``; empty unless the seat is to move;
         - ``facts``: :meth:`~cheekymonkey.Game.facts`, what the seat could work out for itself;
         - ``events``: ``{"seq", "event", "text"}`` for each event from ``since`` on: its document and one
-          line in words written for this seat (their own seat is "you");
+          line in words written for this seat (their own seat is "you"). For a game with private
+          information, each as the seat sees it (:meth:`~cheekymonkey.Game.event_for`; one that shows the
+          seat nothing is left out, the others keep their ``seq``);
         - ``outcome``: ``{"winners", "ranks"}`` once the game is over, else None;
         - ``notices``: what the room tells every seat, oldest first (a bot that failed to decide, and what
-          plays its seat now; bots that stopped); empty as a rule.
+          plays its seat now; bots that stopped); empty as a rule;
+        - ``seeded``: whether the room was made with a chosen seed (whoever chose it can foresee every draw).
         """
         return table_message(self, seat, since)
 
@@ -534,6 +584,11 @@ class RoomManager:
         self._creating = asyncio.Lock()
         self._listener: asyncio.Task[None] | None = None
         self._bot_problems: dict[tuple[str, str], str | None] = {}
+        # The seat links not yet opened (a claim code's hash: the room, the seat and its token), the codes
+        # already used, and each room's codes, for forgetting them with the room.
+        self._claims: dict[str, tuple[str, int, str]] = {}
+        self._claimed: set[str] = set()
+        self._room_claims: dict[str, list[str]] = collections.defaultdict(list)
 
     def bot_problem(self, game: AnyGame, kind: str) -> str | None:
         """Why a ``kind`` bot of ``game`` cannot play here, or None: asked once per bot, then remembered.
@@ -781,7 +836,48 @@ class RoomManager:
             self._finished.move_to_end(room.id)
         return room, found[1]
 
+    # -- seat links claimed by the first browser that opens them -------------------------------------
+
+    def claim_code(self, room: Room, seat: int, token: str) -> str:
+        """A one-time code for ``seat``'s link, exchanged once for ``token`` by :meth:`claim`.
+
+        A room of a game with private information hands its maker this code in every person seat's link
+        but the maker's own: the first browser to open the link claims the seat (and keeps its token); the
+        maker's copy of the link then opens nothing, so a link handed on leaves no copy that sees the hand.
+        The code is held by this process, until it is claimed or the room ends.
+        """
+        code = secrets.token_urlsafe(32)
+        hashed = token_hash(code)
+        self._claims[hashed] = (room.id, seat, token)
+        self._room_claims[room.id].append(hashed)
+        return code
+
+    async def claim(self, code: str) -> tuple[Room, int, str]:
+        """Claim the seat a link's one-time ``code`` names: its room, its seat and its token, given out once.
+
+        Raises:
+            cheekymonkey.web.rooms.SeatClaimedError: If the code was claimed already (409): the link was
+                opened in another browser.
+            SeatNotFoundError: If no open room has a seat link with this code.
+        """
+        hashed = token_hash(code)
+        found = self._claims.get(hashed)
+        if found is None:
+            if hashed in self._claimed:
+                raise SeatClaimedError(
+                    "this seat's link has already been opened in another browser, and the seat is played "
+                    "there: a seat's link works in the first browser that opens it"
+                )
+            raise SeatNotFoundError("no open room has a seat for this link (it may have ended)")
+        room, seat = await self.seat_for(found[2])
+        del self._claims[hashed]
+        self._claimed.add(hashed)
+        return room, seat, found[2]
+
     def _forget(self, room_id: str) -> None:
+        for hashed in self._room_claims.pop(room_id, ()):
+            self._claims.pop(hashed, None)
+            self._claimed.discard(hashed)
         room = self.rooms.get(room_id)
         if room is not None:
             room.close()

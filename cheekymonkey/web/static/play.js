@@ -31,6 +31,18 @@
       return { error: "This link is damaged: the part after # is not a seat's code. Copy the whole link again." };
     }
     if (!text) return { error: "This page needs your seat's link (it ends with # and a long code)." };
+    // A link of a game with secrets carries a one-time claim code: the first browser to open it exchanges
+    // the code for the seat's token and keeps the token here; the code then opens the seat nowhere else.
+    if (text.startsWith("claim:") && /^[A-Za-z0-9_-]{16,128}$/.test(text.slice(6))) {
+      const code = text.slice(6);
+      let kept = null;
+      try {
+        kept = localStorage.getItem("cheekymonkey-claim:" + code);
+      } catch (error) {
+        kept = null;
+      }
+      return kept ? { token: kept } : { claim: code };
+    }
     if (!/^[A-Za-z0-9_-]{16,128}$/.test(text)) {
       return { error: "This link is damaged: the part after # is not a seat's code. Copy the whole link again." };
     }
@@ -249,7 +261,8 @@
     document.body.dataset.game = message.game;
     document.title = (mine ? "Your turn · " : "") + message.title;
     $("title").textContent = message.title;
-    $("who").textContent = "You are " + nameOf(message.seat) + " (seat " + message.seat + ") · " + message.rules + " rules";
+    $("who").textContent = "You are " + nameOf(message.seat) + " (seat " + message.seat + ") · " + message.rules + " rules" +
+      (message.seeded ? " · this room was made with a chosen seed: whoever chose it can foresee every draw" : "");
     $("status").textContent = statusLine(message);
     $("status").classList.toggle("yours", mine);
     $("command-text").placeholder = notationHint(message);
@@ -432,6 +445,33 @@
   // that seat afresh.
   window.addEventListener("hashchange", () => location.reload());
 
+  // Exchange a link's claim code for the seat's token, once, and keep the token in this browser.
+  async function claimSeat() {
+    try {
+      const response = await fetch("/api/claim", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ claim: seat.claim }),
+        cache: "no-store",
+      });
+      const answer = await response.json().catch(() => ({}));
+      if (!response.ok || !answer.token) {
+        fatal(answer.error || "this seat's link cannot be opened");
+        return;
+      }
+      try {
+        localStorage.setItem("cheekymonkey-claim:" + seat.claim, answer.token);
+      } catch (error) {
+        console.warn(error); // the seat plays on in this tab; a reload cannot open it again
+      }
+      seat.token = answer.token;
+      follow();
+    } catch (error) {
+      fatal("the server cannot be reached; reload the page to try again");
+    }
+  }
+
   if (seat.error) fatal(seat.error);
+  else if (seat.claim) claimSeat();
   else follow();
 })();
