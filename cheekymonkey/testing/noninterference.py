@@ -42,6 +42,7 @@ from typing import Any
 
 import attrs
 
+from cheekymonkey.checks import is_whole_number
 from cheekymonkey.errors import CheekyMonkeyError, InvalidValueError
 from cheekymonkey.game import Game
 from cheekymonkey.games import game_named
@@ -244,7 +245,7 @@ def check_noninterference(
         ("draws", draws, 1),
         ("max_steps", max_steps, 1),
     ):
-        if isinstance(given, bool) or not isinstance(given, int) or (least is not None and given < least):
+        if not is_whole_number(given) or (least is not None and given < least):
             wanted = "an integer" if least is None else f"an integer of at least {least}"
             raise InvalidValueError(f"{label} must be {wanted}, got {given!r}")
     seats = game.default_seats(ruleset) if players is None else players

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Final, TypeAlias
 
 import attrs
+from cheekymonkey.checks import is_whole_number
 from cheekymonkey.errors import InvalidValueError
 
 __all__ = ["CALL", "FOLD", "RAISE", "Action", "Bet", "Call", "Deal", "Fold", "Raise"]
@@ -30,7 +31,7 @@ class Raise:
 
 
 def _card(instance: object, attribute: attrs.Attribute[int], value: object) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+    if not is_whole_number(value) or value < 0:
         raise InvalidValueError(f"{value!r} is not a card: cards are numbered from 0")
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Final
 
 import attrs
+from cheekymonkey.checks import is_whole_number
 from cheekymonkey.encoding import ObservationField, as_index, lay_out
 from cheekymonkey.errors import InvalidValueError
 
@@ -53,7 +54,7 @@ class LeducEncoding:
     """The observation's parts, in vector order."""
 
     def __attrs_post_init__(self) -> None:
-        if isinstance(self.players, bool) or not isinstance(self.players, int):
+        if not is_whole_number(self.players):
             raise InvalidValueError(f"players must be an integer, got {self.players!r}")
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
             raise InvalidValueError(f"Leduc poker seats {MIN_PLAYERS} to {MAX_PLAYERS} players, got {self.players}")

@@ -39,6 +39,7 @@ from fractions import Fraction
 from typing import Final
 
 from cheekymonkey.base import BaseGame
+from cheekymonkey.checks import is_whole_number
 from cheekymonkey.encoding import Encoding
 from cheekymonkey.errors import GameNotOverError, IllegalActionError, InvalidGameError, NotAChanceNodeError
 from cheekymonkey.game import GameBot
@@ -112,9 +113,9 @@ class Leduc(BaseGame[LeducState, Action, Rules, LeducView, LeducEvent]):
             InvalidGameError: If ``players`` is not from 2 to 10, ``first_player`` is not a seat, or ``ruleset``
                 is not a :class:`~cheekymonkey_leduc.Rules`.
         """
-        if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        if not is_whole_number(players) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise InvalidGameError(f"Leduc poker seats {MIN_PLAYERS} to {MAX_PLAYERS} players, got {players!r} (L1)")
-        if isinstance(first_player, bool) or not isinstance(first_player, int) or not 0 <= first_player < players:
+        if not is_whole_number(first_player) or not 0 <= first_player < players:
             raise InvalidGameError(f"first_player must be one of the seats 0 to {players - 1}, got {first_player!r}")
         if ruleset is not None and not isinstance(ruleset, Rules):
             raise InvalidGameError(f"the rule set must be a Rules of Leduc poker, got {ruleset!r}")

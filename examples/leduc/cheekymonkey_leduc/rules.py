@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Final
 
 import attrs
+from cheekymonkey.checks import is_whole_number
 from cheekymonkey.errors import InvalidRulesetError
 
 __all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "PRESETS", "Rules", "card_text", "deck", "rank_of"]
@@ -48,16 +49,12 @@ def card_text(card: int | None) -> str:
 
 
 def _positive(instance: object, attribute: attrs.Attribute[int], value: object) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+    if not is_whole_number(value) or value < 1:
         raise InvalidRulesetError(f"{attribute.name} must be a positive integer, got {value!r}")
 
 
 def _raises(instance: object, attribute: attrs.Attribute[tuple[int, int]], value: object) -> None:
-    if (
-        not isinstance(value, tuple)
-        or len(value) != 2
-        or any(isinstance(v, bool) or not isinstance(v, int) or v < 1 for v in value)
-    ):
+    if not isinstance(value, tuple) or len(value) != 2 or any(not is_whole_number(v) or v < 1 for v in value):
         raise InvalidRulesetError(f"raises must be two positive integers, one per betting round, got {value!r}")
 
 
