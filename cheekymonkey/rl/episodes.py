@@ -139,18 +139,21 @@ PREFERRED_OPPONENT: Final = "heuristic"
 """The bot an environment seats against a learner unless told otherwise, if the game has one of that name."""
 
 
-def default_opponent(game: AnyGame) -> str:
+def default_opponent(game: AnyGame, available: Sequence[str] | None = None) -> str:
     """The name of the bot an environment seats against a learner unless told otherwise.
 
     The game's :data:`PREFERRED_OPPONENT` (``"heuristic"``): a bot that plays sensibly, without search, so
     episodes stay fast. A game with no bot of that name is played against its first bot
     (:meth:`~cheekymonkey.Game.bot_names`), so that every game has a default and no adapter names one.
+    ``available``: the bots the environment can seat (a vector environment's, those with a batched form; None:
+    every bot of the game); the same rule picks among them, so ``gymnasium.make`` and ``gymnasium.make_vec``
+    seat the same bot wherever both can.
 
     >>> from cheekymonkey.games import game_named
     >>> default_opponent(game_named("cheeky-monkey"))
     'heuristic'
     """
-    names = game.bot_names()
+    names = tuple(game.bot_names() if available is None else available)
     return PREFERRED_OPPONENT if PREFERRED_OPPONENT in names else names[0]
 
 
