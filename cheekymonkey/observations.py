@@ -2,7 +2,7 @@
 
 The RL adapters (:mod:`cheekymonkey.rl`, with ``scaled=True``) and the policy bots of
 :mod:`cheekymonkey.simulation.policies` both give a policy these; they live here, below both, so that neither
-imports the other for them. Pure Python; :mod:`cheekymonkey._observation_arrays` makes the same as numpy arrays.
+imports the other for them. Pure Python; the private ``cheekymonkey._observation_arrays`` makes them numpy arrays.
 """
 
 from __future__ import annotations

@@ -306,7 +306,7 @@ class Solution(Generic[S, A]):
         root: S,
         position: Callable[[S], Hashable],
         index: dict[Hashable, int],
-        values: Floats,
+        values: npt.NDArray[np.float64],
         sweeps: int,
         tolerance: float,
         payoff: Callable[[S], Sequence[float]],

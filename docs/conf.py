@@ -45,7 +45,7 @@ nitpick_ignore_regex = [
     (r"py:.*", r"(numpy|np|npt|gymnasium|pettingzoo|pyspiel|open_spiel)(\..*)?"),
     # The type variables of the generic Game protocol, its parts and the Table (a game's state, action, rule set,
     # view, event).
-    (r"py:class", r"(cheekymonkey\.(game|base|table|record|encoding|documents|outcome)\.)?[SARVE](_co|_contra)?"),
+    (r"py:class", r"(cheekymonkey\.(game|base|table|record|encoding|documents|outcome|solve)\.)?[SARVE](_co|_contra)?"),
     # The batched engines' base class: its state class, the game's state and action, and jit's function.
     (r"py:class", r"cheekymonkey\.batched\.(StateT|S|A|F)"),
 ]
@@ -87,6 +87,8 @@ nitpick_ignore = [
     ("py:class", "cattrs.converters.Converter"),
     # What the generic documents need of their game (its name and record), a private protocol.
     ("py:class", "_Game"),
+    # The offline fallback inventory of Python's names has no collections.abc.Hashable (a state's key).
+    ("py:class", "collections.abc.Hashable"),
 ]
 
 # Diagrams as SVG, so they scale and their text can be selected.
