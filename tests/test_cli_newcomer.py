@@ -277,6 +277,11 @@ def test_simulate_says_how_the_seats_were_played_and_how_much_is_luck() -> None:
     assert "Each bot's results" in text  # the title: the count of games is on the lines above it
     assert "Too Many Monkeys is mostly luck" in text
     assert "The Too Many Monkeys bot ladder" in text
+    same = run(["simulate", "--game", "too-many-monkeys", "--games", "50", "--bots", "heuristic"])
+    assert same.returncode == 0, same.stderr
+    said = " ".join(same.stdout.split())
+    assert "all of one kind: the same bot in every seat, so the lines below differ by luck alone" in said
+    assert said.count("50.0%") == 2  # this run splits exactly even, as the line says it may
     one = run(["simulate", "--games", "1", "--bots", "random"])
     assert one.stdout.startswith("1 game of random, random (Cheeky Monkey, standard rules), seed 0.")
     assert not re.search(r"(?<![/.\d])1 games", one.stdout + one.stderr)

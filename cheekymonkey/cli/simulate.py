@@ -293,7 +293,10 @@ def _seats_line(players: int, mixed: bool, games: int) -> str:
     """How the seats were played: how many, and that the bots move round the table from game to game."""
     seats = f"Each game seats {plural(players, 'bot')}, one per seat"
     if not mixed:
-        return f"{seats}, all of one kind."
+        return (
+            f"{seats}, all of one kind: the same bot in every seat, so the lines below differ by luck alone, and an "
+            "even split (exactly even, at times) is what to expect."
+        )
     moves = f"{seats}; from one game to the next every bot moves one seat on"
     if games < players:
         return f"{moves} (too few games for each to sit everywhere)."
