@@ -82,7 +82,7 @@ class Utility(Enum):
 class Stakes:
     """What a game pays at its end, declared before it is played: the bounds of one seat's return and their sum.
 
-    A game's :meth:`~cheekymonkey.game.Game.returns` stay inside ``low..high`` for every seat, and add up to
+    A game's :meth:`~cheekymonkey.Game.returns` stay inside ``low..high`` for every seat, and add up to
     ``total`` in every finished game unless the game is general-sum. The default of every game that declares
     none is the :class:`Outcome` scale: the winners share 1, the others get 0.
 
