@@ -48,7 +48,7 @@ nitpick_ignore_regex = [
     # view, event).
     (
         r"py:class",
-        r"(cheekymonkey\.(game|base|table|record|encoding|documents|outcome|testing\._checks)\.)?[SARVE](_co|_contra)?",
+        r"(cheekymonkey\.(game|base|table|record|encoding|documents|outcome|testing\._checks|solve)\.)?[SARVE](_co|_contra)?",
     ),
     # The batched engines' base class: its state class, the game's state and action, and jit's function.
     (r"py:class", r"cheekymonkey\.batched\.(StateT|S|A|F)"),
@@ -101,6 +101,8 @@ nitpick_ignore = [
     ("py:class", "cattrs.converters.Converter"),
     # What the generic documents need of their game (its name and record), a private protocol.
     ("py:class", "_Game"),
+    # The offline fallback inventory of Python's names has no collections.abc.Hashable (a state's key).
+    ("py:class", "collections.abc.Hashable"),
 ]
 
 # Diagrams as SVG, so they scale and their text can be selected.

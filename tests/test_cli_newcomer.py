@@ -252,9 +252,16 @@ def test_simulate_says_how_the_seats_were_played_and_how_much_is_luck() -> None:
     done = run(["simulate", "--game", "too-many-monkeys", "--games", "4", "--bots", "random,heuristic"])
     assert done.returncode == 0, done.stderr
     text = " ".join(done.stdout.split())
-    assert "Each game seats 2 bots, one per seat; game i moves every bot i seats round the table" in text
+    assert "Each game seats 2 bots, one per seat; from one game to the next every bot moves one seat on" in text
+    assert "The bot page: docs/explanation/bots-too-many-monkeys.md" in text  # the page's path, not its title
+    assert "Each bot's results" in text  # the title: the count of games is on the lines above it
     assert "Too Many Monkeys is mostly luck" in text
     assert "The Too Many Monkeys bot ladder" in text
+    same = run(["simulate", "--game", "too-many-monkeys", "--games", "50", "--bots", "heuristic"])
+    assert same.returncode == 0, same.stderr
+    said = " ".join(same.stdout.split())
+    assert "all of one kind: the same bot in every seat, so the lines below differ by luck alone" in said
+    assert said.count("50.0%") == 2  # this run splits exactly even, as the line says it may
     one = run(["simulate", "--games", "1", "--bots", "random"])
     assert one.stdout.startswith("1 game of random, random (Cheeky Monkey, standard rules), seed 0.")
     assert not re.search(r"(?<![/.\d])1 games", one.stdout + one.stderr)

@@ -103,9 +103,11 @@ def test_every_observation_and_mask_is_the_scalar_encodings_of_the_same_state(
             learner = int(infos["seat"][i])
             seen_seats.add(learner)
             assert np.array_equal(observations[i], observe(state, learner))
-            if infos["action_mask"][i].any():
+            mask = infos["action_mask"][i]
+            assert mask.any()  # never all 0: where the action is ignored, every action is allowed
+            if not mask.all():
                 assert played.to_move(state) == learner
-                assert tuple(infos["action_mask"][i].tolist()) == tuple(encoding.action_mask(state))
+                assert tuple(mask.tolist()) == tuple(encoding.action_mask(state))
         observations, _, _, _, infos = envs.step(random_actions(envs.action_masks(), rng))
     assert seen_seats == ({seat} if seat is not None else set(range(players)))
 
@@ -140,12 +142,13 @@ def test_the_same_seed_gives_the_same_episodes_and_no_array_is_handed_back_twice
 @pytest.mark.parametrize("kind", ["max_turns", "max_steps"])
 @pytest.mark.parametrize("limit", [1, 2, 3, 4, 5])
 def test_the_cut_off_rule_is_soloenvs_two_beats_and_autoreset_is_next_step(game: str, kind: str, limit: int) -> None:
-    """An episode with no decision: a start with an all-0 mask and no_decision, its end at the next step.
+    """An episode with no decision: a start with no_decision (every action allowed), its end at the next step.
 
     The step after an end deals (flags False, reward 0). The share of episodes with no decision, and of those
     cut off, agree with SoloEnv's at the same limit within their intervals.
     """
     options: dict[str, Any] = {kind: limit, "players": 3, "seat": 1, "ruleset": RULES.get(game), "game": game}
+    options["opponents"] = "random"
     envs = SoloVectorEnv(64, **options)
     rng = np.random.default_rng(limit)
     _, infos = envs.reset(seed=limit)
@@ -153,7 +156,8 @@ def test_the_cut_off_rule_is_soloenvs_two_beats_and_autoreset_is_next_step(game:
     pending = infos[NO_DECISION].copy()
     episodes = no_decision = cut = 0
     for _ in range(60):
-        assert not infos["action_mask"][pending].any()
+        assert infos["action_mask"][pending].all()
+        assert infos["action_mask"][done].all()  # the dealing step ignores the action too
         _, rewards, terminated, truncated, infos = envs.step(random_actions(envs.action_masks(), rng))
         ended = terminated | truncated
         assert not ended[done].any()  # the step after an end deals
@@ -165,7 +169,7 @@ def test_the_cut_off_rule_is_soloenvs_two_beats_and_autoreset_is_next_step(game:
         cut += int(truncated.sum())
         pending = infos[NO_DECISION].copy()
         done = ended
-    scalar = SoloEnv(opponents=["random", "random"], **options)
+    scalar = SoloEnv(**options)
     scalar_episodes = scalar_none = scalar_cut = 0
     for seed in range(300):
         _, info = scalar.reset(seed=seed)
@@ -211,7 +215,7 @@ def test_a_fixed_policys_rewards_and_episode_lengths_agree_with_soloenvs(opponen
     while (counted < per_slot).any():
         masks = envs.action_masks()
         actions = np.array([stop_first(mask) for mask in masks], np.int64)
-        running += masks.any(axis=1)
+        running += ~masks.all(axis=1)  # a learner's decision (every action allowed: an ignored step)
         _, rewards, terminated, truncated, _ = envs.step(actions)
         for i in np.flatnonzero(terminated | truncated):
             if counted[i] < per_slot:
@@ -227,7 +231,7 @@ def test_a_fixed_policys_rewards_and_episode_lengths_agree_with_soloenvs(opponen
         decisions = 0
         while True:
             mask = scalar.action_masks()
-            decisions += bool(mask.any())
+            decisions += not mask.all()
             _, reward, terminated_, truncated_, _ = scalar.step(stop_first(mask))
             if terminated_ or truncated_:
                 break
@@ -269,19 +273,55 @@ def test_an_illegal_action_loses_or_raises_and_changes_nothing() -> None:
         assert np.array_equal(array, getattr(before, name)), name
 
 
-def test_gymnasiums_vector_wrappers_count_the_episodes() -> None:
-    """Gymnasium's RecordEpisodeStatistics, which relies on NEXT_STEP autoreset, reads the episodes' returns."""
-    inner = SoloVectorEnv(16, players=2, ruleset=SMALL)
-    envs = gymnasium.wrappers.vector.RecordEpisodeStatistics(inner)
-    envs.reset(seed=0)
+class _WithoutStatistics(SoloVectorEnv):
+    """The vector environment with its own episode statistics taken out of ``info``, for Gymnasium's wrapper."""
+
+    def step(self, actions: npt.ArrayLike) -> Any:
+        result = super().step(actions)
+        result[4].pop("episode", None)
+        result[4].pop("_episode", None)
+        return result
+
+
+def test_info_carries_the_episode_statistics_gymnasiums_wrapper_gives() -> None:
+    """info["episode"] and info["_episode"] are those of Gymnasium's RecordEpisodeStatistics, step for step.
+
+    The same games are played twice, once with the statistics built in and once by the wrapper over a copy
+    whose own are taken out: the returns, lengths and masks agree at every step (the times are wall clock).
+    """
+    ours = SoloVectorEnv(16, players=2, ruleset=SMALL)
+    inner = _WithoutStatistics(16, players=2, ruleset=SMALL)
+    theirs = gymnasium.wrappers.vector.RecordEpisodeStatistics(inner)
+    ours.reset(seed=0)
+    theirs.reset(seed=0)
     rng = np.random.default_rng(0)
-    returns = []
+    returns: list[float] = []
     for _ in range(200):
-        _, _, _, _, infos = envs.step(random_actions(inner.action_masks(), rng))
-        if "episode" in infos:
-            returns.extend(infos["episode"]["r"][infos["_episode"]].tolist())
+        actions = random_actions(ours.action_masks(), rng)
+        *_, mine = ours.step(actions)
+        *_, wrapped = theirs.step(actions)
+        assert ("episode" in mine) is ("episode" in wrapped)
+        if "episode" in mine:
+            assert np.array_equal(mine["_episode"], wrapped["_episode"])
+            assert np.allclose(mine["episode"]["r"], wrapped["episode"]["r"])
+            assert np.array_equal(mine["episode"]["l"], wrapped["episode"]["l"])
+            assert (mine["episode"]["t"][mine["_episode"]] >= 0).all()
+            returns.extend(mine["episode"]["r"][mine["_episode"]].tolist())
     assert returns
-    assert set(returns) <= {0.0, 0.5, 1.0}
+    assert set(returns) <= {-1.0, 0.0, 0.5, 1.0}  # a loss by an illegal action among them, if any
+
+
+def test_make_and_make_vec_take_the_same_opponents_and_default() -> None:
+    """One bot name for every other seat in both; omitted, the heuristic bot in both (Cheeky Monkey)."""
+    vector = SoloVectorEnv(2, players=3)
+    assert vector.opponents == ("heuristic", "heuristic")
+    assert SoloVectorEnv(2, players=3, opponents="random").opponents == ("random", "random")
+    # Too Many Monkeys' batched engine plays only the random bot: the same rule picks it.
+    assert SoloVectorEnv(2, players=2, game="too-many-monkeys").opponents == ("random",)
+    solo = gymnasium.make("cheekymonkey/Solo-v0", players=3, opponents="random", seat=0)
+    assert [seat.kind for seat in solo.unwrapped._opponents] == ["random", "random"]  # type: ignore[attr-defined]
+    made = gymnasium.make_vec("cheekymonkey/Solo-v0", num_envs=2, players=3)
+    assert made.unwrapped.opponents == ("heuristic", "heuristic")  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize(

@@ -318,3 +318,21 @@ def test_the_architecture_page_lists_the_same_core() -> None:
     listed = page.split("<!-- core: ")[1].split("<!-- end of the core -->")[0]
     names = [line.split("`")[1] for line in listed.splitlines() if line.strip().startswith("- `")]
     assert names == list(SHARED_CORE)
+
+
+def test_nothing_below_the_front_ends_imports_one() -> None:
+    """No module outside the front ends (CLI, web, RL) imports one of them: the layers never climb back up.
+
+    The simulation's policy bots give a policy the observations the RL adapters give; those observations live
+    below both (:mod:`cheekymonkey.observations`, :mod:`cheekymonkey._observation_arrays`), so no exception
+    is needed. A front end may import another (the web server's command in the CLI), and ``python -m
+    cheekymonkey`` (``cheekymonkey.__main__``) is the command line itself.
+    """
+    climbs = {
+        name: sorted(module for module in imported if _belongs(module, FRONT_ENDS))
+        for name, imported in import_graph().items()
+        if not _belongs(name, (*FRONT_ENDS, "cheekymonkey.__main__"))
+    }
+    assert {name: modules for name, modules in climbs.items() if modules} == {}
+    # The check sees an import made inside a function, as the policy bot's was.
+    assert "cheekymonkey._observation_arrays" in import_graph()["cheekymonkey.simulation.policies"]

@@ -2,7 +2,8 @@
 
 The seeded game is always the game a :class:`~cheekymonkey.table.Table` seeded the same way plays, never
 another. If it ends (cut off, or by its rules) before the agent's first decision, Gymnasium's and PettingZoo's
-``reset`` report a start with an all-0 mask and ``no_decision``, and the next step plays nothing and reports
+``reset`` report a start with ``no_decision`` (Gymnasium's mask allowing every action, PettingZoo's all 0 for
+every agent, none of whom is asked to act by the checker's rules), and the next step plays nothing and reports
 the end; OpenSpiel's state is terminal after the chance outcome that ends it. Every case is played against a
 Table with the same seed and seats, action for action, and each limit kind is checked to produce both kinds
 of episode across its limits, so no case passes by never meeting the rule.
@@ -66,7 +67,8 @@ def test_gymnasium_plays_the_seeded_game_and_reports_an_end_before_the_learners_
         assert observation.tolist() == list(solo.encoding.observe(table.state, seat))
         no_decision = table.finished
         assert info[NO_DECISION] is no_decision
-        assert bool(info["action_mask"].any()) is not no_decision
+        assert info["action_mask"].any()  # never all 0 where the learner is asked to act
+        assert bool(info["action_mask"].all()) is no_decision  # with no decision, any action: it is ignored
         assert info["action_mask"].tolist() == solo.action_masks().astype(int).tolist()
         rng = random.Random(seed)
         while True:
@@ -87,7 +89,7 @@ def test_gymnasium_plays_the_seeded_game_and_reports_an_end_before_the_learners_
             assert (reward, table.finished) == (0.0, False)
         assert table.finished
         assert (terminated, truncated, reward) == _end_of(table, seat)
-        assert not info["action_mask"].any()
+        assert not info["action_mask"].any()  # the episode is over: reset() comes next, not an action
         assert solo.game_state == table.state
 
 

@@ -259,6 +259,13 @@ def test_gymnasium_opponents_sit_in_turn_order_after_the_learner() -> None:
         assert not solo.table.seats[seat].is_bot
 
 
+def test_soloenv_takes_one_bot_name_for_every_other_seat_as_make_vec_does() -> None:
+    """``opponents="random"`` seats the random bot in each other seat; omitted, the default is make_vec's too."""
+    solo = SoloEnv(players=3, opponents="random", seat=0)
+    assert [seat.kind for seat in solo._opponents] == ["random", "random"]
+    assert [seat.kind for seat in SoloEnv(players=3)._opponents] == ["heuristic", "heuristic"]
+
+
 def test_gymnasium_illegal_actions_lose_or_raise() -> None:
     """An illegal action loses the episode (or raises, and nothing changes); bad arguments are refused."""
     solo = SoloEnv(players=2)
@@ -282,7 +289,6 @@ def test_gymnasium_illegal_actions_lose_or_raise() -> None:
         {"seat": 2},
         {"seat": True},
         {"opponents": []},
-        {"opponents": "heuristic"},
         {"opponents": [RandomBot]},
         {"opponents": ["chess"]},
         {"illegal_action": "x"},
@@ -322,8 +328,8 @@ def test_gymnasium_keeps_a_tiny_game_that_ends_before_the_learner_acts_and_repor
         if table.over:
             kept += 1
             assert info["no_decision"] is True
-            assert not info["action_mask"].any()
-            assert not solo.action_masks().any()
+            assert info["action_mask"].all()  # any action is accepted, and ignored: never an all-0 mask
+            assert solo.action_masks().all()
             assert observation.tolist() == list(observe(table.state, 1))
             before = solo.table.actions
             observation, reward, terminated, truncated, info = solo.step(0)

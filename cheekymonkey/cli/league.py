@@ -30,6 +30,7 @@ from cheekymonkey.cli.options import (
 )
 from cheekymonkey.errors import CheekyMonkeyError
 from cheekymonkey.simulation import GameFailedError, League, SimulationError, SimulationProgress, league
+from cheekymonkey.simulation.leagues import TableLeague, table_league
 
 __all__ = ["add_arguments", "run"]
 
@@ -43,7 +44,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="the bots in the league, comma-separated, two or more (default: every bot of the game)",
     )
-    parser.add_argument("--games", type=positive_int, default=100, help="games per pair of bots (default 100)")
+    parser.add_argument(
+        "--games",
+        type=positive_int,
+        default=100,
+        help="games per pair of bots, or per table with --seats (default 100)",
+    )
+    parser.add_argument(
+        "--seats",
+        type=positive_int,
+        default=2,
+        help="seats at every table (default 2: every pair head to head); more: each bot heads a table of that "
+        "many, the bots after it round the list filling the other seats, rated by their placings",
+    )
     parser.add_argument("--seed", type=seed_type, default=0, help="the first pair's first seed (default 0)")
     add_variant_option(parser)
     parser.add_argument(
@@ -92,7 +105,13 @@ def run(args: argparse.Namespace) -> int:
 
     game = game_from(args)
     ruleset = ruleset_from(game, args)
-    low, _ = game.seat_range(ruleset)
+    low, high = game.seat_range(ruleset)
+    if args.seats != 2:
+        if not low <= args.seats <= high:
+            raise OptionError(
+                f"{game.title}'s {args.variant or 'standard'} rules seat {low} to {high}, not {args.seats}"
+            )
+        return _run_tables(args, game, ruleset)
     if low > 2:
         raise OptionError(f"a league plays two-seat games, and {game.title}'s {args.variant} rules seat {low} or more")
     names, notes = _bots(game, args)
@@ -139,6 +158,55 @@ def run(args: argparse.Namespace) -> int:
     if args.json is not None:
         args.json.write_text(json.dumps(result.to_dict()) + "\n", encoding="utf-8")
     return 130 if result.partial else 0
+
+
+def _run_tables(args: argparse.Namespace, game: Any, ruleset: Any) -> int:
+    """A league of ``--seats`` seats a table: play it and print its table."""
+    from rich.table import Table
+
+    from cheekymonkey.cli.narrate import make_console
+
+    names, notes = _bots(game, args)
+    for note in notes:
+        print(f"cheekymonkey league: {note}", file=sys.stderr)
+    console = make_console()
+    rules = args.variant or game.preset_names()[0]
+    console.print(
+        f"{game.title} league at {args.seats} seats ({rules} rules): {', '.join(names)}; "
+        f"{plural(len(names), 'table')} of {plural(args.games, 'game')}, seeds {args.seed} and up."
+    )
+    started = time.monotonic()
+    result: TableLeague = table_league(
+        names, args.games, args.seats, seed=args.seed, ruleset=ruleset, game=game, max_turns=args.max_turns
+    )
+    print(f"{plural(len(result.tables) * result.games, 'game')} in {time.monotonic() - started:.1f} s", file=sys.stderr)
+    table = Table(
+        title=f"{game.title} league at {args.seats} seats, {plural(result.games, 'game')} a table",
+        title_justify="left",
+    )
+    for column in ("rank", "bot", "rating", "95% interval", "mean place", "seats held"):
+        table.add_column(column, justify="left" if column == "bot" else "right")
+    for rank, line in enumerate(result.standings, 1):
+        table.add_row(
+            str(rank),
+            line.name,
+            f"{line.rating:.0f}",
+            f"{line.low:.0f} - {line.high:.0f}",
+            f"{line.mean_place:.2f}",
+            str(line.seatings),
+        )
+    caption = (
+        "Bradley-Terry ratings over pairwise placings (the better place wins, a tie halves) on the Elo scale, "
+        f"centred on 1500; intervals from {result.bootstrap} resamples of the games."
+    )
+    if result.truncated:
+        caption += f" {plural(result.truncated, 'game')} cut off at the limit count for nobody."
+    table.caption = caption
+    table.caption_justify = "left"
+    console.print(table)
+    if args.json is not None:
+        args.json.write_text(json.dumps(result.to_dict()) + "\n", encoding="utf-8")
+    return 0
 
 
 def _print_table(console: Any, result: League, title: str) -> None:

@@ -17,6 +17,7 @@ import textwrap
 import time
 from collections.abc import Sequence
 from contextlib import ExitStack
+from pathlib import Path
 from typing import Any, TextIO
 
 from cheekymonkey.cli.options import (
@@ -257,6 +258,9 @@ def run(args: argparse.Namespace) -> int:
     _print_table(console, summary)
     for text in textwrap.wrap(game.results_note, width):
         console.print(text)
+    page = _bot_page(game)
+    if page is not None:
+        console.print(f"The bot page: {page}")
     if args.json is not None:
         args.json.write_text(json.dumps(summary.to_dict()) + "\n", encoding="utf-8")
     if args.plot is not None:
@@ -266,6 +270,15 @@ def run(args: argparse.Namespace) -> int:
             print(f"cheekymonkey simulate: {error}", file=sys.stderr)
             return 2
     return 130 if summary.partial else 0
+
+
+def _bot_page(game: Any) -> str | None:
+    """The path of the game's bot page in the repository, if this is a checkout that has it."""
+    from cheekymonkey.games import DEFAULT_GAME
+
+    name = "bots.md" if game.name == DEFAULT_GAME else f"bots-{game.name}.md"
+    path = Path(__file__).resolve().parents[2] / "docs" / "explanation" / name
+    return f"docs/explanation/{name}" if path.is_file() else None
 
 
 def _batched(args: argparse.Namespace, names: Sequence[str], ruleset: Any, players: int, game: Any) -> Summary:
@@ -280,18 +293,23 @@ def _seats_line(players: int, mixed: bool, games: int) -> str:
     """How the seats were played: how many, and that the bots move round the table from game to game."""
     seats = f"Each game seats {plural(players, 'bot')}, one per seat"
     if not mixed:
-        return f"{seats}, all of one kind."
+        return (
+            f"{seats}, all of one kind: the same bot in every seat, so the lines below differ by luck alone, and an "
+            "even split (exactly even, at times) is what to expect."
+        )
+    moves = f"{seats}; from one game to the next every bot moves one seat on"
     if games < players:
-        return f"{seats}; game i moves every bot i seats round the table (too few games for each to sit everywhere)."
-    return f"{seats}; game i moves every bot i seats round the table, so each plays every seat as often as the others."
+        return f"{moves} (too few games for each to sit everywhere)."
+    return f"{moves}, so each plays every seat as often as the others."
 
 
 def _print_table(console: Any, summary: Summary) -> None:
     from rich.table import Table
 
-    title = plural(summary.games, "game")
+    # The game count is on the lines above (the run's and its time): the title says what the table holds.
+    title = "Each bot's results"
     if summary.truncated:
-        title += f" with a result, and {summary.truncated} truncated"
+        title += f": {plural(summary.games, 'game')} with a result, and {summary.truncated} truncated"
     if summary.partial:
         title += f" (partial: stopped after {summary.games + summary.truncated} of {summary.requested})"
     table = Table(title=title, title_justify="left")

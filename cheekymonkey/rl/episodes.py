@@ -81,10 +81,10 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from cheekymonkey.checks import is_whole_number
-from cheekymonkey.encoding import Encoding
 from cheekymonkey.errors import InvalidValueError, NotOfferedError
 from cheekymonkey.game import Game
 from cheekymonkey.games import AnyGame, game_named
+from cheekymonkey.observations import observation_divisors, scaled, scaled_observation
 
 __all__ = [
     "DEFAULT_MAX_STEPS",
@@ -140,18 +140,21 @@ PREFERRED_OPPONENT: Final = "heuristic"
 """The bot an environment seats against a learner unless told otherwise, if the game has one of that name."""
 
 
-def default_opponent(game: AnyGame) -> str:
+def default_opponent(game: AnyGame, available: Sequence[str] | None = None) -> str:
     """The name of the bot an environment seats against a learner unless told otherwise.
 
     The game's :data:`PREFERRED_OPPONENT` (``"heuristic"``): a bot that plays sensibly, without search, so
     episodes stay fast. A game with no bot of that name is played against its first bot
     (:meth:`~cheekymonkey.Game.bot_names`), so that every game has a default and no adapter names one.
+    ``available``: the bots the environment can seat (a vector environment's, those with a batched form; None:
+    every bot of the game); the same rule picks among them, so ``gymnasium.make`` and ``gymnasium.make_vec``
+    seat the same bot wherever both can.
 
     >>> from cheekymonkey.games import game_named
     >>> default_opponent(game_named("cheeky-monkey"))
     'heuristic'
     """
-    names = game.bot_names()
+    names = tuple(game.bot_names() if available is None else available)
     return PREFERRED_OPPONENT if PREFERRED_OPPONENT in names else names[0]
 
 
@@ -217,33 +220,3 @@ def check_scaled(value: object) -> bool:
     if not isinstance(value, bool):
         raise InvalidValueError(f"scaled must be True or False, got {value!r}")
     return value
-
-
-def observation_divisors(encoding: Encoding[Any, Any]) -> tuple[int, ...]:
-    """What each entry of ``encoding``'s observations is divided by when scaled: its bound (0 counts as 1)."""
-    return tuple(bound or 1 for bound in encoding.observation_bounds)
-
-
-def scaled(values: Sequence[int], bounds: Sequence[int]) -> tuple[float, ...]:
-    """Each of ``values`` divided by its bound (0 counting as 1): an observation scaled into [0, 1].
-
-    The quotients are Python floats; as float32 they are exactly numpy's float32 division of the same numbers
-    (a quotient rounded once to double precision and then to single is the quotient rounded to single).
-    """
-    return tuple(value / (bound or 1) for value, bound in zip(values, bounds, strict=True))
-
-
-def scaled_observation(encoding: Encoding[Any, Any], state: Any, seat: int | None) -> tuple[float, ...]:
-    """What ``seat`` observes of ``state``, each entry divided by its bound: numbers in [0, 1].
-
-    It is :meth:`~cheekymonkey.encoding.Encoding.observe` scaled, the observation the adapters give with
-    ``scaled=True``.
-
-    >>> from cheekymonkey.games import game_named
-    >>> game = game_named("too-many-monkeys")
-    >>> encoding = game.encoding(2)
-    >>> observation = scaled_observation(encoding, game.new_game(2), 0)
-    >>> len(observation) == encoding.observation_size, min(observation) >= 0.0, max(observation) <= 1.0
-    (True, True, True)
-    """
-    return scaled(encoding.observe(state, seat), encoding.observation_bounds)

@@ -34,8 +34,9 @@ the package's entry points, so ``gymnasium.make("cheekymonkey/Solo-v0")`` needs 
 
 - **A game that ends before the learner's first decision** (a tiny limit, or a small rule set whose bag an
   opponent can empty) is still the game played, never skipped or dealt again: ``reset`` returns its last
-  observation with an all-0 mask and ``info["no_decision"] = True``, and the next ``step``, whatever action it
-  is given, plays nothing and returns the end (see :mod:`~cheekymonkey.rl.episodes`).
+  observation with ``info["no_decision"] = True`` and a mask allowing every action (any is accepted: no mask
+  the learner is asked to act on is ever all 0), and the next ``step``, whatever action it is given, plays
+  nothing and returns the end (see :mod:`~cheekymonkey.rl.episodes`).
 
 >>> env = SoloEnv(players=2, seat=1, opponents=["heuristic"])
 >>> observation, info = env.reset(seed=3)
@@ -102,8 +103,8 @@ class SoloEnv(gymnasium.Env[Observation, np.int64]):
         opponents: The bots in the other seats, the first sitting just after the learner and so on round
             the table: bot objects, the game's names for them, or policies (callables from an observation
             and a mask to an action index, :class:`~cheekymonkey.simulation.PolicyBot`: a frozen copy of
-            the learner, say). If omitted, the game's ``"heuristic"`` bot in each
-            (:func:`~cheekymonkey.rl.episodes.default_opponent`).
+            the learner, say); or one bot's name for every other seat, as ``gymnasium.make_vec`` takes it. If
+            omitted, the game's ``"heuristic"`` bot in each (:func:`~cheekymonkey.rl.episodes.default_opponent`).
         ruleset: The rules (the game's rule set, or a preset's name); the standard game if omitted.
         observation: The observation kind (the game's default if omitted; ``"full"`` or ``"table"`` for
             *Cheeky Monkey*).
@@ -127,7 +128,7 @@ class SoloEnv(gymnasium.Env[Observation, np.int64]):
         self,
         players: int = 2,
         seat: int | None = None,
-        opponents: Sequence[GameBot[Any, Any] | str | Policy] | None = None,
+        opponents: str | Sequence[GameBot[Any, Any] | str | Policy] | None = None,
         ruleset: Any = None,
         observation: str | None = None,
         render_mode: str | None = None,
@@ -153,8 +154,10 @@ class SoloEnv(gymnasium.Env[Observation, np.int64]):
         """Whether observations are scaled into [0, 1] by their bounds."""
         self._observation_kind = observation
         if opponents is None:
-            opponents = [default_opponent(self.game)] * (players - 1)
-        if isinstance(opponents, str) or not isinstance(opponents, Sequence) or len(opponents) != players - 1:
+            opponents = default_opponent(self.game)
+        if isinstance(opponents, str):
+            opponents = [opponents] * (players - 1)
+        if not isinstance(opponents, Sequence) or len(opponents) != players - 1:
             raise InvalidValueError(f"opponents must be {players - 1} bots, one per other seat, got {opponents!r}")
         self._opponents = [self._seat_of(bot, i) for i, bot in enumerate(opponents)]
         if render_mode not in (None, "ansi", "human"):
@@ -230,12 +233,16 @@ class SoloEnv(gymnasium.Env[Observation, np.int64]):
         return lead(self.encoding.points(state), self.seat)
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
-        """Which action indices are legal for the learner now, as bools.
+        """Which action indices the learner may give now, as bools.
 
-        All False once the episode is over, and in an episode with no decision.
+        Its legal actions where it decides; every action in an episode with no decision (the next step
+        ignores it), so that a masked policy asked to act never meets an all-False mask; all False once the
+        episode is over (call :meth:`reset`).
         """
-        if self._done or self._no_decision:
+        if self._done:
             return np.zeros(self.encoding.num_actions, np.bool_)
+        if self._no_decision:
+            return np.ones(self.encoding.num_actions, np.bool_)
         return np.array(self.encoding.action_mask(self.table.state), np.bool_)
 
     def _info(self) -> dict[str, Any]:
@@ -251,7 +258,8 @@ class SoloEnv(gymnasium.Env[Observation, np.int64]):
         ``np_random``, from which later episodes draw their seeds and the learner's seat.
 
         If the game ends before the learner's first decision, the episode has none: the observation is the
-        game's last, the mask all 0 and ``info["no_decision"]`` True, and the next :meth:`step` returns the end.
+        game's last, ``info["no_decision"]`` True and every action allowed, and the next :meth:`step` returns
+        the end.
         """
         super().reset(seed=seed)
         self.seat = int(self.np_random.integers(self.players)) if self.fixed_seat is None else self.fixed_seat
@@ -295,7 +303,7 @@ class SoloEnv(gymnasium.Env[Observation, np.int64]):
         outcome = table.outcome()
         terminated = outcome is not None
         truncated = table.truncated
-        reward = outcome.returns[self.seat] if outcome is not None else 0.0
+        reward = self.game.returns(table.state)[self.seat] if outcome is not None else 0.0
         if self.margin:
             now = self._lead_in(table.state)
             reward += self.margin * (now - self._lead)

@@ -12,8 +12,14 @@ What it shares with ``SoloEnv``: the observation (the game's vector of the chose
 or ``scaled`` into [0, 1] by the bounds, bit for bit the same), the action indices, the legal actions in
 ``info["action_mask"]`` and :meth:`~SoloVectorEnv.action_masks`, the reward (the learner's return at the end,
 0 before), the limits (``max_turns``, ``max_steps``, the Table's rule) and the rule for a game that ends
-before the learner's first decision (two beats: its start with an all-0 mask and ``info["no_decision"]``,
-then its end at the next step, whatever action it is given). The seat is drawn per episode unless ``seat``
+before the learner's first decision (two beats: its start with ``info["no_decision"]``, then its end at the
+next step, whatever action it is given). A step whose action is ignored (that one, and the step that deals a
+new game after an end) has a mask with every action allowed, so no mask is ever all False.
+
+Each step that ends an episode carries its statistics in ``info`` as Gymnasium's ``RecordEpisodeStatistics``
+wrapper gives them: ``info["episode"] = {"r": returns, "l": lengths, "t": seconds}`` and the mask
+``info["_episode"]`` of the games whose episode ended (so do not wrap it in that wrapper too: it refuses the
+key it would add). The seat is drawn per episode unless ``seat``
 is given, and ``info["seat"]`` says which it is.
 
 What differs: the games are the batched engine's (its own random streams, seeded from ``reset(seed=...)``),
@@ -41,6 +47,7 @@ True
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from typing import Any, Final, Literal
 
@@ -65,6 +72,7 @@ from cheekymonkey.rl.episodes import (
     NO_DECISION,
     check_limits,
     check_scaled,
+    default_opponent,
     game_of,
     observation_divisors,
     ruleset_of,
@@ -88,10 +96,11 @@ class SoloVectorEnv(VectorEnv[Observations2D, npt.NDArray[np.int64], npt.NDArray
         num_envs: The number of games played side by side.
         players: The number of seats.
         seat: The learner's seat in every game, or None (the default) for a seat drawn per episode.
-        opponents: A bot's name for every other seat (``"random"``, the default), or one name per other seat,
-            the first sitting just after the learner and so on round the table: the bots the game's batched
-            engine plays (its :attr:`~cheekymonkey.batched.BatchedGame.bots`; ``"heuristic"`` and ``"expectimax"``
-            too in *Cheeky Monkey*).
+        opponents: A bot's name for every other seat, or one name per other seat, the first sitting just after
+            the learner and so on round the table: the bots the game's batched engine plays (its
+            :attr:`~cheekymonkey.batched.BatchedGame.bots`; ``"heuristic"`` and ``"expectimax"`` too in *Cheeky
+            Monkey*). None (the default): :func:`~cheekymonkey.rl.episodes.default_opponent` among them, the
+            heuristic bot where it has a batched form (*Cheeky Monkey*), as ``SoloEnv`` seats it.
         ruleset: The rules (the game's rule set, or a preset's name); the standard game if omitted.
         observation: The observation kind (the game's default if omitted).
         illegal_action: ``"lose"`` (the default: the episode ends with ``illegal_reward``) or ``"raise"``.
@@ -113,7 +122,7 @@ class SoloVectorEnv(VectorEnv[Observations2D, npt.NDArray[np.int64], npt.NDArray
         num_envs: int,
         players: int = 2,
         seat: int | None = None,
-        opponents: str | Sequence[str] = "random",
+        opponents: str | Sequence[str] | None = None,
         ruleset: Any = None,
         observation: str | None = None,
         illegal_action: Literal["lose", "raise"] = "lose",
@@ -135,8 +144,10 @@ class SoloVectorEnv(VectorEnv[Observations2D, npt.NDArray[np.int64], npt.NDArray
         """The batched engine that plays the games."""
         if seat is not None and (not is_whole_number(seat) or not 0 <= seat < players):
             raise InvalidValueError(f"seat {seat!r} is not one of the {players} seats, nor None")
-        names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
         batched = self.engine.bots
+        if opponents is None:
+            opponents = default_opponent(self.game, batched)
+        names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
         if len(names) != players - 1 or any(not isinstance(name, str) or name not in batched for name in names):
             raise InvalidValueError(
                 f"opponents must be one of {batched} or {players - 1} of them, one per other seat, "
@@ -173,6 +184,9 @@ class SoloVectorEnv(VectorEnv[Observations2D, npt.NDArray[np.int64], npt.NDArray
         self._pending_terminated = np.zeros(num_envs, np.bool_)
         self._pending_truncated = np.zeros(num_envs, np.bool_)
         self._illegal = np.zeros(num_envs, np.bool_)
+        self._episode_returns = np.zeros(num_envs, np.float64)
+        self._episode_lengths = np.zeros(num_envs, np.int64)
+        self._episode_starts = np.full(num_envs, time.perf_counter())
 
     @property
     def states(self) -> BatchState:
@@ -197,6 +211,9 @@ class SoloVectorEnv(VectorEnv[Observations2D, npt.NDArray[np.int64], npt.NDArray
         dealt = np.ones(self.num_envs, np.bool_)
         self._play_opponents(dealt)
         self._settle(dealt, np.zeros(self.num_envs, np.float32), np.zeros(self.num_envs, np.bool_))
+        self._episode_returns[:] = 0.0
+        self._episode_lengths[:] = 0
+        self._episode_starts[:] = time.perf_counter()
         return self._observe(), self._info()
 
     def step(
@@ -253,14 +270,48 @@ class SoloVectorEnv(VectorEnv[Observations2D, npt.NDArray[np.int64], npt.NDArray
         terminated[over] = states.terminated[over]
         truncated[over] = states.truncated[over]
         self._status[over] = _ENDED
-        return self._observe(), rewards, terminated, truncated, self._info()
+        info = self._info()
+        self._record_episodes(ended, rewards, terminated | truncated, info)
+        return self._observe(), rewards, terminated, truncated, info
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
-        """Which action indices are legal for each learner now (B x num_actions bools; all False where none)."""
+        """Which action indices the learner may give each game now (B x num_actions bools, never all False).
+
+        Where the learner decides, its legal actions. Where the next step ignores the action (it deals a new
+        game after an end, or reports the end of an episode with no decision), every action: any is
+        accepted, so a masked policy never meets an all-False row (its logits would all be minus infinity).
+        """
         states = self.states
         waiting = self._status == _PLAYING
-        mask: npt.NDArray[np.bool_] = states.legal_action_mask & waiting[:, None]
+        mask: npt.NDArray[np.bool_] = states.legal_action_mask | ~waiting[:, None]
         return mask
+
+    def _record_episodes(
+        self,
+        dealt: npt.NDArray[np.bool_],
+        rewards: npt.NDArray[np.float32],
+        done: npt.NDArray[np.bool_],
+        info: dict[str, Any],
+    ) -> None:
+        """Count each episode's return, length and time, and add them to ``info`` where an episode ended.
+
+        As Gymnasium's ``RecordEpisodeStatistics`` under NEXT_STEP autoreset: the step that deals a new game
+        starts the count afresh and is not counted; every other step adds its reward and 1 to the length.
+        """
+        now = time.perf_counter()
+        counting = ~dealt
+        self._episode_returns[dealt] = 0.0
+        self._episode_lengths[dealt] = 0
+        self._episode_starts[dealt] = now
+        self._episode_returns[counting] += rewards[counting]
+        self._episode_lengths[counting] += 1
+        if done.any():
+            info["episode"] = {
+                "r": np.where(done, self._episode_returns, 0.0),
+                "l": np.where(done, self._episode_lengths, 0),
+                "t": np.where(done, np.round(now - self._episode_starts, 6), 0.0),
+            }
+            info["_episode"] = done.copy()
 
     def _draw_seats(self, where: npt.NDArray[np.bool_]) -> None:
         if self.fixed_seat is not None:

@@ -247,7 +247,7 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships without types
         self._clear_rewards()
         outcome = table.outcome()
         if outcome is not None:
-            for seat, value in enumerate(outcome.returns):
+            for seat, value in enumerate(self.game.returns(table.state)):
                 self.rewards[self.possible_agents[seat]] = value
             self.terminations = dict.fromkeys(self.agents, True)
         elif table.truncated:

@@ -43,7 +43,19 @@ from cheekymonkey.simulation.policies import Policy
 from cheekymonkey.simulation.run import simulate
 from cheekymonkey.simulation.summary import SimulationProgress
 
-__all__ = ["ELO_CENTRE", "League", "Pairing", "Standing", "bradley_terry", "league"]
+__all__ = [
+    "ELO_CENTRE",
+    "League",
+    "Pairing",
+    "Standing",
+    "TableLeague",
+    "TableStanding",
+    "bradley_terry",
+    "league",
+    "line_ups",
+    "pairwise_placings",
+    "table_league",
+]
 
 ELO_CENTRE: Final = 1500.0
 """The mean of a league's ratings."""
@@ -359,3 +371,221 @@ def league(
         standings.append(Standing(name, rating, rating - half, rating + half, wins, played_games))
     standings.sort(key=lambda line: -line.rating)
     return League(tuple(standings), tuple(pairings), games, seed, played.ruleset_name(ruleset), played.name, partial)
+
+
+# -- a league at any table size ------------------------------------------------------------------------------
+
+
+@attrs.frozen(slots=True)
+class TableStanding:
+    """One entry's line in a league of several seats: its rating from its placings, and its mean place."""
+
+    name: str
+    """The entry's label."""
+    rating: float
+    """Its Bradley-Terry rating over pairwise placings, on the Elo scale (the league's mean is :data:`ELO_CENTRE`)."""
+    low: float
+    """The lower end of the rating's 95% interval (a bootstrap over games)."""
+    high: float
+    """The upper end of the rating's 95% interval."""
+    mean_place: float
+    """Its mean place (1 is first), over the seats it held in games with a result."""
+    seatings: int
+    """How many seats it held in games with a result (an entry may hold two seats of one table)."""
+
+
+@attrs.frozen(slots=True)
+class TableLeague:
+    """A league of several seats: the standings, best first, and the tables played."""
+
+    standings: tuple[TableStanding, ...]
+    """One line per entry, by rating, highest first."""
+    tables: tuple[tuple[str, ...], ...]
+    """The line-up of each table, its entries in seat order for its first game."""
+    seats: int
+    """Seats at every table."""
+    games: int
+    """Games per table."""
+    truncated: int
+    """Games cut off by a limit, counted for nobody."""
+    seed: int
+    """Table ``t`` played the seeds ``seed + t * games`` and up."""
+    bootstrap: int
+    """Resamples of the games behind each interval."""
+    ruleset: str
+    """The name of the rule set played."""
+    game: str
+    """The name of the game played."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The league as plain dicts, lists, numbers and strings, for :func:`json.dumps`."""
+        return attrs.asdict(self)
+
+
+def line_ups(entries: int, seats: int) -> tuple[tuple[int, ...], ...]:
+    """The tables of a league: for each entry, it and the entries after it round the list, ``seats`` in all.
+
+    Every entry heads one table and holds ``seats`` seats over the league; with fewer entries than seats, an
+    entry holds more than one seat of a table.
+
+    >>> line_ups(4, 3)
+    ((0, 1, 2), (1, 2, 3), (2, 3, 0), (3, 0, 1))
+    """
+    return tuple(tuple((first + k) % entries for k in range(seats)) for first in range(entries))
+
+
+def pairwise_placings(
+    placings: Sequence[Sequence[tuple[int, int]]],
+) -> list[tuple[int, int, float, float]]:
+    """Each game's placings ``(entry, rank)`` as head-to-head results: the better place wins, a tie halves.
+
+    Two seats of one entry are not compared.
+    """
+    results: list[tuple[int, int, float, float]] = []
+    for placing in placings:
+        for a, (i, rank_i) in enumerate(placing):
+            for j, rank_j in placing[a + 1 :]:
+                if i == j:
+                    continue
+                if rank_i < rank_j:
+                    results.append((i, j, 1.0, 0.0))
+                elif rank_j < rank_i:
+                    results.append((i, j, 0.0, 1.0))
+                else:
+                    results.append((i, j, 0.5, 0.5))
+    return results
+
+
+def table_league(
+    bots: Sequence[str | GameBot[Any, Any] | Policy],
+    games: int,
+    seats: int,
+    *,
+    seed: int = 0,
+    ruleset: Any | None = None,
+    game: Game[Any, Any, Any, Any, Any] | str = DEFAULT_GAME,
+    max_actions: int | None = 1_000_000,
+    max_turns: int | None = None,
+    bootstrap: int = 200,
+) -> TableLeague:
+    """Play a league at ``seats`` seats a table and rate every entry by its placings.
+
+    The tables are :func:`line_ups`; each plays ``games`` games, the seats rotated one place from a game to the
+    next (so over ``seats`` games each entry of a table sits in each seat once). Each game's placings count as
+    head-to-head results between the entries at its table (:func:`pairwise_placings`), fitted with the
+    Bradley-Terry model (:func:`bradley_terry`, ratings on the Elo scale). The placings of one game are not
+    independent, so each rating's 95% interval comes from a bootstrap over the games: ``bootstrap`` resamples
+    of the games (drawn with ``random.Random(seed)``), refitted, their 2.5% and 97.5% points.
+
+    Raises:
+        InvalidValueError: If fewer than two entries or a bad count is given.
+        InvalidGameError: If the rules cannot seat ``seats``.
+        GameFailedError: Never: a game that raises raises as it is (the league plays in this process).
+    """
+    import random
+    from collections import deque
+
+    from cheekymonkey.table import Table
+
+    played = game_named(game) if isinstance(game, str) else game
+    if not isinstance(played, Game):
+        raise InvalidValueError(f"game must be a Game or a game's name, got {game!r}")
+    entries = check_bots(bots, played)
+    if len(entries) < 2:
+        raise InvalidValueError(f"a league needs two entries or more, got {len(entries)}")
+    games = whole("games", games, 1)
+    bootstrap = whole("bootstrap", bootstrap, 1)
+    seats = whole("seats", seats, 2)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise InvalidValueError(f"seed must be an integer, got {seed!r}")
+    ruleset = played.ruleset() if ruleset is None else ruleset
+    low, high = played.seat_range(ruleset)
+    if not low <= seats <= high:
+        raise InvalidGameError(f"these rules seat {low} to {high}, not {seats}")
+    names = labels(entries)
+    tables = line_ups(len(entries), seats)
+    placings: list[list[tuple[int, int]]] = []
+    truncated = 0
+    for number, line_up in enumerate(tables):
+        for g in range(games):
+            order = [line_up[(s + g) % seats] for s in range(seats)]
+            table = Table(
+                played,
+                [_seat(played, entries[i], f"{names[i]} {s}") for s, i in enumerate(order)],
+                ruleset=ruleset,
+                seed=seed + number * games + g,
+                max_turns=max_turns,
+                max_steps=max_actions,
+                events=False,
+            )
+            deque(table.steps(), maxlen=0)
+            outcome = table.outcome()
+            if outcome is None:
+                truncated += 1
+                continue
+            placings.append([(i, outcome.ranks[s]) for s, i in enumerate(order)])
+    k = len(entries)
+    links = _links(tables)
+    strengths, _ = bradley_terry(k, _by_pair(pairwise_placings(placings), links))
+    draws = random.Random(seed)
+    samples: list[list[float]] = [[] for _ in range(k)]
+    for _ in range(bootstrap):
+        resampled = [placings[draws.randrange(len(placings))] for _ in placings] if placings else []
+        fitted, _ = bradley_terry(k, _by_pair(pairwise_placings(resampled), links))
+        for index, value in enumerate(fitted):
+            samples[index].append(ELO_CENTRE + _ELO * value)
+    standings = []
+    for index, name in enumerate(names):
+        places = [rank for placing in placings for i, rank in placing if i == index]
+        ordered = sorted(samples[index])
+        low_end = ordered[int(0.025 * (len(ordered) - 1))]
+        high_end = ordered[math.ceil(0.975 * (len(ordered) - 1))]
+        standings.append(
+            TableStanding(
+                name,
+                ELO_CENTRE + _ELO * strengths[index],
+                low_end,
+                high_end,
+                sum(places) / len(places) if places else 0.0,
+                len(places),
+            )
+        )
+    standings.sort(key=lambda line: -line.rating)
+    return TableLeague(
+        tuple(standings),
+        tuple(tuple(names[i] for i in line_up) for line_up in tables),
+        seats,
+        games,
+        truncated,
+        seed,
+        bootstrap,
+        played.ruleset_name(ruleset),
+        played.name,
+    )
+
+
+def _seat(game: Game[Any, Any, Any, Any, Any], entry: str | GameBot[Any, Any], label: str) -> Any:
+    from cheekymonkey.table import Seat
+
+    # A name: a fresh bot of the game's kind, each game. A bot object (a policy's bot included): itself.
+    return Seat.bot(game, entry, label) if isinstance(entry, str) else Seat.of(entry, label)
+
+
+def _by_pair(
+    results: Sequence[tuple[int, int, float, float]], links: Sequence[tuple[int, int]]
+) -> list[tuple[int, int, float, float]]:
+    # The head-to-head results summed per pair of entries, one line per pair that shares a table: the
+    # Bradley-Terry prior (one drawn game) then counts once per pair, and the fit is defined even where a
+    # resample leaves a pair no game.
+    totals = {link: [0.0, 0.0] for link in links}
+    for i, j, a, b in results:
+        key, (x, y) = ((i, j), (a, b)) if i < j else ((j, i), (b, a))
+        totals[key][0] += x
+        totals[key][1] += y
+    return [(i, j, a, b) for (i, j), (a, b) in totals.items()]
+
+
+def _links(tables: Sequence[Sequence[int]]) -> list[tuple[int, int]]:
+    # Every two different entries that share a table.
+    links = {(min(a, b), max(a, b)) for table in tables for a in table for b in table if a != b}
+    return sorted(links)

@@ -132,7 +132,7 @@ class PolicyBot:
         if self._make is not None:
             return self._make(state, seat)
         if self.scaled:
-            from cheekymonkey.rl.episodes import scaled_observation
+            from cheekymonkey.observations import scaled_observation
 
             return scaled_observation(encoding, state, seat), encoding.action_mask(state)
         return encoding.observe(state, seat), encoding.action_mask(state)
@@ -180,7 +180,7 @@ def _arrays_of(encoding: Encoding[Any, Any], scaled: bool) -> Callable[[Any, int
     # numpy is imported only here: the core never needs it.
     import numpy as np
 
-    from cheekymonkey.rl._arrays import Observations
+    from cheekymonkey._observation_arrays import Observations
 
     observations = Observations(encoding, scaled)
 
