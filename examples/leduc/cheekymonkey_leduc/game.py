@@ -42,7 +42,7 @@ from cheekymonkey.base import BaseGame
 from cheekymonkey.checks import is_whole_number
 from cheekymonkey.encoding import Encoding
 from cheekymonkey.errors import GameNotOverError, IllegalActionError, InvalidGameError, NotAChanceNodeError
-from cheekymonkey.game import GameBot
+from cheekymonkey.game import Capabilities, GameBot
 from cheekymonkey.outcome import Outcome, Stakes, Utility
 
 from cheekymonkey_leduc.actions import BETS, CALL, FOLD, RAISE, Action, Bet, Call, Deal, Fold, Raise
@@ -87,6 +87,7 @@ class Leduc(BaseGame[LeducState, Action, Rules, LeducView, LeducEvent]):
     name = "leduc"
     title = "Leduc poker"
     private_information = True
+    capabilities = Capabilities(encodings=True)
 
     # -- the rule set and the seats (L1, L2) -----------------------------------------------------------
 
