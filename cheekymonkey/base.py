@@ -425,7 +425,7 @@ class BaseGame(ABC, Generic[S, A, R, V, E]):
         return max(fewest, min(most, 3))
 
     def stakes(self, players: int, ruleset: R | None = None) -> Stakes:
-        """Default: :meth:`~cheekymonkey.outcome.Stakes.of_outcome`, the winners sharing 1, the others 0.
+        """Default: :meth:`~cheekymonkey.Stakes.of_outcome`, the winners sharing 1, the others 0.
 
         These are the bounds of :meth:`returns`' default.
         """
