@@ -75,10 +75,10 @@ engines)
     "$work/venv/bin/python" "$repo/benchmarks/engines.py" "$@"
     ;;
 ladder)
-    "$work/venv/bin/python" "$repo/benchmarks/tmm_ladder.py" "$@"
+    "$work/venv/bin/python" "$repo/studies/tmm_ladder.py" "$@"
     ;;
 study)
-    "$work/venv/bin/python" "$repo/benchmarks/tmm_choice_study.py" "$@"
+    "$work/venv/bin/python" "$repo/studies/tmm_choice_study.py" "$@"
     ;;
 test)
     # The project without its package sources (those would shadow the installed wheel) and its history.

@@ -1,4 +1,4 @@
-"""The first call's cost of Too Many Monkeys' batched engine: import, init, one step and one observation.
+"""The first call's cost in time (wall and CPU) of Too Many Monkeys' batched engine: import, init, step, observation.
 
 Run it twice with ``NUMBA_CACHE_DIR`` set to a fresh folder: the first run compiles every kernel, the second
 loads them from that folder's cache (docs/reference/batched.md quotes both).

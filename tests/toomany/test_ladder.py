@@ -1,7 +1,7 @@
 """The Too Many Monkeys bot ladder, each step's declared run played again smaller: the range it must hit.
 
 Each run is :func:`cheekymonkey.simulation.simulate` as the declared evaluation plays it
-(``benchmarks/tmm_ladder.py``, ``docs/explanation/bots-too-many-monkeys.md``): game ``i`` with seed ``i``,
+(``studies/tmm_ladder.py``, ``docs/explanation/bots-too-many-monkeys.md``): game ``i`` with seed ``i``,
 every bot moved ``i`` seats round the table, so the first player's edge cancels. The games are seeded, so
 a run gives the same figures every time: these tests cannot flake, and they fail if a change moves a bot's
 strength out of its range. Heuristic over random shows at this size (its 95% Wilson interval lies above the

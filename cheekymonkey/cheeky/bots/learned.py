@@ -8,11 +8,11 @@ layers (ReLU), and plays the legal action with the highest output: the action ma
 Its weights ship with the library as a small file (:data:`WEIGHTS`, float16); the network needs numpy
 and nothing else (the ``rl`` extra), no deep-learning framework.
 
-The weights were learnt by ``benchmarks/train_batched.py imitate`` (PyTorch, the ``train`` extra) for two
+The weights were learnt by ``training/train_batched.py imitate`` (PyTorch, the ``train`` extra) for two
 seats under the standard rules, by imitation of the expectimax bot, its search compiled into the batched
 engine: its decisions in seeded batched games were the examples, and then (as DAgger does) its decisions in
 the positions the network itself reached. (The first weights were learnt the same way at scalar Tables by
-``benchmarks/train_learned.py``, in ten times the CPU time.) How it was trained, and how it plays against
+``training/train_learned.py``, in ten times the CPU time.) How it was trained, and how it plays against
 the other bots, is in the bot ladder's docs (``docs/explanation/bots.md``).
 
 A game the weights were not trained for (another seat count or rule set) is played by the bot it falls

@@ -16,7 +16,7 @@ script reports:
 The games are seeded, so a run gives the same figures on every build; the compiled one is about four
 times faster::
 
-    python benchmarks/tmm_choice_study.py --decision disturb --games 300 --rollouts 1000
+    python studies/tmm_choice_study.py --decision disturb --games 300 --rollouts 1000
     benchmarks/compiled.sh study --decision wild --games 150 --rollouts 1000
 """
 

@@ -6,9 +6,9 @@ seat equally often. The first bot *beats* the others when the 95% Wilson interva
 above its fair share (1/2 at 2 seats, 1/3 at 3). The steps, their seeds and game counts are declared on the
 page ``docs/explanation/bots-too-many-monkeys.md`` before they are run; this script runs them::
 
-    python benchmarks/tmm_ladder.py --step all          # every declared step, one after the other
-    python benchmarks/tmm_ladder.py --step expectimax-3 # one step
-    python benchmarks/tmm_ladder.py --bots expectimax,heuristic --games 200 --seed 0  # a run of your own
+    python studies/tmm_ladder.py --step all          # every declared step, one after the other
+    python studies/tmm_ladder.py --step expectimax-3 # one step
+    python studies/tmm_ladder.py --bots expectimax,heuristic --games 200 --seed 0  # a run of your own
     benchmarks/compiled.sh ladder --step all            # the same games on the compiled build, faster
 
 The games are seeded and the bots deterministic, so both builds play the same games to the same figures.

@@ -12,7 +12,7 @@ in every decision of 20,000), and the expectimax bot's search (the engine's
 ``check --bot expectimax`` shows it chooses as :class:`~cheekymonkey.ExpectimaxBot` in every decision of 20,000).
 Every step is seeded, and PyTorch runs on one thread. Three methods:
 
-``imitate``: imitation of the expectimax bot, as ``benchmarks/train_learned.py`` does it, with the bot's
+``imitate``: imitation of the expectimax bot, as ``training/train_learned.py`` does it, with the bot's
 search compiled in the batch instead of played at scalar Tables.
     1. Examples: batched games of the compiled expectimax bot against the heuristic rule (the seats
        alternating from game to game) and, for ``--self-share`` of them, against itself; each of its
@@ -52,12 +52,12 @@ Each way the weights are written as float16 to ``--out``, with the seat count an
 After the timed part, the greedy network plays the heuristic rule in the batch (``--check-games`` games from
 seed 990000, which no evaluation uses) and the win rate is printed.
 
-    nice python benchmarks/train_batched.py imitate --out /tmp/imitate.npz
-    nice python benchmarks/train_batched.py train --out /tmp/ppo.npz
-    nice python benchmarks/train_batched.py rollouts --out /tmp/rollouts.npz
-    python benchmarks/train_batched.py evaluate /tmp/ppo.npz heuristic --games 6000 --seed 170000 --workers 2
-    python benchmarks/train_batched.py check --states 20000
-    python benchmarks/train_batched.py check --bot expectimax --states 20000
+    nice python training/train_batched.py imitate --out /tmp/imitate.npz
+    nice python training/train_batched.py train --out /tmp/ppo.npz
+    nice python training/train_batched.py rollouts --out /tmp/rollouts.npz
+    python training/train_batched.py evaluate /tmp/ppo.npz heuristic --games 6000 --seed 170000 --workers 2
+    python training/train_batched.py check --states 20000
+    python training/train_batched.py check --bot expectimax --states 20000
 """
 
 from __future__ import annotations

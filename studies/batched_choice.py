@@ -20,7 +20,7 @@ step's random legal actions drawn inside the timed loop (numpy: one array operat
 ``random_legal_actions``; JAX: a categorical draw inside the same ``jit``), by the process's CPU time, and
 prints the median round's decision steps per second.
 
-    python benchmarks/batched_choice.py [--batch 1024 --players 3 --rounds 5]
+    python studies/batched_choice.py [--batch 1024 --players 3 --rounds 5]
 """
 
 from __future__ import annotations

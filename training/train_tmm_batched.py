@@ -17,9 +17,9 @@ The CPU time (``time.process_time()``) is measured from before the first batched
 weights (float32, ``--out``). PyTorch runs on one thread. After the timed part, the greedy network plays the
 heuristic bot in ``--check-games`` games from seed 990,000, which no evaluation uses.
 
-    nice -n 10 python benchmarks/train_tmm_batched.py train --budget 90 --out benchmarks/tmm_policy.npz
-    python benchmarks/train_tmm_batched.py evaluate benchmarks/tmm_policy.npz heuristic --games 1000 --seed 7000000
-    python benchmarks/train_tmm_batched.py evaluate benchmarks/tmm_policy.npz expectimax --games 300 --seed 7100000
+    nice -n 10 python training/train_tmm_batched.py train --budget 90 --out training/tmm_policy.npz
+    python training/train_tmm_batched.py evaluate training/tmm_policy.npz heuristic --games 1000 --seed 7000000
+    python training/train_tmm_batched.py evaluate training/tmm_policy.npz expectimax --games 300 --seed 7100000
 """
 
 from __future__ import annotations
@@ -190,7 +190,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     commands = parser.add_subparsers(dest="command", required=True)
     t = commands.add_parser("train", help="train the network and write its weights")
-    t.add_argument("--out", default="benchmarks/tmm_policy.npz")
+    t.add_argument("--out", default="training/tmm_policy.npz")
     t.add_argument("--budget", type=float, default=90.0, help="CPU seconds in all (default 90)")
     t.add_argument("--collect", type=float, default=0.5, help="share of the budget for positions at most")
     t.add_argument("--positions", type=int, default=60_000)

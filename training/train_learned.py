@@ -20,7 +20,7 @@ After each round the script prints the network's agreement with the expert on he
 win rate against the heuristic bot on ``--check-games`` seeded games (seeds from 900000: the evaluation of
 the ladder uses other seeds). The process's CPU time is printed at the end.
 
-    nice python benchmarks/train_learned.py --out cheekymonkey/cheeky/bots/learned.npz
+    nice python training/train_learned.py --out cheekymonkey/cheeky/bots/learned.npz
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ Reads ``mutants/**/*.meta`` (JSON that mutmut 3 writes: each mutant's exit code)
 mutmut does. The score counts as killed every mutant a test caught (killed, timeout, type check). Globs on the
 mutants' names, as ``mutmut run`` takes them, count only those mutants::
 
-    python benchmarks/mutation_score.py 'cheekymonkey.toomany*'
+    python studies/mutation/mutation_score.py 'cheekymonkey.toomany*'
 """
 
 from __future__ import annotations

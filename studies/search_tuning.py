@@ -13,9 +13,9 @@ the table), so the search bot's win rate here is the one ``simulate --bots
 mcts,expectimax,...`` gives for the same games and settings. With the package installed, from the
 repository root::
 
-    python benchmarks/search_tuning.py --games 600                   # the bot as shipped, 3 seats
-    python benchmarks/search_tuning.py --games 600 --endgame 24      # search from 24 tokens
-    python benchmarks/search_tuning.py --games 600 --iterations 2000
+    python studies/search_tuning.py --games 600                   # the bot as shipped, 3 seats
+    python studies/search_tuning.py --games 600 --endgame 24      # search from 24 tokens
+    python studies/search_tuning.py --games 600 --iterations 2000
 
 Use tuning seeds (the default, from 0): the ladder's evaluations use fresh ones.
 """
