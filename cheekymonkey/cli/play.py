@@ -62,7 +62,7 @@ LIST_MOST = 10
 
 COMMANDS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("v", "view", "table"), "show the table again"),
-    (("?", "help"), "this help; ? and a rule's number, as a refusal names it, shows that rule"),
+    (("?", "help"), "this help; ? and a rule's number shows the rule"),
     (("q", "quit"), "give up the game (the record so far is still saved)"),
 )
 """What may be typed at any prompt besides a move: the keys, then what they do. No key is a move of either game
