@@ -261,7 +261,10 @@ def test_two_people_at_one_table_each_see_the_other_move_and_the_table_as_the_se
     room_document = make_room(server, names, STANDARD, seed)
     room = held(server, room_document)
     ann, bob = open_seats(server, pages, room_document, phone=1)
-    expect(ann.locator("#who")).to_have_text("You are Ann (seat 0) · custom rules")
+    expect(ann.locator("#who")).to_have_text(
+        "You are Ann (seat 0) · custom rules"
+        " · this room was made with a chosen seed: whoever chose it can foresee every draw"
+    )
     expect(ann.locator(".tm-seat.mine .seat-name")).to_have_text("Ann")
     expect(bob.locator(".tm-seat.mine .seat-name")).to_have_text("Bob")
     movers = play_first_moves([ann, bob], room, moves, check=True)
@@ -780,7 +783,10 @@ def test_the_lobby_makes_a_room_with_this_games_custom_rules_and_a_bot(server: L
     ruleset = room.table.ruleset
     assert (ruleset.row_size, ruleset.counts[Card.GIRAFFE - 1], ruleset.counts[Card.WILD - 1]) == (3, 0, 4)
     assert room.table.kinds == ("human", "random")
-    expect(page.locator("#who")).to_have_text("You are Ann (seat 0) · custom rules")
+    expect(page.locator("#who")).to_have_text(
+        "You are Ann (seat 0) · custom rules"
+        " · this room was made with a chosen seed: whoever chose it can foresee every draw"
+    )
     expect(page.locator(".tm-seat .slot")).to_have_count(sum(len(row) for row in room.table.state.rows))
     expect(page.locator('.tm-seat[data-seat="1"] .badge')).to_have_text("Random bot")
 
