@@ -41,6 +41,7 @@ try:
 except ImportError as error:  # pragma: no cover - numpy comes with the rl and batched extras
     raise ImportError("cheekymonkey.solve needs numpy: pip install 'cheekymonkey[rl]'") from error
 
+from cheekymonkey.checks import is_whole_number
 from cheekymonkey.errors import InvalidValueError
 from cheekymonkey.game import Game, GameBot
 
@@ -412,7 +413,7 @@ def solve(
     """
     if not isinstance(tolerance, float) or not tolerance > 0:
         raise InvalidValueError(f"tolerance must be a positive float, got {tolerance!r}")
-    if isinstance(max_states, bool) or not isinstance(max_states, int) or max_states < 1:
+    if not is_whole_number(max_states) or max_states < 1:
         raise InvalidValueError(f"max_states must be a positive integer, got {max_states!r}")
     start = game.new_game(players, ruleset) if root is None else root
     key = _identity if position is None else position
@@ -510,7 +511,7 @@ def play_against(
     players = game.players(solution.root)
     if not (isinstance(seat, int) and 0 <= seat < players):
         raise InvalidValueError(f"the seats are 0 to {players - 1}, got {seat!r}")
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+    if not is_whole_number(games) or games < 1:
         raise InvalidValueError(f"games must be a positive integer, got {games!r}")
     rng = random.Random(seed)
     total = 0.0

@@ -496,7 +496,7 @@ def table_league(
     games = whole("games", games, 1)
     bootstrap = whole("bootstrap", bootstrap, 1)
     seats = whole("seats", seats, 2)
-    if isinstance(seed, bool) or not isinstance(seed, int):
+    if not is_whole_number(seed):
         raise InvalidValueError(f"seed must be an integer, got {seed!r}")
     ruleset = played.ruleset() if ruleset is None else ruleset
     low, high = played.seat_range(ruleset)
