@@ -6,7 +6,7 @@ notation and its words; the events from a number on, each told in words written 
 and any other client read it the same way for every game.
 
 Each event also carries ``log``: the lines a log of the game shows when it comes, the same lines the
-terminal prints (:class:`~cheekymonkey.cli.narrate.Narrator`). A move made of several actions (a stop's
+terminal prints (its narrator, in ``cheekymonkey.cli.narrate``). A move made of several actions (a stop's
 tokens stacked one at a time, :meth:`~cheekymonkey.Game.mid_move`) is told once, when it is complete, in
 one line (:meth:`~cheekymonkey.Game.merge_events`): its last event carries the move's lines and the events
 inside it carry none; a move still going on has no lines yet.
