@@ -71,12 +71,13 @@ def test_a_whole_game_against_a_bot_from_the_lobby_as_a_new_player_plays_it(
         # The hint is the game's own words, the terminal's (a discard too high for the row ends the turn).
         expect(page.locator("#hint")).to_have_text(TOO_MANY_MONKEYS.facts(room.table.state, 0).get("hint", ""))
         if room.table.state.phase is Phase.WILD and not refused:
-            # A draw typed while the wild waits: refused with the rule's reason (TM11), not a bare "not allowed".
+            # A draw typed while the wild waits: refused with the rule's reason in words, not a bare number.
             before = room.version
             page.fill("#command-text", "d")
             page.press("#command-text", "Enter")
             expect(page.locator("#error")).to_contain_text(
-                "'d': the wild in your hand must be placed first, on a face-down position of your row (TM11)"
+                "'d': the wild in your hand must be placed first, on a face-down position of your row"
+                " (rule TM11, Wild monkey)"
             )
             assert room.version == before  # nothing changed
             page.fill("#command-text", "")

@@ -62,6 +62,7 @@ def test_every_refusal_reads_to_you_and_names_its_rule_in_words(name: str) -> No
     """Each refusal as a player reads it: every rule cited as "rule R7, Claims", none bare; never "the player"."""
     game = game_named(name)
     rules = rules_of(game)
+    assert rules is not None
     found = _refusals(name, range(25))
     assert len(found) > 20, sorted(found)
     for reason in found:

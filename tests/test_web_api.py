@@ -25,6 +25,7 @@ from cheekymonkey.cheeky.bots import bust_probability
 from cheekymonkey.cheeky.documents import load_action, load_view, to_document
 from cheekymonkey.errors import IllegalActionError
 from cheekymonkey.games import GAME_NAMES, game_named, games
+from cheekymonkey.refusals import refusal_text
 from cheekymonkey.serialization import DocumentError
 from cheekymonkey.table import Seat, Table
 from cheekymonkey.web import STATIC_DIR, Limits, RoomManager
@@ -171,7 +172,7 @@ def test_a_typed_move_is_read_by_the_games_notation(server: LiveServer) -> None:
     token = token_of(room, 0)
     status, answer = call(server, "POST", "/api/move", {"version": 1, "text": "c 1"}, token=token)
     assert status == 400
-    assert answer["error"].startswith("'c 1': seat 1's stack is empty (R7)")
+    assert answer["error"].startswith("'c 1': seat 1's stack is empty (rule R7, Claims)")
     status, answer = call(server, "POST", "/api/move", {"version": 1, "text": "s"}, token=token)
     assert status == 200
     assert answer["events"][0]["text"].startswith("You stop")
@@ -224,8 +225,9 @@ def test_an_illegal_move_gets_409_with_the_library_reason_and_the_room_unchanged
         apply(before, Claim(1))
     status, answer = call(server, "POST", "/api/move", move(1, "claim", seat=1), token=token_of(room, 0))
     assert status == 409
-    assert answer["error"] == str(expected.value)
-    assert "R7" in answer["error"]
+    assert answer["error"] == refusal_text(CHEEKY_MONKEY, str(expected.value))
+    assert "rule R7, Claims" in answer["error"]
+    assert "R7" not in answer["error"].replace("rule R7", "")  # no bare rule number
     assert answer["table"]["version"] == 1
     assert held(server, room).table.state is before
 
@@ -516,6 +518,7 @@ def test_the_web_package_reaches_games_only_through_the_game_surface() -> None:
         "cheekymonkey.games",
         "cheekymonkey.names",
         "cheekymonkey.outcome",
+        "cheekymonkey.refusals",  # a refusal in words: the game's rule titles, found through the game object
         "cheekymonkey.serialization._parsing",  # the JSON parser's duplicate-key check, shared with the loaders
         "cheekymonkey.table",
         "cheekymonkey.text_table",

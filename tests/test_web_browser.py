@@ -25,6 +25,7 @@ from cheekymonkey import CHEEKY_MONKEY, ActionTextError, Animal, Claim, apply, n
 from cheekymonkey.cheeky.actions import Draw, Stop
 from cheekymonkey.cheeky.documents import load_record, to_document
 from cheekymonkey.games import DEFAULT_GAME, GAME_NAMES, game_named
+from cheekymonkey.refusals import refusal_text
 from cheekymonkey.table import Table
 from cheekymonkey.web import Room, RoomManager, SeatSpec
 from cheekymonkey.web.store import SqliteStore
@@ -225,7 +226,9 @@ def test_a_refused_move_is_shown_with_the_library_reason(server: LiveServer, pag
     expect(ann.locator("#status")).to_have_text("Your turn.")
     ann.fill("#command-text", "c 1")
     ann.press("#command-text", "Enter")
-    expect(ann.locator("#error")).to_contain_text(f"'c 1': {refusal.value.reason}")
+    # The reason as the terminal gives it: the rule named in words, never a bare number.
+    expect(ann.locator("#error")).to_contain_text(f"'c 1': {refusal_text(CHEEKY_MONKEY, refusal.value.reason)}")
+    expect(ann.locator("#error")).to_contain_text("(rule R7, Claims)")
     assert kept.table.state is before
     # Names are text, never markup: the seat shows the brackets, and no element came of them.
     expect(ann.locator("#board .seat").nth(1).locator(".seat-name")).to_have_text("<b>Bob</b>")
@@ -283,9 +286,20 @@ def test_a_stacking_order_chosen_on_the_page_ends_up_on_the_stack(server: LiveSe
     mine = ann.locator("#board .seat.mine")
     expect(mine.locator(".stack-top .token-name")).to_have_text(order[2].label)
     expect(mine.locator(".height")).to_have_text(f"3 tokens, {order[2].label} on top")
-    expect(ann.locator("#log li.log-stacked")).to_have_text(
-        [re.compile(rf"^\d+{re.escape(text)}$") for text in told(kept, 0, {"stacked"})]
-    )
+    # The three tokens put down one at a time are one move, and one line in the log, as at the terminal: the
+    # whole stack in order, on the event that completed it (the tokens' events are still numbered and kept).
+    stacked = [event for event in kept.table.events if to_document(event)["type"] == "stacked"]
+    assert len(stacked) >= 2
+    (merged,) = CHEEKY_MONKEY.merge_events(stacked)
+    line = CHEEKY_MONKEY.event_text(merged, kept.table.names, 0)
+    labels = f"{order[0].label}, {order[1].label} and {order[2].label}"
+    assert line == f"You stack {labels}, bottom to top: the {order[2].label} on top."
+    expect(ann.locator("#log li.log-stacked")).to_have_text([re.compile(rf"^\d+{re.escape(line)}$")])
+    expect(ann.locator("#log li")).to_have_count(len(kept.table.events) - len(stacked) + 1)
+    assert ann.locator("#log li", has_text="on top of your stack").count() == 0
+    # A page opened now reads the room's whole log from the start: the same single line.
+    again = pages.open(server.url + room["seats"][0]["link"])
+    expect(again.locator("#log li.log-stacked")).to_have_text([re.compile(rf"^\d+{re.escape(line)}$")])
 
 
 @pytest.mark.parametrize(

@@ -192,7 +192,12 @@ def test_web_secrets_a_game_without_secrets_keeps_its_plain_links_and_replayable
     table = call(server, "GET", "/api/table", token=tokens[1])[1]
     documents = kept.game.documents()
     assert table["events"] == [
-        {"seq": i, "event": documents.to_document(event), "text": kept.game.event_text(event, kept.table.names, 1)}
+        {
+            "seq": i,
+            "event": documents.to_document(event),
+            "text": kept.game.event_text(event, kept.table.names, 1),
+            "log": [kept.game.event_text(event, kept.table.names, 1)],  # each a move of its own: a line each
+        }
         for i, event in enumerate(kept.table.events)
     ]
     assert table["view"] == documents.to_document(kept.table.view(1))

@@ -22,7 +22,6 @@ exit status is 3 unless a later save succeeds.
 from __future__ import annotations
 
 import argparse
-import importlib
 import re
 import sys
 import termios
@@ -34,6 +33,7 @@ from cheekymonkey.cli.options import add_table_options
 from cheekymonkey.cli.table_run import TableRun, seat_table
 from cheekymonkey.errors import CheekyMonkeyError
 from cheekymonkey.games import AnyGame
+from cheekymonkey.refusals import refusal_text, rules_of
 
 __all__ = [
     "COMMANDS",
@@ -172,21 +172,6 @@ def prompt_keys(game: AnyGame, state: Any, names: Sequence[str]) -> dict[str, st
                 raise ValueError(f"{key!r} is both a move and the command to {meaning}")
             keys[key] = meaning
     return keys
-
-
-def rules_of(game: AnyGame) -> Any:
-    """The game's rules in words (its package's ``rule_words`` module), or None for a game without one."""
-    package = type(game).__module__.rpartition(".")[0]
-    try:
-        return importlib.import_module(f"{package}.rule_words")
-    except ImportError:
-        return None
-
-
-def refusal_text(game: AnyGame, text: str) -> str:
-    """A message for a player with each rule number it cites followed by the rule's title (``rule R7, Claims``)."""
-    rules = rules_of(game)
-    return text if rules is None else str(rules.in_words(text))
 
 
 def _rule_numbers(text: str) -> list[str]:

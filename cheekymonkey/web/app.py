@@ -33,7 +33,8 @@ means another site's page cannot make a player's browser move for them (it would
 
 Status codes: 400 a malformed body, query or field (the library's reason), or a host not served; 401 no
 token; 404 an unknown token or an ended room; 405 a wrong method; 408 a body not sent in time; 409 not
-your turn, an illegal move (the library's reason, the room unchanged), a stale version, a record asked
+your turn, an illegal move (the library's reason, each rule it cites named in words: "rule R7, Claims";
+the room unchanged), a stale version, a record asked
 for before the end, or a seat link claimed already; 413 a body over the cap; 415 a body that is not
 ``application/json``; 429 a client's limit reached and 503 the server's (both with ``Retry-After``), or
 the store unreachable (its body never names the store's address or file: the log does). Every answer
@@ -73,8 +74,9 @@ except ImportError as error:  # pragma: no cover - exercised only without the ex
     ) from error
 
 from cheekymonkey.checks import is_whole_number
-from cheekymonkey.errors import CheekyMonkeyError, IllegalActionError, InvalidValueError
+from cheekymonkey.errors import ActionTextError, CheekyMonkeyError, IllegalActionError, InvalidValueError
 from cheekymonkey.games import AnyGame
+from cheekymonkey.refusals import refusal_text
 from cheekymonkey.serialization._parsing import _reject_duplicates
 from cheekymonkey.web.limits import RequestBudget, client_network, request_cost
 from cheekymonkey.web.rooms import (
@@ -541,7 +543,11 @@ def create_app(
         except (RoomError, IllegalActionError) as error:
             if isinstance(error, RoomError) and error.status != 409:
                 raise
-            raise _ApiError(409, str(error), extra={"table": room.message(seat, since)}) from None
+            # The player reads the reason: each rule it cites by number is named in words, as at the terminal.
+            reason = refusal_text(room.game, str(error))
+            raise _ApiError(409, reason, extra={"table": room.message(seat, since)}) from None
+        except ActionTextError as error:  # a text that is no move in the game's notation: 400, in words too
+            raise _ApiError(400, refusal_text(room.game, str(error))) from None
         return JSONResponse(room.message(seat, since))
 
     async def claim(request: Request) -> Response:

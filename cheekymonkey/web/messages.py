@@ -4,6 +4,12 @@
 there): the seat's view, never the full state; the seat's legal moves, each with its text in the game's
 notation and its words; the events from a number on, each told in words written for that seat. The page
 and any other client read it the same way for every game.
+
+Each event also carries ``log``: the lines a log of the game shows when it comes, the same lines the
+terminal prints (its narrator, in ``cheekymonkey.cli.narrate``). A move made of several actions (a stop's
+tokens stacked one at a time, :meth:`~cheekymonkey.Game.mid_move`) is told once, when it is complete, in
+one line (:meth:`~cheekymonkey.Game.merge_events`): its last event carries the move's lines and the events
+inside it carry none; a move still going on has no lines yet.
 """
 
 from __future__ import annotations
@@ -13,7 +19,7 @@ from typing import Any, Protocol
 from cheekymonkey.games import AnyGame
 from cheekymonkey.table import Table, Waiting, events_seen
 
-__all__ = ["MessageSource", "bare", "events_seen_since", "table_message"]
+__all__ = ["MessageSource", "bare", "events_seen_since", "log_lines", "table_message"]
 
 
 class MessageSource(Protocol):
@@ -85,6 +91,66 @@ def events_seen_since(table: Table[Any, Any, Any, Any, Any], seat: int | None, s
     return numbered
 
 
+def _move_groups(table: Table[Any, Any, Any, Any, Any], since: int) -> list[tuple[int, int, bool]]:
+    """The moves with events numbered ``since`` or later, oldest first: each its first event, end and completeness.
+
+    A move ends with each action that is not inside a move of several actions, the rule the terminal's
+    narrator holds events by: an action ends one unless both the state it was played in and the one it led
+    to are :meth:`~cheekymonkey.Game.mid_move`. A table keeps its events, not where each action's begin, so
+    each action's events are counted again (a game's ``apply_with_events`` is a function of its state and
+    action), from the newest action back to the start of the move that holds event ``since``.
+    """
+    game = table.game
+    history = table.history
+    actions = table.actions
+    end = len(table.events_since(0))
+    groups: list[tuple[int, int, bool]] = []
+    gathering: tuple[int, bool] | None = None  # the end of the move being gathered, walking back, and if whole
+    for index in range(len(actions) - 1, -1, -1):
+        before, after = history[index], history[index + 1]
+        ends_move = not (game.mid_move(before) and game.mid_move(after))
+        if ends_move and gathering is not None:
+            # This action ended the move before the one gathered so far, which is therefore all there.
+            groups.append((end, *gathering))
+            if end <= since:
+                break
+            gathering = None
+        if gathering is None:
+            gathering = (end, ends_move)  # only the newest move can be still going on
+        end -= len(game.apply_with_events(before, actions[index])[1])
+    else:
+        if gathering is not None:
+            groups.append((end, *gathering))
+    return [group for group in reversed(groups) if group[1] > since]
+
+
+def log_lines(table: Table[Any, Any, Any, Any, Any], seat: int | None, since: int = 0) -> dict[int, list[str]]:
+    """The lines a log shows for the events numbered ``since`` on, by event number, as ``seat`` reads them.
+
+    The last event ``seat`` sees of each complete move gets the move's lines: its events as the seat sees
+    them (:func:`~cheekymonkey.table.events_seen`), joined by :meth:`~cheekymonkey.Game.merge_events` and
+    told by :meth:`~cheekymonkey.Game.event_text`, as the terminal prints them. When joining leaves every
+    event as it was, each event gets its own line instead. Any other event gets no line. Only the events
+    numbered ``since`` on are keys, but a move's lines are told from all its events.
+    """
+    game = table.game
+    names = table.names
+    events = table.events_since(0)
+    since = max(0, since)
+    lines: dict[int, list[str]] = {}
+    for start, stop, whole in _move_groups(table, since):
+        seen = [(seq, shown) for seq in range(start, stop) for shown in events_seen(game, (events[seq],), seat)]
+        if not whole or not seen:
+            continue
+        merged = game.merge_events([shown for _, shown in seen])
+        if len(merged) == len(seen):
+            for seq, shown in seen:
+                lines[seq] = [game.event_text(shown, names, seat)]
+        else:
+            lines[seen[-1][0]] = [game.event_text(event, names, seat) for event in merged]
+    return {seq: told for seq, told in lines.items() if seq >= since}
+
+
 def table_message(room: MessageSource, seat: int, since: int = 0) -> dict[str, Any]:
     """What ``seat`` sees of ``room`` now, as a JSON-ready dictionary (:meth:`~cheekymonkey.web.Room.message`)."""
     table = room.table
@@ -95,6 +161,7 @@ def table_message(room: MessageSource, seat: int, since: int = 0) -> dict[str, A
     start = max(0, since)
     legal = table.legal_actions() if table.waiting is Waiting.PERSON and table.to_move == seat else ()
     outcome = table.outcome()
+    log = log_lines(table, seat, start)
     return {
         "game": game.name,
         "title": game.title,
@@ -121,7 +188,12 @@ def table_message(room: MessageSource, seat: int, since: int = 0) -> dict[str, A
         ],
         "facts": game.facts(state, seat),
         "events": [
-            {"seq": seq, "event": documents.to_document(event), "text": game.event_text(event, names, seat)}
+            {
+                "seq": seq,
+                "event": documents.to_document(event),
+                "text": game.event_text(event, names, seat),
+                "log": log.get(seq, []),
+            }
             for seq, event in events_seen_since(table, seat, start)
         ],
         "outcome": None if outcome is None else {"winners": list(outcome.winners), "ranks": list(outcome.ranks)},

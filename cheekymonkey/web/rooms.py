@@ -485,8 +485,10 @@ class Room:
         - ``legal``: the seat's moves now, each its ``action`` document, its ``text`` in the game's notation
           and its ``words``; empty unless the seat is to move;
         - ``facts``: :meth:`~cheekymonkey.Game.facts`, what the seat could work out for itself;
-        - ``events``: ``{"seq", "event", "text"}`` for each event from ``since`` on: its document and one
-          line in words written for this seat (their own seat is "you"). For a game with private
+        - ``events``: ``{"seq", "event", "text", "log"}`` for each event from ``since`` on: its document, one
+          line in words written for this seat (their own seat is "you"), and the lines a log shows for it,
+          the terminal's (a move of several actions, tokens stacked one at a time, is one line on its last
+          event and none on the others; see :func:`~cheekymonkey.web.messages.log_lines`). For a game with private
           information, each as the seat sees it (:meth:`~cheekymonkey.Game.event_for`; one that shows the
           seat nothing is left out, the others keep their ``seq``);
         - ``outcome``: ``{"winners", "ranks"}`` once the game is over, else None;

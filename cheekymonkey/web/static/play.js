@@ -11,6 +11,7 @@
   let drawing = null; // the game's drawing, once loaded
   let nextSeq = 0; // the next event to add to the log
   const pendingEvents = new Map(); // events that arrived ahead of an earlier one
+  let logLines = 0; // the lines written in the log so far
   // The version of the table the newest move on its way was chosen from, or null. The buttons wait only while
   // the page still shows that table: the room's next table often arrives on the event stream before the move's
   // own answer does, and from then on the buttons (and their keys) are that table's, ready to be used.
@@ -88,10 +89,15 @@
       const item = pendingEvents.get(nextSeq);
       pendingEvents.delete(nextSeq);
       if (drawing.onEvent) drawing.onEvent(item.event, item.seq, live);
-      const li = el("li", "log-" + String(item.event.type || "event").replace(/[^a-z_]/g, ""));
-      li.appendChild(el("span", "log-number", nextSeq + 1));
-      li.appendChild(document.createTextNode(item.text));
-      log.insertBefore(li, log.firstChild);
+      // The log shows the lines the server wrote for it, as the terminal prints them: a move of several
+      // actions (tokens stacked one at a time) is one line on its last event, and none on the others.
+      for (const line of Array.isArray(item.log) ? item.log : [item.text]) {
+        logLines += 1;
+        const li = el("li", "log-" + String(item.event.type || "event").replace(/[^a-z_]/g, ""));
+        li.appendChild(el("span", "log-number", logLines));
+        li.appendChild(document.createTextNode(line));
+        log.insertBefore(li, log.firstChild);
+      }
       nextSeq += 1;
     }
     while (log.children.length > 200) log.lastChild.remove();
