@@ -196,7 +196,7 @@ def test_at_a_terminal_the_game_has_its_own_help_a_coloured_board_and_q_quits_wi
     assert status == 0, out
     assert "\x1b[" in out  # colour at a terminal
     plain = ANSI.sub("", out)
-    assert "Too Many Monkeys, standard rules: you against Random 1, Random 2 (seed 2)." in plain
+    assert "Too Many Monkeys, standard rules: you against Random 1, Random 2." in plain  # no seed before the end
     assert "With a wild in hand:" in plain
     assert "q, quit        give up the game" in plain
     assert "You quit the game." in plain

@@ -325,7 +325,8 @@ def test_play_at_a_terminal_is_the_default_and_says_you() -> None:
     """At a terminal the default command is play, against bots, with the table drawn for you."""
     status, out = run_at_terminal(["--seed", "4", "--players", "2", "--no-record", "--delay", "0"], "q\n")
     assert status == 0, out
-    assert "you against Heuristic 1 (seed 4)." in out
+    assert "you against Heuristic 1." in out
+    assert "Seed 4: --seed 4 deals this game again." in out  # a quit game is over: its seed is shown
     assert "In front of you:" in out
     assert "You quit the game." in out
 

@@ -19,7 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from cheekymonkey.games import AnyGame
-from cheekymonkey.table import Step
+from cheekymonkey.table import Step, events_seen
 from cheekymonkey.text_table import TextTable
 
 __all__ = ["WIDTH", "Narrator", "draw", "make_console", "stdin_is_terminal"]
@@ -79,6 +79,12 @@ def draw(table: TextTable, width: int, widths: dict[str, int] | None = None) -> 
 class Narrator:
     """Prints what happens at a table, one line per event, as ``viewer`` reads it (None: a spectator).
 
+    ``viewer`` is shown its own information only: each event goes through the game's
+    :meth:`~cheekymonkey.Game.event_for` (:func:`~cheekymonkey.table.events_seen`; an event that shows the
+    viewer nothing is left out), and the board is the viewer's view. For a game with private information the
+    result is drawn below the board as the viewer sees it at the end: what the rules reveal (a showdown's
+    hands), and no more.
+
     The events of one move made of several actions (tokens stacked one at a time) are held until the move is
     complete, then printed together (:meth:`~cheekymonkey.Game.merge_events`), so a move reads as one line.
     """
@@ -102,7 +108,7 @@ class Narrator:
 
     def flush(self) -> None:
         """Print every event held."""
-        for event in self.game.merge_events(self._held):
+        for event in self.game.merge_events(events_seen(self.game, self._held, self.viewer)):
             self.console.print(self.game.event_text(event, self.names, self.viewer))
         self._held.clear()
 
@@ -113,7 +119,9 @@ class Narrator:
         )
 
     def result(self, state: Any) -> None:
-        """Draw the final result."""
+        """Draw the final result; for a game with private information, the board as the viewer sees it first."""
+        if self.game.private_information:
+            self.board(state)
         self.console.print()
         self.console.print(draw(self.game.result_table(state, self.names), self.console.width))
 

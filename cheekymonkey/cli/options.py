@@ -53,6 +53,7 @@ __all__ = [
     "positive_int",
     "ruleset_from",
     "seat_names",
+    "seat_type",
     "seed_from",
     "seed_type",
 ]
@@ -61,7 +62,8 @@ DEFAULT_DELAY = 0.4
 """Seconds between bots' moves at a terminal (``--delay``); there is no delay in a pipe."""
 
 DEFAULT_PLAYERS = 3
-"""Seats when ``--players`` is not given (the nearest the game allows)."""
+"""The seats most games start from (:meth:`~cheekymonkey.Game.default_seats`' own default): ``--players``
+defaults to each game's :meth:`~cheekymonkey.Game.default_seats`, not to this."""
 
 MAX_SEED = 2**53 - 1
 """The largest seed in size: a record keeps its seed, and a JSON document holds whole numbers up to this exactly."""
@@ -116,6 +118,9 @@ def number_type(
 
 positive_int = number_type(int, 1, what="a count")
 """Parse a whole number of 1 or more for argparse."""
+
+seat_type = number_type(int, 0, what="a seat")
+"""Parse a seat for argparse: a whole number of 0 or more (``replay --seat``; the record says how many seats)."""
 
 delay_type = number_type(float, 0, 10, what="a number of seconds")
 """Parse ``--delay`` for argparse: seconds, 0 to 10."""
@@ -195,7 +200,7 @@ def each_game(describe: Callable[[AnyGame], str]) -> str:
 
 def _seats(game: AnyGame) -> str:
     low, high = game.seat_range()
-    return f"{low} to {high}"
+    return f"{low} to {high}, default {game.default_seats()}"
 
 
 def add_game_option(parser: argparse.ArgumentParser, *, what: str = "the game to play") -> None:
@@ -220,7 +225,7 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
         "--players",
         type=positive_int,
         default=None,
-        help=f"seats (default {DEFAULT_PLAYERS}, or the nearest the game allows): {each_game(_seats)}",
+        help=f"seats (default: the game's usual number): {each_game(_seats)}",
     )
     parser.add_argument(
         "--seed",
@@ -322,14 +327,14 @@ def plural(count: int, noun: str) -> str:
 
 
 def players_from(game: AnyGame, ruleset: Any, given: int | None) -> int:
-    """The seat count: ``given``, or the default (:data:`DEFAULT_PLAYERS`, or the nearest the rule set allows).
+    """The seat count: ``given``, or the game's usual number (:meth:`~cheekymonkey.Game.default_seats`).
 
     Raises:
         OptionError: If the rule set cannot seat ``given`` players.
     """
     low, high = game.seat_range(ruleset)
     if given is None:
-        return min(max(DEFAULT_PLAYERS, low), high)
+        return game.default_seats(ruleset)
     if not low <= given <= high:
         raise OptionError(f"{plural(given, 'player')}: {game.title} ({_rules_name(ruleset)}) takes {low} to {high}")
     return given

@@ -16,7 +16,10 @@ The record is saved as the game goes (see :mod:`cheekymonkey.cli.record_file`): 
 before the first move (status 2, and no game, if it cannot be written or exists already without
 ``--overwrite``), and saved after every move, so even a killed game keeps every move but the one in
 progress. If a save fails during the game, the game goes on, the error goes to standard error, and the
-exit status is 3 unless a later save succeeds.
+exit status is 3 unless a later save succeeds. That record is the machine's, to resume or replay the game, not a
+screen: it holds the seed and every card dealt. The screen shows seat 0's information only: each event as the
+game's :meth:`~cheekymonkey.Game.event_for` shows it to seat 0, the board as seat 0 sees it, and no seed until the
+game is over (played out or quit), where it is shown with the result and ``--seed`` plays the game again.
 """
 
 from __future__ import annotations
@@ -203,9 +206,11 @@ def run(args: argparse.Namespace) -> int:
     session = seat_table(args, "play", person=PERSON)
     table, game, names, console = session.table, session.game, session.names, session.console
     session.save()
-    given = "" if args.seed is not None else ", chosen at random"
+    # No seed before the end: it predicts every draw (the other hands, the cards to come). It is shown with the
+    # result, where it plays the game again; the record saved for resuming holds it (the machine's, not a screen).
+    session.seed_at_end = True
     you = "you" if args.names is None else f"{names[0]} (you)"
-    console.print(f"{session.header(args)}: {you} against {', '.join(names[1:])} (seed {table.seed}{given}).")
+    console.print(f"{session.header(args)}: {you} against {', '.join(names[1:])}.")
     for line in textwrap.wrap(game.summary, min(console.width, WIDTH)):
         console.print(line)
     console.print("Type ? for help. You are seat 0 and go first.")

@@ -1,14 +1,16 @@
 """``cheekymonkey replay FILE``: step through a saved game record, narrated turn by turn, or jump to a round or turn.
 
-The record is checked as it is loaded (a record that does not replay is refused, naming the step), then its
-actions are played again at a :class:`~cheekymonkey.Table` seated as the record says, and each step's events
-are narrated. At a terminal it steps: after each turn it shows the table and waits for Enter; there ``r N``
-jumps to round N (offered only where the record has more than one), ``t N`` to turn N, ``e`` to the end, and
-``q`` stops; at the end, ``r N`` and ``t N`` go back. ``--to round:N`` (or ``turn:N``,
-``end``) starts there, the turns before it played without a word. ``--no-step`` prints the whole game at once,
-and ``--step`` waits even when the answers come from a pipe (at the end of standard input it plays the rest
-without waiting). In a pipe it prints the whole game. A record that ends before the game does says whether its
-player quit there, or the record was cut short. Exit status: 0 after a replay, 2 if the file cannot be read or
+The record is checked as it is loaded (a record that does not replay is refused, naming the step), then its actions
+are played again at a :class:`~cheekymonkey.Table` seated as the record says, and each step's events are narrated.
+At a terminal it steps: after each turn it shows the table and waits for Enter; there ``r N`` jumps to round N
+(offered only where the record has more than one), ``t N`` to turn N, ``e`` to the end, and ``q`` stops; at the
+end, ``r N`` and ``t N`` go back. ``--to round:N`` (or ``turn:N``, ``end``) starts there, the turns before it
+played without a word. ``--no-step`` prints the whole game at once, and ``--step`` waits even when the answers come
+from a pipe (at the end of standard input it plays the rest without waiting). In a pipe it prints the whole game.
+It shows what a spectator is shown: each event as the game's :meth:`~cheekymonkey.Game.event_for` shows it to
+nobody in particular, the spectator's board, and at the end the hands as the rules reveal them; ``--seat N``
+follows seat N's information instead (its events, its view). A record that ends before the game does says whether
+its player quit there, or the record was cut short. Exit status: 0 after a replay, 2 if the file cannot be read or
 is not a valid record, or ``--to`` names a round or turn the record does not reach.
 """
 
@@ -20,7 +22,7 @@ import sys
 from pathlib import Path
 from typing import Any, Final
 
-from cheekymonkey.cli.options import OptionError, game_from, names_type, seat_names
+from cheekymonkey.cli.options import OptionError, game_from, names_type, seat_names, seat_type
 from cheekymonkey.errors import CheekyMonkeyError
 from cheekymonkey.games import GAME_NAMES, AnyGame, game_of_document
 from cheekymonkey.table import Seat, Table
@@ -91,6 +93,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="seat names, comma-separated, in seat order (default: the names in the record, else Seat 0, Seat 1, ...)",
     )
+    parser.add_argument(
+        "--seat",
+        type=seat_type,
+        default=None,
+        metavar="N",
+        help="follow seat N's information (seats from 0): the events and the board as that seat saw them "
+        "(default: as a spectator sees them)",
+    )
 
 
 class _Places:
@@ -144,6 +154,8 @@ def run(args: argparse.Namespace) -> int:
         # A record file copied or saved in part: the loader's text is the file.
         message = str(error).replace("the text is cut short", "the file is cut short")
         raise OptionError(f"{args.file}: {message}") from None
+    if args.seat is not None and args.seat >= record.players:
+        raise OptionError(f"there is no seat {args.seat}: the record has seats 0 to {record.players - 1}")
     names = seat_names(args, list(record.names) or [f"Seat {seat}" for seat in range(record.players)])
     kinds = record.bots or ("human",) * record.players
     # The seats as the record has them, without bots: a replay plays the record's actions, and nobody else.
@@ -167,7 +179,9 @@ def run(args: argparse.Namespace) -> int:
         console.print("Players: " + ", ".join(f"{n} ({kind})" for n, kind in zip(names, kinds, strict=True)) + ".")
     else:
         console.print("Players: " + ", ".join(names) + ".")
-    narrator = Narrator(console, game, names)
+    if args.seat is not None:
+        console.print(f"Following {names[args.seat]} (seat {args.seat}): what that seat was shown, and no more.")
+    narrator = Narrator(console, game, names, args.seat)
     waiting = args.step if args.step is not None else stdin_is_terminal() and sys.stdout.isatty()
     rounds = len(places.rounds) > 1
     played = 0  # the actions played at the table (Table.actions copies them all)

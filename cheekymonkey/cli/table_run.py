@@ -75,7 +75,9 @@ def seat_table(args: argparse.Namespace, command: str, *, person: str | None) ->
     seats += [Seat.bot(game, kind, name) for kind, name in zip(kinds, names[first_bot:], strict=True)]
     table: Table[Any, Any, Any, Any, Any] = Table(game, seats, ruleset=ruleset, seed=seed_from(args))
     viewer = None if person is None else 0
-    return TableRun(make_console(), table, names, viewer=viewer, delay=args.delay, file=file, command=command)
+    run = TableRun(make_console(), table, names, viewer=viewer, delay=args.delay, file=file, command=command)
+    run.seed_given = args.seed is not None
+    return run
 
 
 class TableRun:
@@ -115,6 +117,11 @@ class TableRun:
         self.save_failed = False
         self.quit_by: int | None = None
         """The seat whose player quit the game, once one has: the record saved says so."""
+        self.seed_at_end = False
+        """Whether the seed is shown with the result (``play``; ``watch`` of a game with private information) and
+        not before: a seed predicts every draw, so nobody at the table sees it while the game goes on."""
+        self.seed_given = False
+        """Whether the seed was given (``--seed``), not chosen at random: the line that shows it says which."""
         self.on_round_end: Callable[[int], None] | None = None
         """With it, a round won draws the board that won it, then calls it with the next round's number (``play``)."""
         package = type(self.game).__module__.rpartition(".")[0]
@@ -174,6 +181,11 @@ class TableRun:
         self.narrator.flush()
         if self.table.over:
             self.narrator.result(self.table.state)
+        if self.seed_at_end and (self.table.over or self.quit_by is not None):
+            # The game is over (played out or given up): the seed now predicts nothing, and plays it again.
+            given = "" if self.seed_given else ", chosen at random"
+            seed = self.table.seed
+            self.console.print(f"Seed {seed}{given}: --seed {seed} deals this game again.", soft_wrap=True)
         if self.file is None:
             return status
         self.save()

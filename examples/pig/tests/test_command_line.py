@@ -24,7 +24,8 @@ def test_a_person_plays_a_whole_game_at_a_terminal_and_its_record_replays(tmp_pa
     text = ANSI.sub("", out)
     assert status == 0, text[-2000:]
     assert "\x1b[" in out  # coloured, as at any terminal
-    assert "Pig, short rules: you against Random 1 (seed 7)." in text
+    assert "Pig, short rules: you against Random 1." in text
+    assert "Seed 7: --seed 7 deals this game again." in text  # with the result, not before
     assert "  r  roll the die" in text
     assert "no legal action" not in text  # no answer was refused
     game = _record(record)
