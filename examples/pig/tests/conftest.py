@@ -46,7 +46,12 @@ def run(args: list[str], cwd: Path, stdin: str | None = None) -> subprocess.Comp
 
 
 def run_at_terminal(args: list[str], answers: str, cwd: Path, columns: int = 100) -> tuple[int, str]:
-    """``cheekymonkey ARGS`` at a pseudo-terminal, ``answers`` typed ahead (not echoed); status and output."""
+    """``cheekymonkey ARGS`` at a pseudo-terminal (not echoed); status and output.
+
+    The answers are typed one line at a time, each when the command waits at a prompt (its output stops after
+    ": ", ". " or "? "), as a person types: ``play`` discards what was typed before its prompt. A pause
+    ("Press Enter ...") is answered with Enter, and a prompt met after the last answer with the end of input.
+    """
     leader, follower = pty.openpty()
     attributes = termios.tcgetattr(follower)
     attributes[3] &= ~termios.ECHO
@@ -55,8 +60,8 @@ def run_at_terminal(args: list[str], answers: str, cwd: Path, columns: int = 100
         [command_path(), *args], stdin=follower, stdout=follower, stderr=follower, cwd=cwd, env=_env(columns)
     )
     os.close(follower)
-    os.write(leader, answers.encode())
-    chunks = []
+    pending = answers.splitlines(keepends=True)
+    chunks: list[bytes] = []
     deadline = time.monotonic() + 300  # a wide margin: the game takes a second or two
     while time.monotonic() < deadline:
         ready, _, _ = select.select([leader], [], [], 1)
@@ -71,6 +76,11 @@ def run_at_terminal(args: list[str], answers: str, cwd: Path, columns: int = 100
         if not chunk:
             break
         chunks.append(chunk)
+        tail = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", b"".join(chunks[-4:]).decode("utf-8", "replace")).replace("\r", "")
+        if re.search(r"Press Enter [^\n]*\. $", tail):
+            os.write(leader, b"\n")
+        elif tail.endswith((": ", ". ", "? ")):
+            os.write(leader, pending.pop(0).encode() if pending else b"\x04")
     os.close(leader)
     status = process.wait(timeout=30)
     return status, b"".join(chunks).decode("utf-8", "replace").replace("\r\n", "\n")
