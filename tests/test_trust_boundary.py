@@ -443,7 +443,7 @@ def test_the_terminal_prompt_refuses_a_draw_with_its_card_and_keeps_the_game() -
         after = lines[at + 1 :]
         assert after[0].startswith("'d; g': the turn passes to chance after 'd': type only 'd'")
         # Nothing was played: the prompt asks again (the choices above it stand), and the next answer quits.
-        assert after[1:] == [f"{PROMPT}q", "You quit the game."]
+        assert after[1:] == [f"{PROMPT}q", "You quit the game.", f"Seed {seed}: --seed {seed} deals this game again."]
         return
     raise AssertionError("no seed under 40 offers a draw first")  # pragma: no cover
 
