@@ -212,7 +212,8 @@ def _bind_engine(cls: type[EngineGame[Any, Any, Any, Any, Any]]) -> None:
         wanted = renamed.get(member, member)
         for module in modules:
             function = vars(module).get(wanted)
-            if inspect.isfunction(function):
+            # A function of the compiled build (mypyc) is a built-in function, not a Python one.
+            if inspect.isfunction(function) or inspect.isbuiltin(function):
                 setattr(cls, member, staticmethod(function))
                 break
         else:
