@@ -7,11 +7,11 @@ seat to move always takes the action best for itself, and chance gives its outco
 probabilities. At two seats in a constant-sum game that is the minimax value; at more seats each seat maximises
 its own value (max-n), ties going to the first legal action.
 
-Games may return to a state they have left (in Pig a 1 ends the turn, and the scores are as they were a turn
-ago), so the values are found by value iteration: the state graph is cut into its strongly connected
+Games may return to a state they have left (in a dice race where a bad roll ends the turn, the scores are as
+they were a turn ago), so the values are found by value iteration: the state graph is cut into its strongly connected
 components, and the components are solved from the end backwards, each by repeated sweeps until no value moves
 by more than the tolerance (a component without a cycle needs one sweep, and its values are exact up to
-rounding). A ``position`` function may merge states whose futures are the same (Pig's count of moves, kept
+rounding). A ``position`` function may merge states whose futures are the same (a count of moves, kept
 for a horizon the game never reaches), so that the graph is finite and small.
 
 :func:`evaluate` gives the exact values when some seats follow given deterministic bots and the others play
