@@ -21,7 +21,7 @@ from cheekymonkey.cheeky import documents as cm_documents
 from cheekymonkey.cli.options import delay_type, number_type, positive_int, seed_type
 from cheekymonkey.cli.replay import _where as replay_where
 from cheekymonkey.errors import ActionTextError
-from cheekymonkey.games import GAME_NAMES, AnyGame, game_named
+from cheekymonkey.games import AnyGame, game_named
 from cheekymonkey.names import MAX_DIGITS, ascii_number
 from cheekymonkey.serialization import DocumentError
 from cheekymonkey.web import Limits, RoomManager
@@ -71,7 +71,7 @@ def _decision_states(game: AnyGame, players: int) -> Iterator[Any]:
             state = game.apply(state, rng.choice(list(game.legal_actions(state))))
 
 
-@pytest.mark.parametrize("game_name", GAME_NAMES)
+@pytest.mark.parametrize("game_name", sorted(FORMS))
 @pytest.mark.parametrize("digit", OTHER_DIGITS)
 def test_the_notation_refuses_other_digits_as_any_other_bad_move(game_name: str, digit: str) -> None:
     """In every phase of random games of both games, each form with another digit is an ActionTextError."""
@@ -86,7 +86,7 @@ def test_the_notation_refuses_other_digits_as_any_other_bad_move(game_name: str,
     assert checked > 300
 
 
-@pytest.mark.parametrize("game_name", GAME_NAMES)
+@pytest.mark.parametrize("game_name", sorted(FORMS))
 def test_the_same_forms_with_ascii_digits_are_read_or_refused_with_the_typed_error(game_name: str) -> None:
     """The forms themselves are readable: with ASCII digits each gives actions or an ActionTextError."""
     game = game_named(game_name)

@@ -68,7 +68,8 @@ def test_gymnasium_plays_the_seeded_game_and_reports_an_end_before_the_learners_
         no_decision = table.finished
         assert info[NO_DECISION] is no_decision
         assert info["action_mask"].any()  # never all 0 where the learner is asked to act
-        assert bool(info["action_mask"].all()) is no_decision  # with no decision, any action: it is ignored
+        if no_decision:  # with no decision, any action: it is ignored (a game of two moves may allow both anyway)
+            assert bool(info["action_mask"].all())
         assert info["action_mask"].tolist() == solo.action_masks().astype(int).tolist()
         rng = random.Random(seed)
         while True:

@@ -27,7 +27,9 @@ from tests.web_support import call, live_server, make_room, token_of
 def test_a_seeded_rooms_bots_choose_in_a_worker_process_as_at_a_table_with_the_same_seed(name: str) -> None:
     """Two random bots (each draw from the bots' stream) think in a worker: the room's game is the table's."""
     game = game_named(name)
-    manager = RoomManager(allow_seeds=True, bots=BotPool(1), limits=Limits(max_moves=400))
+    manager = RoomManager(
+        allow_seeds=True, bots=BotPool(1), limits=Limits(max_moves=400, request_burst=10**6)
+    )  # the test polls fast
     with live_server(manager) as server:
         room = make_room(server, "Ann", "Mo", "Cy", bots={1: "random", 2: "random"}, seed=12, game=name)
         token = token_of(room, 0)
