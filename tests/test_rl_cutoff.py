@@ -43,9 +43,9 @@ def _pick(legal: list[int], rng: random.Random) -> int:
 
 
 def _end_of(table: Table[Any, Any, Any, Any, Any], seat: int) -> tuple[bool, bool, float]:
-    """What the end of the table's game pays ``seat``: (terminated, truncated, reward)."""
+    """What the end of the table's game pays ``seat``: (terminated, truncated, reward), the game's own returns."""
     outcome = table.outcome()
-    return outcome is not None, table.truncated, outcome.returns[seat] if outcome is not None else 0.0
+    return outcome is not None, table.truncated, table.game.returns(table.state)[seat] if outcome is not None else 0.0
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)
