@@ -9,6 +9,7 @@ from typing import Any
 import attrs
 import pytest
 
+import cheekymonkey
 from cheekymonkey import CHEEKY_MONKEY, RandomBot
 from cheekymonkey.checks import check_bot, check_memory, is_whole_number, whole_number, whole_number_validator
 from cheekymonkey.errors import InvalidGameError, InvalidRulesetError, InvalidValueError
@@ -81,6 +82,12 @@ def test_the_tree_writes_the_whole_number_check_once() -> None:
         r"isinstance\([\w.\[\]]+, bool\) or not isinstance\([\w.\[\]]+, int\)"
         r"|isinstance\([\w.\[\]]+, int\) and not isinstance\([\w.\[\]]+, bool\)"
     )
-    files = [path for top in ("cheekymonkey", "tests", "examples") for path in (ROOT / top).rglob("*.py")]
-    found = {str(path.relative_to(ROOT)) for path in files if pattern.search(path.read_text(encoding="utf-8"))}
+    # The package as imported (the checkout's, or an installed build's: a compiled module keeps no source to
+    # scan, and the pure run scans every one), beside the checkout's tests and examples.
+    package = Path(cheekymonkey.__file__).resolve().parent
+    files = [(path, package.parent) for path in package.rglob("*.py")]
+    files += [(path, ROOT) for top in ("tests", "examples") for path in (ROOT / top).rglob("*.py")]
+    found = {
+        path.relative_to(base).as_posix() for path, base in files if pattern.search(path.read_text(encoding="utf-8"))
+    }
     assert found == {"cheekymonkey/checks.py", "tests/test_checks.py"}  # the check, and this docstring

@@ -10,12 +10,12 @@ pseudo-terminal, a line typed while the bots played is discarded before the next
 
 from __future__ import annotations
 
+import importlib.resources
 import io
 import os
 import random
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -29,7 +29,6 @@ from cheekymonkey.toomany import Phase
 from cheekymonkey.toomany.actions import TAKE_DISCARD
 from tests.test_newcomer_terminal import PAUSE, Terminal
 
-ROOT = Path(__file__).resolve().parent.parent
 GAMES = ("cheeky-monkey", "too-many-monkeys")
 COMMAND_KEYS = [key for keys, _ in COMMANDS for key in keys]
 
@@ -91,15 +90,9 @@ def test_a_key_that_is_a_move_cannot_be_a_command_too() -> None:
     game = game_named("too-many-monkeys")
     session = next(s for s in _decisions(game, 1) if TAKE_DISCARD in s.table.legal_actions())
     state = session.table.state
-    from cheekymonkey.cli import play
-
-    before = play.COMMANDS
-    try:
-        play.COMMANDS = ((("t", "table"), "show the table again"),)
-        with pytest.raises(ValueError, match="'t' is both a move and the command to show the table again"):
-            prompt_keys(game, state, session.names)
-    finally:
-        play.COMMANDS = before
+    clashing = ((("t", "table"), "show the table again"),)
+    with pytest.raises(ValueError, match="'t' is both a move and the command to show the table again"):
+        prompt_keys(game, state, session.names, clashing)
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -130,12 +123,10 @@ def test_the_page_s_hint_is_the_terminal_s_in_the_game_s_own_words(name: str) ->
         assert too_high > 0, "no discard too high for the row was met: choose other seeds"
 
 
-@pytest.mark.parametrize(
-    "path", ["cheekymonkey/toomany/static/too-many-monkeys.js", "cheekymonkey/cheeky/static/cheeky-monkey.js"]
-)
+@pytest.mark.parametrize("path", ["toomany/static/too-many-monkeys.js", "cheeky/static/cheeky-monkey.js"])
 def test_the_page_writes_no_hint_of_its_own(path: str) -> None:
     """Each game's page script shows the game's facts.hint, and has no sentence of its own for it."""
-    script = (ROOT / path).read_text(encoding="utf-8")
+    script = importlib.resources.files("cheekymonkey").joinpath(path).read_text(encoding="utf-8")
     body = script[script.index("function hint(message)") :]
     body = body[: body.index("\n  }\n")]
     assert "message.facts.hint" in body

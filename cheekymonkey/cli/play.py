@@ -158,10 +158,16 @@ def help_text(run: TableRun) -> str:
     return "\n".join(lines)
 
 
-def prompt_keys(game: AnyGame, state: Any, names: Sequence[str]) -> dict[str, str]:
+def prompt_keys(
+    game: AnyGame,
+    state: Any,
+    names: Sequence[str],
+    commands: Sequence[tuple[tuple[str, ...], str]] = COMMANDS,
+) -> dict[str, str]:
     """Every key a player may type at the prompt in ``state``, with its one meaning: the moves, then the commands.
 
-    A move's key is its notation (``d``, ``w 4``); a command's keys are :data:`COMMANDS`' own.
+    A move's key is its notation (``d``, ``w 4``); a command's keys are those of ``commands`` (the prompt's own
+    :data:`COMMANDS` unless given).
 
     Raises:
         ValueError: If a key would mean two things (a command's key that the game reads as a move now).
@@ -169,7 +175,7 @@ def prompt_keys(game: AnyGame, state: Any, names: Sequence[str]) -> dict[str, st
     keys: dict[str, str] = {}
     for action in game.legal_actions(state):
         keys[game.action_text(action, state)] = game.action_words(action, state, names)
-    for words, meaning in COMMANDS:
+    for words, meaning in commands:
         for key in words:
             if key in keys or _reads_as_move(game, state, key):
                 raise ValueError(f"{key!r} is both a move and the command to {meaning}")
