@@ -247,7 +247,7 @@ def test_batched_hands_replay_step_by_step_through_the_scalar_engine(
 
 @pytest.mark.slow
 def test_many_batched_hands_replay_through_the_scalar_engine() -> None:
-    """At 2 to 10 seats, both observations, other rules, limits or none: some 200,000 decisions, each compared."""
+    """At 2 to 10 seats, both observations, other rules, limits or none: over 180,000 decisions, each compared."""
     cases = [
         (BatchedLeduc(2), 5000),
         (BatchedLeduc(2, observation="information"), 3000),
@@ -259,8 +259,11 @@ def test_many_batched_hands_replay_through_the_scalar_engine() -> None:
     for seed, (engine, steps) in enumerate(cases):
         seen = replay(engine, 16, steps, seed=100 + seed)
         decisions += seen["decisions"]
-        assert seen["terminated"] > steps // 10
-    assert decisions > 200_000
+        # Hands end often, by the rules in every case, and by the turn limit where there is one.
+        assert seen["terminated"] + seen["truncated"] > steps // 10
+        assert seen["terminated"] > 50
+        assert (seen["truncated"] > 50) is (engine.max_turns is not None)
+    assert decisions > 180_000
 
 
 def test_a_hand_cut_off_before_its_first_decision_is_reported_in_two_beats() -> None:
