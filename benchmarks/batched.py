@@ -1,17 +1,19 @@
 """Decision steps per second: the batched engines beside the scalar engines, the Gymnasium SoloEnv and Pgx.
 
 Every row plays random legal moves and counts **decision steps**: one action chosen by a seat (the draws are
-resolved inside every loop and not counted). The rows, for each game (*Cheeky Monkey*, and *Too Many
-Monkeys* when ``cheekymonkey.toomany.batched`` exists: its rows are skipped with a note otherwise):
+resolved inside every loop and not counted). The rows, for each game (*Cheeky Monkey*; *Too Many Monkeys*
+when ``cheekymonkey.toomany.batched`` exists; Leduc poker when the plug-in ``examples/leduc`` is installed,
+``cheekymonkey_leduc.batched``; a game's rows are skipped with a note otherwise):
 
 - the batched engine (``cheekymonkey.cheeky.batched``) at B = 1, 64, 1,024 and 4,096: ``step`` with actions
   from ``random_legal_actions`` (the mask and the rewards are part of every step); at B = 1,024 also with
-  each step's observation of the seat to move, table and full (``observation(states, out=...)``);
+  each step's observation of the seat to move, of each of the game's kinds (``observation(states, out=...)``);
 - the scalar engine: ``legal_actions``, a uniform choice, ``apply``, and ``apply(state, sample_chance(...))``
   at a chance node;
 - the scalar Gymnasium ``SoloEnv`` against random bots, the learner choosing uniformly from
   ``action_masks()``;
-- Pgx's ``leduc_holdem`` and ``connect_four`` at B = 1,024: ``jax.jit`` of a random legal action per game
+- Pgx's ``leduc_holdem`` at B = 1, 64, 1,024 and 4,096 (beside Leduc poker's batched rows), and
+  ``connect_four`` at B = 1,024: ``jax.jit`` of a random legal action per game
   (``jax.random.categorical`` over the mask) and ``jax.vmap`` of Pgx's ``auto_reset(env.step, env.init)``,
   as Pgx's own benchmark does (Pgx computes the observation inside every step); skipped with a note where
   JAX or Pgx is not installed.
@@ -49,6 +51,10 @@ Work = Callable[[int], int]
 """Run ``n`` units of a row's work; return the decision steps played."""
 
 HAVE_TMM = importlib.util.find_spec("cheekymonkey.toomany.batched") is not None
+HAVE_LEDUC = (
+    importlib.util.find_spec("cheekymonkey_leduc") is not None
+    and importlib.util.find_spec("cheekymonkey_leduc.batched") is not None
+)
 
 
 def batched_row(make: Callable[[], Any], batch: int, observation: bool) -> Work:
@@ -70,7 +76,37 @@ def batched_row(make: Callable[[], Any], batch: int, observation: bool) -> Work:
     return run
 
 
+def protocol_row(game: str, players: int) -> Work:
+    """The scalar engine through the Game protocol (a plug-in has no module of engine functions)."""
+    from cheekymonkey.games import game_named
+
+    played = game_named(game)
+    rng = random.Random(1)
+    holder = [played.new_game(players)]
+    apply, legal_actions, sample_chance = played.apply, played.legal_actions, played.sample_chance
+    is_chance_node, is_terminal, new_game = played.is_chance_node, played.is_terminal, played.new_game
+
+    def run(n: int) -> int:
+        state = holder[0]
+        decisions = 0
+        while decisions < n:
+            if is_terminal(state):
+                state = new_game(players)
+            elif is_chance_node(state):
+                state = apply(state, sample_chance(state, rng))
+            else:
+                legal = legal_actions(state)
+                state = apply(state, legal[int(rng.random() * len(legal))])
+                decisions += 1
+        holder[0] = state
+        return decisions
+
+    return run
+
+
 def scalar_row(game: str, players: int) -> Work:
+    if game not in ("cheeky-monkey", "too-many-monkeys"):
+        return protocol_row(game, players)
     if game == "cheeky-monkey":
         from cheekymonkey.cheeky import engine
         from cheekymonkey.cheeky.state import new_game
@@ -187,12 +223,13 @@ def main() -> None:
     players = args.players
     print(f"load average before: {os.getloadavg()}")
     notes: list[str] = []
-    games: list[tuple[str, str, str, Callable[[], Any]]] = [
+    games: list[tuple[str, str, str, Callable[[], Any], tuple[str, ...]]] = [
         (
             "Cheeky Monkey",
             "cheeky-monkey",
             "cheekymonkey.cheeky.batched:BatchedCheekyMonkey",
             lambda: BatchedCheekyMonkey(players),
+            ("table", "full"),
         )
     ]
     if HAVE_TMM:
@@ -204,23 +241,38 @@ def main() -> None:
                 "too-many-monkeys",
                 "cheekymonkey.toomany.batched:BatchedTooManyMonkeys",
                 lambda: BatchedTooManyMonkeys(players),
+                ("table", "full"),
             )
         )
     else:
         notes.append("Too Many Monkeys: cheekymonkey.toomany.batched is not on this branch; its rows are skipped")
+    if HAVE_LEDUC:
+        from cheekymonkey_leduc.batched import BatchedLeduc  # type: ignore[import-not-found]
+
+        games.append(
+            (
+                "Leduc poker",
+                "leduc",
+                "cheekymonkey_leduc.batched:BatchedLeduc",
+                lambda: BatchedLeduc(players),
+                ("view", "information"),
+            )
+        )
+    else:
+        notes.append("Leduc poker: the plug-in is not installed (pip install -e examples/leduc); its rows are skipped")
     rows: dict[str, Work] = {}
     if not args.no_first_call:
-        for title, _, where, _ in games:
+        for title, _, where, _, _ in games:
             module, name = where.split(":")
             (cold, cold_wall), (warm, warm_wall) = first_call(module, name, players)
             print(
                 f"{title}: import and first calls in a new process: {cold:.1f} s of CPU ({cold_wall:.1f} s elapsed)"
                 f" compiling into an empty cache, {warm:.1f} s of CPU ({warm_wall:.1f} s) loading from the cache"
             )
-    for title, game, _, make in games:
+    for title, game, _, make, kinds in games:
         for batch in (1, 64, 1024, 4096):
             rows[f"{title}, batched, B = {batch:,}"] = batched_row(make, batch, observation=False)
-        for kind in ("table", "full"):
+        for kind in kinds:
 
             def made(kind: str = kind, make: Callable[[], Any] = make) -> Any:
                 engine = make()
@@ -236,8 +288,10 @@ def main() -> None:
         import pgx
 
         notes.append(f"Pgx {pgx.__version__}, JAX {jax.__version__}")
-        for name in ("leduc_holdem", "connect_four"):
-            rows[f"Pgx {name}, B = 1,024"] = pgx_row(name, 1024)
+        # leduc_holdem at every batch size where Leduc poker's batched rows are timed, else at B = 1,024 only.
+        for batch in (1, 64, 1024, 4096) if HAVE_LEDUC else (1024,):
+            rows[f"Pgx leduc_holdem, B = {batch:,}"] = pgx_row("leduc_holdem", batch)
+        rows["Pgx connect_four, B = 1,024"] = pgx_row("connect_four", 1024)
     # Calibrate: how many units of each row's work take about --seconds of CPU. A first call apart, untimed,
     # compiles or loads whatever the row's calls need, so that no round (nor the calibration) pays for it.
     units: dict[str, int] = {}

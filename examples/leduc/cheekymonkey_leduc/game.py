@@ -87,7 +87,7 @@ class Leduc(BaseGame[LeducState, Action, Rules, LeducView, LeducEvent]):
     name = "leduc"
     title = "Leduc poker"
     private_information = True
-    capabilities = Capabilities(encodings=True)
+    capabilities = Capabilities(encodings=True, batched=True)
 
     # -- the rule set and the seats (L1, L2) -----------------------------------------------------------
 
