@@ -5,8 +5,8 @@
 one row of the game's batched engine (:mod:`cheekymonkey.batched`), its bots' moves drawn as arrays. The games
 are the engine's own (its random streams, seeded from ``seed``), not the Tables' seeded ``seed + i``: the
 figures agree with the scalar path's within their intervals, game for game they differ. The bots with a
-batched form: the engine's :attr:`~cheekymonkey.batched.BatchedGame.bots` (the random bot, and *Cheeky
-Monkey*'s heuristic and expectimax bots).
+batched form: the engine's :attr:`~cheekymonkey.batched.BatchedGame.bots` (the random and heuristic bots of
+every game, and *Cheeky Monkey*'s expectimax bot).
 
 >>> from cheekymonkey.cheeky.rules import Animal, Ruleset
 >>> small = Ruleset.custom({Animal.SEAL: 3, Animal.LION: 3, Animal.MONKEY: 4})
