@@ -167,7 +167,7 @@ def test_the_command_simulates_batched_and_refuses_bots_without_a_batched_form(t
     assert [line["name"] for line in json.loads(out.read_text())["bots"]] == ["heuristic", "random"]
     refused = _simulate("--batched", "--game", "too-many-monkeys", "--bots", "random,expectimax", "--games", "10")
     assert refused.returncode == 2
-    assert "batched form for Too Many Monkeys (random, heuristic), not expectimax" in refused.stderr
+    assert "batched form for Too Many Monkeys (random, heuristic) and policies, not expectimax" in refused.stderr
     assert "Traceback" not in refused.stderr
     parallel = _simulate("--batched", "--bots", "random", "--workers", "2", "--games", "10")
     assert parallel.returncode == 2
