@@ -28,6 +28,7 @@ from cheekymonkey.simulation import PolicyBot, SimulationProgress, as_bot, leagu
 from cheekymonkey.simulation.batched import _PolicyMover, simulate_batched
 from cheekymonkey.simulation.leagues import table_league
 from cheekymonkey.simulation.policies import NetworkPolicy, load_policy, policy_file
+from tests.test_simulation_batched import assert_agree
 
 ROOT = Path(__file__).resolve().parent.parent
 TRAINED = ROOT / "training" / "tmm_policy.npz"
@@ -349,6 +350,28 @@ def test_simulate_batched_seats_policies_beside_batched_bots(name: str, tmp_path
     other = PolicyBot(last_legal, game_named(name), name=label)
     assert simulate_batched(["heuristic", other], 60, **options) != by_file
     assert simulate_batched(["heuristic", first_legal], 60, **options).bots[1].name == "first_legal"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("name", "players", "games"), [("cheeky-monkey", 3, 3000), ("too-many-monkeys", 2, 1500)], ids=["cheeky", "tmm"]
+)
+def test_a_policy_beside_a_bot_gets_the_same_figures_batched_as_at_tables(
+    name: str, players: int, games: int, tmp_path: Path
+) -> None:
+    """The same entries (the heuristic bot and a weights file) batched and at Tables: figures within intervals.
+
+    Cheeky Monkey: the lowest-index network at three seats of small rules; Too Many Monkeys: the trained network.
+    The games differ (the engine's streams), so the win rates, places, scores and lengths are compared.
+    """
+    rules = SMALL if name == "cheeky-monkey" else None
+    path = lowest_index_file(tmp_path / "lowest.npz", name, seats=players, ruleset=rules) if rules else TRAINED
+    bots = ["heuristic", f"policy:{path}"]
+    options: dict[str, Any] = {"seed": 0, "ruleset": rules, "players": players, "game": name}
+    scalar = simulate(bots, games, **options)
+    batched = simulate_batched(bots, games, **options)
+    assert_agree(scalar, batched)
+    assert [line.name for line in batched.bots] == [line.name for line in scalar.bots]
 
 
 def test_simulate_batched_refuses_bots_without_a_batched_form_and_bad_policies(tmp_path: Path) -> None:
