@@ -82,7 +82,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--batched",
         action="store_true",
         help="play every game as a row of the game's batched engine (the batched extra; the bots with a batched "
-        "form only): the same figures within their intervals, other games than the seeded tables'",
+        "form and policies only): the same figures within their intervals, other games than the seeded tables'",
     )
     parser.add_argument(
         "--workers",

@@ -21,7 +21,7 @@ One module each: ``run`` (:func:`simulate`), ``blocks`` (:class:`Block`, :func:`
 and ``stats`` (what comes back), ``backends`` (the pools, :class:`RayExecutor`), ``errors`` and ``plot``;
 ``policies`` (:class:`PolicyBot`: a policy, a callable from an observation and a mask to an action index,
 played wherever a bot is, or a network read from a weights file,
-:func:`~cheekymonkey.simulation.policies.load_policy`) and ``leagues`` (:func:`league`: every pair of bots
+:func:`~cheekymonkey.simulation.load_policy`) and ``leagues`` (:func:`league`: every pair of bots
 head to head, rated).
 
 What runs the blocks:

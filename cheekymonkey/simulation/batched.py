@@ -11,10 +11,10 @@ every game, and *Cheeky Monkey*'s expectimax bot).
 Policies play beside them, as in :func:`~cheekymonkey.simulation.simulate`: a callable from an observation
 and a mask to an action index, a :class:`~cheekymonkey.simulation.PolicyBot` (its observation kind, scaling
 and arrays or tuples), or a weights file (``"policy:PATH"`` or a :class:`pathlib.Path`,
-:func:`~cheekymonkey.simulation.policies.load_policy`). A policy is given exactly what its
+:func:`~cheekymonkey.simulation.load_policy`). A policy is given exactly what its
 :class:`~cheekymonkey.simulation.PolicyBot` would give it at a Table, the mover's observation and the mask,
 read from the batch; a policy with a ``choose_batch(observations, masks)`` method (a weights file's
-:class:`~cheekymonkey.simulation.policies.NetworkPolicy`) is called once a step for every game it moves in,
+:class:`~cheekymonkey.simulation.NetworkPolicy`) is called once a step for every game it moves in,
 with one row per game.
 
 >>> from cheekymonkey.cheeky.rules import Animal, Ruleset

@@ -10,10 +10,11 @@ By default the policy gets numpy arrays (the ``rl`` extra), as a trained network
 observation as float32 (whole numbers, or each entry divided by its bound with ``scaled=True``) and the mask
 as bools. With ``arrays=False`` it gets tuples instead (ints or floats, and bools), and needs no numpy.
 
-A policy may also come from a **weights file** (:func:`load_policy`, :class:`NetworkPolicy`): an ``.npz`` of
-a perceptron's layers. Wherever a bot's name is taken, ``"policy:PATH"`` (or a :class:`pathlib.Path`) names
-such a file, so that ``simulate(["heuristic", "policy:net.npz"], ...)`` and ``cheekymonkey simulate --bots
-heuristic,policy:net.npz`` seat the network beside the heuristic bot. The file holds:
+A policy may also come from a **weights file** (:func:`~cheekymonkey.simulation.load_policy`,
+:class:`~cheekymonkey.simulation.NetworkPolicy`): an ``.npz`` of a perceptron's layers. Wherever a bot's name
+is taken, ``"policy:PATH"`` (or a :class:`pathlib.Path`) names such a file, so that ``simulate(["heuristic",
+"policy:net.npz"], ...)`` and ``cheekymonkey simulate --bots heuristic,policy:net.npz`` seat the network
+beside the heuristic bot. The file holds:
 
 - ``w1, b1, w2, b2, ..., wK, bK`` (K of 1 or more): layer ``k`` computes ``x @ wk + bk``, ``wk`` of shape
   ``(inputs, outputs)``, with a ReLU between layers; the first takes the observation, the last gives one
@@ -185,8 +186,9 @@ class PolicyBot:
     def check_table(self, players: int, ruleset: Any) -> None:
         """Refuse, before any game, a table this bot's policy cannot play: what its ``check`` refuses.
 
-        A policy with a ``check(encoding, players)`` method (a :class:`NetworkPolicy` has one) is asked about
-        the encoding of ``players`` seats under ``ruleset``; any other policy is taken as able to play any table.
+        A policy with a ``check(encoding, players)`` method (a :class:`~cheekymonkey.simulation.NetworkPolicy`
+        has one) is asked about the encoding of ``players`` seats under ``ruleset``; any other policy is taken
+        as able to play any table.
 
         Raises:
             InvalidValueError: If the policy cannot play that table (its shapes do not fit, say).
@@ -239,7 +241,8 @@ def as_bot(
 ) -> str | GameBot[Any, Any]:
     """``entry`` as something a table can seat: a bot's name or a bot as it is, a policy as a :class:`PolicyBot`.
 
-    A weights file, ``"policy:PATH"`` or a path, becomes the :class:`PolicyBot` of :func:`policy_file`.
+    A weights file, ``"policy:PATH"`` or a path, becomes the :class:`PolicyBot` of
+    :func:`~cheekymonkey.simulation.policies.policy_file`.
 
     Raises:
         InvalidValueError: If ``entry`` is none of these (a class, say, or a number), or a weights file that
@@ -266,7 +269,7 @@ def as_bot(
 
 
 class NetworkPolicy:
-    """A perceptron read from a weights file (:func:`load_policy`): greedy over the legal actions, numpy only.
+    """A perceptron read from a weights file (:func:`~cheekymonkey.simulation.load_policy`): greedy, numpy only.
 
     Called as a policy, ``policy(observation, mask)``, it returns the legal index of highest score; the
     batched simulation calls :meth:`choose_batch` once for many games. It computes in float64, one game or
@@ -392,7 +395,9 @@ class NetworkPolicy:
 
 
 def load_policy(path: str | os.PathLike[str]) -> NetworkPolicy:
-    """The :class:`NetworkPolicy` in the weights file ``path`` (an ``.npz``: see the module's description).
+    """The :class:`~cheekymonkey.simulation.NetworkPolicy` in the weights file ``path``.
+
+    An ``.npz``, as :mod:`cheekymonkey.simulation.policies` describes.
 
     Raises:
         InvalidValueError: If the file cannot be read, is not an ``.npz``, lacks a part or holds one that does
@@ -460,12 +465,15 @@ def load_policy(path: str | os.PathLike[str]) -> NetworkPolicy:
 def policy_file(
     path: str | os.PathLike[str], game: Game[Any, Any, Any, Any, Any], *, name: str | None = None
 ) -> PolicyBot:
-    """A :class:`PolicyBot` of ``game`` playing the network in the weights file ``path`` (:func:`load_policy`).
+    """A :class:`~cheekymonkey.simulation.PolicyBot` of ``game`` playing the network in the weights file ``path``.
+
+    The file is read by :func:`~cheekymonkey.simulation.load_policy`.
 
     Its label is ``name``, or ``"policy:PATH"``.
 
     Raises:
-        InvalidValueError: As :func:`load_policy`; or if the file names an observation kind ``game`` lacks.
+        InvalidValueError: As :func:`~cheekymonkey.simulation.load_policy`; or if the file names an
+            observation kind ``game`` lacks.
     """
     network = load_policy(path)
     label = name or POLICY_PREFIX + os.fspath(path)

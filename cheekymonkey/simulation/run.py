@@ -53,7 +53,7 @@ def simulate(
             observation and an action mask to an action index, played by a
             :class:`~cheekymonkey.simulation.PolicyBot` that gives them the game's default observation as
             numpy arrays; wrap one yourself for other options), or policies' weights files
-            (``"policy:PATH"`` or a :class:`pathlib.Path`: :func:`~cheekymonkey.simulation.policies.load_policy`),
+            (``"policy:PATH"`` or a :class:`pathlib.Path`: :func:`~cheekymonkey.simulation.load_policy`),
             repeated round the table to fill ``players`` seats. Bots and policies sent to other processes
             must pickle, and their choices must depend only on the state and the random stream they are given.
         games: How many games to play.
