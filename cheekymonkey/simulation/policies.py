@@ -60,7 +60,7 @@ __all__ = ["POLICY_PREFIX", "Entry", "NetworkPolicy", "Policy", "PolicyBot", "as
 Policy = Callable[[Any, Any], Any]
 """A policy: called with an observation and an action mask, it returns a legal action index (an integer)."""
 
-Entry = str | os.PathLike[str] | GameBot[Any, Any] | Policy
+Entry = str | Path | GameBot[Any, Any] | Policy
 """What takes a seat in a simulation or a league: a bot's name, a policy's weights file, a bot or a policy."""
 
 _KIND: Final = "policy"
@@ -394,7 +394,7 @@ class NetworkPolicy:
         return f"NetworkPolicy({self.__name__}: {' -> '.join(map(str, sizes))})"
 
 
-def load_policy(path: str | os.PathLike[str]) -> NetworkPolicy:
+def load_policy(path: str | Path) -> NetworkPolicy:
     """The :class:`~cheekymonkey.simulation.NetworkPolicy` in the weights file ``path``.
 
     An ``.npz``, as :mod:`cheekymonkey.simulation.policies` describes.
@@ -462,9 +462,7 @@ def load_policy(path: str | os.PathLike[str]) -> NetworkPolicy:
         raise InvalidValueError(f"{shown}: {error}") from None
 
 
-def policy_file(
-    path: str | os.PathLike[str], game: Game[Any, Any, Any, Any, Any], *, name: str | None = None
-) -> PolicyBot:
+def policy_file(path: str | Path, game: Game[Any, Any, Any, Any, Any], *, name: str | None = None) -> PolicyBot:
     """A :class:`~cheekymonkey.simulation.PolicyBot` of ``game`` playing the network in the weights file ``path``.
 
     The file is read by :func:`~cheekymonkey.simulation.load_policy`.
