@@ -232,6 +232,20 @@ def test_simulate_refuses_a_file_that_does_not_fit_the_table_before_any_game(tmp
         as_bot(tmp_path, game_named("cheeky-monkey"))
 
 
+def test_a_policy_of_another_game_is_refused_before_any_game() -> None:
+    """A PolicyBot wrapped for Cheeky Monkey at a Too Many Monkeys table: refused by every route, naming both."""
+    other = PolicyBot(first_legal, game_named("cheeky-monkey"), name="cheeky policy")
+    refusal = "policy cheeky policy plays Cheeky Monkey, not Too Many Monkeys"
+    with pytest.raises(InvalidValueError, match=refusal):
+        simulate(["heuristic", other], 4, game="too-many-monkeys")
+    with pytest.raises(InvalidValueError, match=refusal):
+        simulate_batched(["heuristic", other], 4, game="too-many-monkeys")
+    with pytest.raises(InvalidValueError, match=refusal):
+        league(["heuristic", other], 2, game="too-many-monkeys")
+    with pytest.raises(InvalidValueError, match=refusal):
+        table_league(["heuristic", "random", other], 2, 3, game="too-many-monkeys")
+
+
 def test_a_league_and_a_table_league_rate_a_weights_file_beside_named_bots(tmp_path: Path) -> None:
     """The file enters as ``"policy:PATH"`` and plays as the callable it is equivalent to; a bad one is refused."""
     path = lowest_index_file(tmp_path / "lowest.npz", "too-many-monkeys")

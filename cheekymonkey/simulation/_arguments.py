@@ -39,14 +39,22 @@ def check_bots(bots: Sequence[Entry], game: Game[Any, Any, Any, Any, Any]) -> tu
     return entries
 
 
-def check_tables(entries: Sequence[str | GameBot[Any, Any]], players: int, ruleset: Any) -> None:
-    """Refuse, before any game, a policy that cannot play ``players`` seats under ``ruleset`` (its shapes).
+def check_tables(
+    entries: Sequence[str | GameBot[Any, Any]], players: int, ruleset: Any, game: Game[Any, Any, Any, Any, Any]
+) -> None:
+    """Refuse, before any game, a policy of another game, or one that cannot play this table (its shapes).
+
+    The table: ``players`` seats of ``game`` under ``ruleset``.
 
     Raises:
         InvalidValueError: Naming the policy and what does not fit.
     """
     for entry in entries:
         if isinstance(entry, PolicyBot):
+            if entry.game.name != game.name:
+                raise InvalidValueError(
+                    f"policy {entry.name} plays {entry.game.title}, not {game.title}: wrap it for {game.title}"
+                )
             entry.check_table(players, ruleset)
 
 

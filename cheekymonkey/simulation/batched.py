@@ -120,7 +120,7 @@ def simulate_batched(
         players = len(bots) if len(bots) > 1 else max(2, low)
     if len(bots) > players:
         raise InvalidGameError(f"{len(bots)} bots for {players} seats: give at most one bot per seat")
-    check_tables(entries, players, ruleset)
+    check_tables(entries, players, ruleset, played)
     engine = engine_type(players, ruleset, max_turns=max_turns, max_steps=max_actions)
     lines = tuple(entries[i % len(entries)] for i in range(players))
     names = labels(lines)

@@ -303,7 +303,7 @@ def league(
     low, _ = played.seat_range(ruleset)
     if low > 2:
         raise InvalidGameError(f"a league plays two-seat games, and these rules seat {low} or more")
-    check_tables(entries, 2, ruleset)
+    check_tables(entries, 2, ruleset, played)
     names = labels(entries)
     pairs = [(i, j) for i in range(len(entries)) for j in range(i + 1, len(entries))]
     total = games * len(pairs)
@@ -504,7 +504,7 @@ def table_league(
     low, high = played.seat_range(ruleset)
     if not low <= seats <= high:
         raise InvalidGameError(f"these rules seat {low} to {high}, not {seats}")
-    check_tables(entries, seats, ruleset)
+    check_tables(entries, seats, ruleset, played)
     names = labels(entries)
     tables = line_ups(len(entries), seats)
     placings: list[list[tuple[int, int]]] = []

@@ -100,7 +100,7 @@ def simulate(
     played.new_game(players, ruleset)  # the rules' own seat-count check: InvalidGameError if it fails
     if len(entries) > players:
         raise InvalidGameError(f"{len(entries)} bots for {players} seats: give at most one bot per seat")
-    check_tables(entries, players, ruleset)
+    check_tables(entries, players, ruleset, played)
     if max_actions is not None:
         max_actions = whole("max_actions", max_actions, 1)
     if max_turns is not None:
