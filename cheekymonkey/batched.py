@@ -780,7 +780,7 @@ class BatchedGame(Generic[StateT, S, A]):
 
 BATCHED_BOTS: Final = ("random", "heuristic", "expectimax")
 """The bots with a batched form in some game's engine (:meth:`BatchedGame.bot_mask`); each engine's own are its
-:attr:`~BatchedGame.bots` (the random bot in every game, the heuristic and expectimax bots in *Cheeky Monkey*)."""
+:attr:`~BatchedGame.bots` (the random and heuristic bots in every game, the expectimax bot in *Cheeky Monkey*)."""
 
 ENTRY_POINT_GROUP: Final = "cheekymonkey.batched"
 """The entry-point group that names each game's batched engine: game name = ``module:class``."""

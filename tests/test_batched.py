@@ -671,11 +671,11 @@ def test_the_batched_bots_are_the_engines_own() -> None:
     from cheekymonkey.toomany.batched import BatchedTooManyMonkeys
 
     assert BatchedCheekyMonkey.bots == ("random", "heuristic", "expectimax")
-    assert BatchedTooManyMonkeys.bots == ("random",)
+    assert BatchedTooManyMonkeys.bots == ("random", "heuristic")
     assert set(BatchedCheekyMonkey.bots) | set(BatchedTooManyMonkeys.bots) == set(shared.BATCHED_BOTS)
     engine = BatchedTooManyMonkeys(2)
-    with pytest.raises(InvalidValueError, match="heuristic"):
-        engine.bot_mask(engine.init(2, seed=0), "heuristic")
+    with pytest.raises(InvalidValueError, match="expectimax"):
+        engine.bot_mask(engine.init(2, seed=0), "expectimax")
     cheeky = BatchedCheekyMonkey(2)
     states = cheeky.init(4, seed=1)
     with pytest.raises(InvalidValueError):

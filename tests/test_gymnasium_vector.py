@@ -316,8 +316,8 @@ def test_make_and_make_vec_take_the_same_opponents_and_default() -> None:
     vector = SoloVectorEnv(2, players=3)
     assert vector.opponents == ("heuristic", "heuristic")
     assert SoloVectorEnv(2, players=3, opponents="random").opponents == ("random", "random")
-    # Too Many Monkeys' batched engine plays only the random bot: the same rule picks it.
-    assert SoloVectorEnv(2, players=2, game="too-many-monkeys").opponents == ("random",)
+    # Too Many Monkeys' batched engine plays its heuristic bot too: the same rule picks it, as SoloEnv does.
+    assert SoloVectorEnv(2, players=2, game="too-many-monkeys").opponents == ("heuristic",)
     solo = gymnasium.make("cheekymonkey/Solo-v0", players=3, opponents="random", seat=0)
     assert [seat.kind for seat in solo.unwrapped._opponents] == ["random", "random"]  # type: ignore[attr-defined]
     made = gymnasium.make_vec("cheekymonkey/Solo-v0", num_envs=2, players=3)
@@ -330,7 +330,7 @@ def test_make_and_make_vec_take_the_same_opponents_and_default() -> None:
         {"num_envs": 0},
         {"num_envs": 2, "players": 2, "seat": 2},
         {"num_envs": 2, "opponents": "mcts"},
-        {"num_envs": 2, "opponents": "heuristic", "game": "too-many-monkeys"},
+        {"num_envs": 2, "opponents": "expectimax", "game": "too-many-monkeys"},
         {"num_envs": 2, "opponents": [3]},
         {"num_envs": 2, "players": 3, "opponents": ["random"]},
         {"num_envs": 2, "illegal_action": "ignore"},

@@ -64,6 +64,7 @@ def assert_agree(scalar: Summary, batched: Summary) -> None:
 GAMES_AND_BOTS = [(entry.name, ("random",)) for entry in entry_points(group=ENTRY_POINT_GROUP)] + [
     ("cheeky-monkey", ("heuristic",)),
     ("cheeky-monkey", ("heuristic", "random")),
+    ("too-many-monkeys", ("heuristic", "random")),
 ]
 
 
@@ -129,7 +130,7 @@ def test_the_batched_simulation_is_repeatable_and_rotates_the_bots() -> None:
     ("arguments", "error"),
     [
         ({"bots": ["mcts"]}, InvalidValueError),
-        ({"bots": ["heuristic"], "game": "too-many-monkeys"}, InvalidValueError),
+        ({"bots": ["expectimax"], "game": "too-many-monkeys"}, InvalidValueError),
         ({"bots": [3]}, InvalidValueError),
         ({"bots": "random"}, InvalidValueError),
         ({"bots": ["random"], "games": -1}, InvalidValueError),
@@ -168,9 +169,9 @@ def test_the_command_simulates_batched_and_refuses_bots_without_a_batched_form(t
     mixed = _simulate("--batched", "--bots", "heuristic,random", "--games", "200", "--json", str(out))
     assert mixed.returncode == 0, mixed.stderr
     assert [line["name"] for line in json.loads(out.read_text())["bots"]] == ["heuristic", "random"]
-    refused = _simulate("--batched", "--game", "too-many-monkeys", "--bots", "random,heuristic", "--games", "10")
+    refused = _simulate("--batched", "--game", "too-many-monkeys", "--bots", "random,expectimax", "--games", "10")
     assert refused.returncode == 2
-    assert "batched form for Too Many Monkeys (random), not heuristic" in refused.stderr
+    assert "batched form for Too Many Monkeys (random, heuristic) and policies, not expectimax" in refused.stderr
     assert "Traceback" not in refused.stderr
     parallel = _simulate("--batched", "--bots", "random", "--workers", "2", "--games", "10")
     assert parallel.returncode == 2

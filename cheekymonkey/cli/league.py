@@ -19,8 +19,6 @@ from cheekymonkey.cli.options import (
     OptionError,
     add_game_option,
     add_variant_option,
-    bot_names_type,
-    check_bots,
     game_from,
     output_path,
     plural,
@@ -28,8 +26,9 @@ from cheekymonkey.cli.options import (
     ruleset_from,
     seed_type,
 )
+from cheekymonkey.cli.simulate import bot_entries, bot_entries_type, check_entries_fit
 from cheekymonkey.errors import CheekyMonkeyError
-from cheekymonkey.simulation import GameFailedError, League, SimulationError, SimulationProgress, league
+from cheekymonkey.simulation import GameFailedError, League, PolicyBot, SimulationError, SimulationProgress, league
 from cheekymonkey.simulation.leagues import TableLeague, table_league
 
 __all__ = ["add_arguments", "run"]
@@ -40,9 +39,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_game_option(parser, what="the game whose bots play")
     parser.add_argument(
         "--bots",
-        type=bot_names_type,
+        type=bot_entries_type,
         default=None,
-        help="the bots in the league, comma-separated, two or more (default: every bot of the game)",
+        help="the bots in the league, comma-separated, two or more (default: every bot of the game); "
+        "policy:FILE.npz enters a policy's weights file (w1, b1, ...: see cheekymonkey.simulation.policies)",
     )
     parser.add_argument(
         "--games",
@@ -73,14 +73,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _bots(game: Any, args: argparse.Namespace) -> tuple[tuple[str, ...], list[str]]:
-    """The league's bots, and a note for each of the game's bots left out because it cannot be built here."""
+def _bots(
+    game: Any, args: argparse.Namespace, seats: int, ruleset: Any
+) -> tuple[tuple[str | PolicyBot, ...], list[str]]:
+    """The league's bots (a policy's weights file read into its bot), and a note for each bot left out."""
     given: tuple[str, ...] | None = args.bots
     if given is not None:
-        check_bots(game, given)
+        entries = bot_entries(game, given)
         if len(set(given)) < 2:
             raise OptionError("a league needs two different bots or more")
-        return given, []
+        check_entries_fit(entries, seats, ruleset)
+        return entries, []
     kept: list[str] = []
     notes: list[str] = []
     for name in game.bot_names():
@@ -93,6 +96,10 @@ def _bots(game: Any, args: argparse.Namespace) -> tuple[tuple[str, ...], list[st
     if len(kept) < 2:
         raise OptionError(f"{game.title} has fewer than two bots that can play here")
     return tuple(kept), notes
+
+
+def _label(entry: str | PolicyBot) -> str:
+    return entry if isinstance(entry, str) else entry.name
 
 
 def run(args: argparse.Namespace) -> int:
@@ -114,7 +121,8 @@ def run(args: argparse.Namespace) -> int:
         return _run_tables(args, game, ruleset)
     if low > 2:
         raise OptionError(f"a league plays two-seat games, and {game.title}'s {args.variant} rules seat {low} or more")
-    names, notes = _bots(game, args)
+    entries, notes = _bots(game, args, 2, ruleset)
+    names = [_label(entry) for entry in entries]
     console = make_console()
     for note in notes:
         print(f"cheekymonkey league: {note}", file=sys.stderr)
@@ -139,7 +147,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         result = league(
-            names,
+            entries,
             args.games,
             seed=args.seed,
             ruleset=ruleset,
@@ -166,7 +174,8 @@ def _run_tables(args: argparse.Namespace, game: Any, ruleset: Any) -> int:
 
     from cheekymonkey.cli.narrate import make_console
 
-    names, notes = _bots(game, args)
+    entries, notes = _bots(game, args, args.seats, ruleset)
+    names = [_label(entry) for entry in entries]
     for note in notes:
         print(f"cheekymonkey league: {note}", file=sys.stderr)
     console = make_console()
@@ -177,7 +186,7 @@ def _run_tables(args: argparse.Namespace, game: Any, ruleset: Any) -> int:
     )
     started = time.monotonic()
     result: TableLeague = table_league(
-        names, args.games, args.seats, seed=args.seed, ruleset=ruleset, game=game, max_turns=args.max_turns
+        entries, args.games, args.seats, seed=args.seed, ruleset=ruleset, game=game, max_turns=args.max_turns
     )
     print(f"{plural(len(result.tables) * result.games, 'game')} in {time.monotonic() - started:.1f} s", file=sys.stderr)
     table = Table(

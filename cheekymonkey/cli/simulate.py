@@ -22,11 +22,13 @@ from typing import Any, TextIO
 
 from cheekymonkey.cli.options import (
     OptionError,
-    add_bots_option,
     add_game_option,
     add_variant_option,
+    bot_names_type,
     bots_for_seats,
     bots_from,
+    check_bots,
+    each_game,
     game_from,
     output_path,
     players_from,
@@ -35,8 +37,10 @@ from cheekymonkey.cli.options import (
     ruleset_from,
     seed_type,
 )
+from cheekymonkey.errors import InvalidValueError
 from cheekymonkey.simulation import (
     GameFailedError,
+    PolicyBot,
     RayExecutor,
     SimulationError,
     SimulationProgress,
@@ -44,14 +48,25 @@ from cheekymonkey.simulation import (
     plot_summary,
     simulate,
 )
+from cheekymonkey.simulation.policies import POLICY_PREFIX, policy_file
 
-__all__ = ["add_arguments", "run"]
+__all__ = ["add_arguments", "bot_entries", "bot_entries_type", "check_entries_fit", "run"]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add this command's options."""
     add_game_option(parser, what="the game to simulate")
-    add_bots_option(parser, who="bots", default=("expectimax", "heuristic"))
+    default = ("expectimax", "heuristic")
+    parser.set_defaults(default_bots=default)
+    parser.add_argument(
+        "--bots",
+        type=bot_entries_type,
+        default=None,
+        help=f"bots, comma-separated, repeated round the table (default {','.join(default)}, those the game has, "
+        "else its first bot), the game's own: "
+        + each_game(lambda game: ", ".join(game.bot_names()))
+        + "; or policy:FILE.npz, a policy's weights file (w1, b1, ...: see cheekymonkey.simulation.policies)",
+    )
     parser.add_argument("--players", type=positive_int, default=None, help="seats (default: one per bot, at least 2)")
     parser.add_argument("--games", type=positive_int, default=200, help="games to play (default 200)")
     parser.add_argument("--seed", type=seed_type, default=0, help="game i uses seed SEED + i (default 0)")
@@ -67,7 +82,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--batched",
         action="store_true",
         help="play every game as a row of the game's batched engine (the batched extra; the bots with a batched "
-        "form only): the same figures within their intervals, other games than the seeded tables'",
+        "form and policies only): the same figures within their intervals, other games than the seeded tables'",
     )
     parser.add_argument(
         "--workers",
@@ -101,6 +116,63 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="draw win rates and score distributions to FILE (.png, .svg or .pdf; needs the plot extra)",
     )
+
+
+def bot_entries_type(text: str) -> tuple[str, ...]:
+    """Parse ``--bots`` for argparse: bot names and ``policy:FILE`` entries, comma-separated, none empty.
+
+    A bot's name is read in any case; a weights file's path is kept as written (after ``policy:``, which may
+    be in any case too). The files are read by :func:`bot_entries`, once the game is known.
+    """
+    entries = tuple(entry.strip() for entry in text.split(","))
+    if not all(entries):
+        bot_names_type(text)  # the same refusal, in the same words, as every command's --bots
+    read = []
+    for entry in entries:
+        if entry[: len(POLICY_PREFIX)].lower() == POLICY_PREFIX:
+            path = entry[len(POLICY_PREFIX) :].strip()
+            if not path:
+                raise argparse.ArgumentTypeError(f"{entry!r}: name the policy's weights file, e.g. policy:net.npz")
+            read.append(POLICY_PREFIX + path)
+        else:
+            read.append(entry.lower())
+    return tuple(read)
+
+
+def bot_entries(game: Any, given: Sequence[str]) -> tuple[str | PolicyBot, ...]:
+    """``--bots`` as a simulation takes it: each bot's name checked, each ``policy:FILE`` read into its bot.
+
+    Raises:
+        OptionError: If a name is not one of the game's bots (or cannot play here), or a file cannot be read
+            as a policy's weights, saying why.
+    """
+    check_bots(game, [entry for entry in given if not entry.startswith(POLICY_PREFIX)])
+    read: dict[str, PolicyBot] = {}
+    for entry in given:
+        if entry.startswith(POLICY_PREFIX) and entry not in read:
+            try:
+                read[entry] = policy_file(entry[len(POLICY_PREFIX) :], game, name=entry)
+            except InvalidValueError as error:
+                raise OptionError(f"--bots {entry}: {error}") from None
+    return tuple(read.get(entry, entry) for entry in given)
+
+
+def check_entries_fit(entries: Sequence[str | PolicyBot], players: int, ruleset: Any) -> None:
+    """Refuse a policy's weights that do not fit ``players`` seats under ``ruleset``, before any game.
+
+    Raises:
+        OptionError: Naming the file and what does not fit.
+    """
+    for entry in entries:
+        if isinstance(entry, PolicyBot):
+            try:
+                entry.check_table(players, ruleset)
+            except InvalidValueError as error:
+                raise OptionError(f"--bots {entry.name}: {error}") from None
+
+
+def _label(entry: str | PolicyBot) -> str:
+    return entry if isinstance(entry, str) else entry.name
 
 
 class _ProgressLine:
@@ -177,7 +249,8 @@ def run(args: argparse.Namespace) -> int:
 
     game = game_from(args)
     ruleset = ruleset_from(game, args)
-    names = bots_from(game, args)
+    entries = bots_from(game, args) if args.bots is None else bot_entries(game, args.bots)
+    names = tuple(_label(entry) for entry in entries)
     # One seat per bot by default (at least the fewest the rules seat); more than the rules seat is refused.
     low, high = game.seat_range(ruleset)
     if len(names) > high:
@@ -187,22 +260,22 @@ def run(args: argparse.Namespace) -> int:
         raise OptionError(
             f"{plural(len(names), 'bot')}: {plural(players, 'seat')} take at most {plural(players, 'bot')}"
         )
+    check_entries_fit(entries, players, ruleset)
     if args.scheduler is not None and args.workers is not None:
         raise OptionError("--workers is for local runs and --ray; a Dask cluster has its own")
     if args.batched:
         from cheekymonkey.batched import engine_class
-        from cheekymonkey.errors import InvalidValueError
 
         try:
             batched_bots: tuple[str, ...] = getattr(engine_class(game.name), "bots", ())
         except InvalidValueError as error:
             raise OptionError(f"--batched: {error}") from None
-        if any(name not in batched_bots for name in names):
-            others = sorted({name for name in names if name not in batched_bots})
+        others = sorted({entry for entry in entries if isinstance(entry, str) and entry not in batched_bots})
+        if others:
             batched = ", ".join(batched_bots)
             raise OptionError(
-                f"--batched plays only the bots with a batched form for {game.title} ({batched}), "
-                f"not {', '.join(others)}"
+                f"--batched plays only the bots with a batched form for {game.title} ({batched}) and "
+                f"policies, not {', '.join(others)}"
             )
         if args.workers is not None or args.scheduler is not None or args.ray is not None:
             raise OptionError("--batched plays in this process: it takes no --workers, --scheduler or --ray")
@@ -223,10 +296,10 @@ def run(args: argparse.Namespace) -> int:
         with ExitStack() as stack:
             executor = None if args.batched else _executor(args, stack)
             summary = (
-                _batched(args, names, ruleset, players, game)
+                _batched(args, entries, ruleset, players, game)
                 if args.batched
                 else simulate(
-                    names,
+                    entries,
                     args.games,
                     seed=args.seed,
                     ruleset=ruleset,
@@ -281,11 +354,13 @@ def _bot_page(game: Any) -> str | None:
     return f"docs/explanation/{name}" if path.is_file() else None
 
 
-def _batched(args: argparse.Namespace, names: Sequence[str], ruleset: Any, players: int, game: Any) -> Summary:
+def _batched(
+    args: argparse.Namespace, entries: Sequence[str | PolicyBot], ruleset: Any, players: int, game: Any
+) -> Summary:
     from cheekymonkey.simulation.batched import simulate_batched
 
     return simulate_batched(
-        names, args.games, seed=args.seed, ruleset=ruleset, players=players, max_turns=args.max_turns, game=game
+        entries, args.games, seed=args.seed, ruleset=ruleset, players=players, max_turns=args.max_turns, game=game
     )
 
 

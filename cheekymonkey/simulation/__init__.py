@@ -20,7 +20,9 @@ order, in blocks of whatever size.
 One module each: ``run`` (:func:`simulate`), ``blocks`` (:class:`Block`, :func:`play_block`), ``summary``
 and ``stats`` (what comes back), ``backends`` (the pools, :class:`RayExecutor`), ``errors`` and ``plot``;
 ``policies`` (:class:`PolicyBot`: a policy, a callable from an observation and a mask to an action index,
-played wherever a bot is) and ``leagues`` (:func:`league`: every pair of bots head to head, rated).
+played wherever a bot is, or a network read from a weights file,
+:func:`~cheekymonkey.simulation.load_policy`) and ``leagues`` (:func:`league`: every pair of bots
+head to head, rated).
 
 What runs the blocks:
 
@@ -45,7 +47,7 @@ from cheekymonkey.simulation.blocks import WIN_UNITS, Block, BlockResult, play_b
 from cheekymonkey.simulation.errors import GameFailedError, SimulationError
 from cheekymonkey.simulation.leagues import League, Pairing, Standing, bradley_terry, league
 from cheekymonkey.simulation.plot import plot_summary
-from cheekymonkey.simulation.policies import Policy, PolicyBot, as_bot
+from cheekymonkey.simulation.policies import NetworkPolicy, Policy, PolicyBot, as_bot, load_policy
 from cheekymonkey.simulation.run import simulate
 from cheekymonkey.simulation.stats import Histogram, wilson_interval
 from cheekymonkey.simulation.summary import BotSummary, SimulationProgress, Summary
@@ -58,6 +60,7 @@ __all__ = [
     "GameFailedError",
     "Histogram",
     "League",
+    "NetworkPolicy",
     "Pairing",
     "Policy",
     "PolicyBot",
@@ -69,6 +72,7 @@ __all__ = [
     "as_bot",
     "bradley_terry",
     "league",
+    "load_policy",
     "play_block",
     "plot_summary",
     "simulate",

@@ -8,9 +8,9 @@ from typing import Any
 from cheekymonkey.checks import is_whole_number
 from cheekymonkey.errors import InvalidGameError, InvalidValueError
 from cheekymonkey.game import Game, GameBot
-from cheekymonkey.simulation.policies import Policy, PolicyBot, as_bot
+from cheekymonkey.simulation.policies import Entry, PolicyBot, as_bot
 
-__all__ = ["check_bots", "labels", "whole"]
+__all__ = ["check_bots", "check_tables", "labels", "whole"]
 
 
 def labels(bots: Sequence[str | GameBot[Any, Any]]) -> tuple[str, ...]:
@@ -19,9 +19,7 @@ def labels(bots: Sequence[str | GameBot[Any, Any]]) -> tuple[str, ...]:
     return tuple(f"{name} {i}" if names.count(name) > 1 else name for i, name in enumerate(names))
 
 
-def check_bots(
-    bots: Sequence[str | GameBot[Any, Any] | Policy], game: Game[Any, Any, Any, Any, Any]
-) -> tuple[str | GameBot[Any, Any], ...]:
+def check_bots(bots: Sequence[Entry], game: Game[Any, Any, Any, Any, Any]) -> tuple[str | GameBot[Any, Any], ...]:
     """The bots as a tuple, each one of ``game``'s bot names or a bot; a policy becomes a :class:`PolicyBot`.
 
     Raises:
@@ -30,7 +28,7 @@ def check_bots(
         InvalidGameError: If no bot is given.
     """
     if isinstance(bots, str) or not isinstance(bots, Sequence):
-        raise InvalidValueError(f"bots must be a sequence of bot names, bots or policies, got {bots!r}")
+        raise InvalidValueError(f"bots must be a sequence of bot names, bots, policies or weights files, got {bots!r}")
     entries = tuple(as_bot(entry, game) for entry in bots)
     if not entries:
         raise InvalidGameError("no bots given: name at least one")
@@ -39,6 +37,25 @@ def check_bots(
         if isinstance(entry, str) and entry not in known:
             raise InvalidValueError(f"no bot named {entry!r}; the bots are {', '.join(known)}")
     return entries
+
+
+def check_tables(
+    entries: Sequence[str | GameBot[Any, Any]], players: int, ruleset: Any, game: Game[Any, Any, Any, Any, Any]
+) -> None:
+    """Refuse, before any game, a policy of another game, or one that cannot play this table (its shapes).
+
+    The table: ``players`` seats of ``game`` under ``ruleset``.
+
+    Raises:
+        InvalidValueError: Naming the policy and what does not fit.
+    """
+    for entry in entries:
+        if isinstance(entry, PolicyBot):
+            if entry.game.name != game.name:
+                raise InvalidValueError(
+                    f"policy {entry.name} plays {entry.game.title}, not {game.title}: wrap it for {game.title}"
+                )
+            entry.check_table(players, ruleset)
 
 
 def whole(name: str, value: object, least: int) -> int:

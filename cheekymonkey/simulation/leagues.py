@@ -38,8 +38,8 @@ from cheekymonkey.checks import is_whole_number
 from cheekymonkey.errors import InvalidGameError, InvalidValueError
 from cheekymonkey.game import Game, GameBot
 from cheekymonkey.games import DEFAULT_GAME, game_named
-from cheekymonkey.simulation._arguments import check_bots, labels, whole
-from cheekymonkey.simulation.policies import Policy
+from cheekymonkey.simulation._arguments import check_bots, check_tables, labels, whole
+from cheekymonkey.simulation.policies import Entry
 from cheekymonkey.simulation.run import simulate
 from cheekymonkey.simulation.summary import SimulationProgress
 
@@ -251,7 +251,7 @@ def _inverse(matrix: list[list[float]]) -> list[list[float]]:
 
 
 def league(
-    bots: Sequence[str | GameBot[Any, Any] | Policy],
+    bots: Sequence[Entry],
     games: int,
     *,
     seed: int = 0,
@@ -267,8 +267,9 @@ def league(
     """Play every pair of ``bots`` head to head, ``games`` two-seat games each, and rate them (Bradley-Terry).
 
     Args:
-        bots: Two or more entries: bot names (the game's), bots, or policies (callables from an observation
-            and an action mask to an action index, as :func:`~cheekymonkey.simulation.simulate` takes them).
+        bots: Two or more entries: bot names (the game's), bots, policies (callables from an observation
+            and an action mask to an action index) or policies' weights files (``"policy:PATH"``), as
+            :func:`~cheekymonkey.simulation.simulate` takes them.
         games: Games per pairing (an even number gives each side each seat equally often).
         seed: Pairing ``p`` plays the seeds ``seed + p * games`` and up.
         ruleset: The rules (the game's standard rules if omitted); they must seat two.
@@ -302,6 +303,7 @@ def league(
     low, _ = played.seat_range(ruleset)
     if low > 2:
         raise InvalidGameError(f"a league plays two-seat games, and these rules seat {low} or more")
+    check_tables(entries, 2, ruleset, played)
     names = labels(entries)
     pairs = [(i, j) for i in range(len(entries)) for j in range(i + 1, len(entries))]
     total = games * len(pairs)
@@ -457,7 +459,7 @@ def pairwise_placings(
 
 
 def table_league(
-    bots: Sequence[str | GameBot[Any, Any] | Policy],
+    bots: Sequence[Entry],
     games: int,
     seats: int,
     *,
@@ -502,6 +504,7 @@ def table_league(
     low, high = played.seat_range(ruleset)
     if not low <= seats <= high:
         raise InvalidGameError(f"these rules seat {low} to {high}, not {seats}")
+    check_tables(entries, seats, ruleset, played)
     names = labels(entries)
     tables = line_ups(len(entries), seats)
     placings: list[list[tuple[int, int]]] = []

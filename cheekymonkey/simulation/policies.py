@@ -10,6 +10,25 @@ By default the policy gets numpy arrays (the ``rl`` extra), as a trained network
 observation as float32 (whole numbers, or each entry divided by its bound with ``scaled=True``) and the mask
 as bools. With ``arrays=False`` it gets tuples instead (ints or floats, and bools), and needs no numpy.
 
+A policy may also come from a **weights file** (:func:`~cheekymonkey.simulation.load_policy`,
+:class:`~cheekymonkey.simulation.NetworkPolicy`): an ``.npz`` of a perceptron's layers. Wherever a bot's name
+is taken, ``"policy:PATH"`` (or a :class:`pathlib.Path`) names such a file, so that ``simulate(["heuristic",
+"policy:net.npz"], ...)`` and ``cheekymonkey simulate --bots heuristic,policy:net.npz`` seat the network
+beside the heuristic bot. The file holds:
+
+- ``w1, b1, w2, b2, ..., wK, bK`` (K of 1 or more): layer ``k`` computes ``x @ wk + bk``, ``wk`` of shape
+  ``(inputs, outputs)``, with a ReLU between layers; the first takes the observation, the last gives one
+  score per action index, and the policy plays the legal action of highest score (the lowest index of a tie);
+- ``scale`` (optional): one number per observation entry, multiplied into the observation first (the
+  observation itself is whole numbers, the game's default kind);
+- ``players`` (optional): the seat count it was trained for; ``observation`` (optional): the observation
+  kind it reads, if not the game's default.
+
+Every number must be finite. A file that is missing, not an ``.npz``, lacks a part, or whose shapes do not
+fit each other (or the table it is seated at: its observation size and action count) is refused with
+:class:`~cheekymonkey.InvalidValueError` before any game is played. ``training/tmm_policy.npz`` is such a
+file.
+
 >>> import random
 >>> from cheekymonkey.games import game_named
 >>> game = game_named("too-many-monkeys")
@@ -25,20 +44,29 @@ as bools. With ``arrays=False`` it gets tuples instead (ints or floats, and bool
 
 from __future__ import annotations
 
+import os
 import random
+import zipfile
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, Final
 
 from cheekymonkey.encoding import Encoding, as_index
 from cheekymonkey.errors import InvalidValueError
 from cheekymonkey.game import Game, GameBot
 
-__all__ = ["Policy", "PolicyBot", "as_bot"]
+__all__ = ["POLICY_PREFIX", "Entry", "NetworkPolicy", "Policy", "PolicyBot", "as_bot", "load_policy", "policy_file"]
 
 Policy = Callable[[Any, Any], Any]
 """A policy: called with an observation and an action mask, it returns a legal action index (an integer)."""
 
+Entry = str | Path | GameBot[Any, Any] | Policy
+"""What takes a seat in a simulation or a league: a bot's name, a policy's weights file, a bot or a policy."""
+
 _KIND: Final = "policy"
+
+POLICY_PREFIX: Final = "policy:"
+"""What begins an entry naming a weights file where a bot's name is taken: ``"policy:PATH"``."""
 
 
 class PolicyBot:
@@ -155,6 +183,20 @@ class PolicyBot:
             raise InvalidValueError(f"policy {self.name} chose index {index}, which is not legal here (legal: {legal})")
         return encoding.decode(index, state)
 
+    def check_table(self, players: int, ruleset: Any) -> None:
+        """Refuse, before any game, a table this bot's policy cannot play: what its ``check`` refuses.
+
+        A policy with a ``check(encoding, players)`` method (a :class:`~cheekymonkey.simulation.NetworkPolicy`
+        has one) is asked about the encoding of ``players`` seats under ``ruleset``; any other policy is taken
+        as able to play any table.
+
+        Raises:
+            InvalidValueError: If the policy cannot play that table (its shapes do not fit, say).
+        """
+        check = getattr(self.policy, "check", None)
+        if callable(check):
+            check(self.game.encoding(players, ruleset, self.observation), players)
+
     def __getstate__(self) -> dict[str, Any]:
         # Sent to worker processes without the encoding, which each rebuilds on its first choice.
         return {
@@ -191,7 +233,7 @@ def _arrays_of(encoding: Encoding[Any, Any], scaled: bool) -> Callable[[Any, int
 
 
 def as_bot(
-    entry: str | GameBot[Any, Any] | Policy,
+    entry: Entry,
     game: Game[Any, Any, Any, Any, Any],
     *,
     observation: str | None = None,
@@ -199,11 +241,19 @@ def as_bot(
 ) -> str | GameBot[Any, Any]:
     """``entry`` as something a table can seat: a bot's name or a bot as it is, a policy as a :class:`PolicyBot`.
 
+    A weights file, ``"policy:PATH"`` or a path, becomes the :class:`PolicyBot` of
+    :func:`~cheekymonkey.simulation.policies.policy_file`.
+
     Raises:
-        InvalidValueError: If ``entry`` is none of the three (a class, say, or a number).
+        InvalidValueError: If ``entry`` is none of these (a class, say, or a number), or a weights file that
+            cannot be read as a policy.
     """
     if isinstance(entry, str):
+        if entry.startswith(POLICY_PREFIX):
+            return policy_file(entry[len(POLICY_PREFIX) :], game, name=entry)
         return entry
+    if isinstance(entry, os.PathLike):
+        return policy_file(entry, game)
     if isinstance(entry, type):
         raise InvalidValueError(f"{entry.__name__} is a class: pass a bot or a policy, not its class")
     if isinstance(entry, GameBot):
@@ -213,3 +263,219 @@ def as_bot(
     raise InvalidValueError(
         f"{entry!r} is neither a bot's name, a bot (it has no choose method), nor a policy (it is not callable)"
     )
+
+
+# -- policies from weights files ------------------------------------------------------------------------------
+
+
+class NetworkPolicy:
+    """A perceptron read from a weights file (:func:`~cheekymonkey.simulation.load_policy`): greedy, numpy only.
+
+    Called as a policy, ``policy(observation, mask)``, it returns the legal index of highest score; the
+    batched simulation calls :meth:`choose_batch` once for many games. It computes in float64, one game or
+    many alike, so the same observation gets the same choice however it is called.
+
+    Args:
+        layers: ``(w, b)`` pairs, ``w`` of shape ``(inputs, outputs)``, ``b`` of ``outputs``; a ReLU between two.
+        scale: One factor per observation entry, multiplied in first (None: 1 for every entry).
+        players: The seat count it was trained for (None: any whose shapes fit).
+        observation: The observation kind it reads (None: the game's default).
+        name: Its label.
+
+    Raises:
+        InvalidValueError: If the layers do not fit each other or the scale, or a number is not finite.
+    """
+
+    def __init__(
+        self,
+        layers: list[tuple[Any, Any]],
+        *,
+        scale: Any = None,
+        players: int | None = None,
+        observation: str | None = None,
+        name: str = "network",
+    ) -> None:
+        import numpy as np
+
+        if not layers:
+            raise InvalidValueError("a network needs one layer or more (w1 and b1)")
+        checked = []
+        inputs = None
+        for k, (w, b) in enumerate(layers, 1):
+            w = np.asarray(w)
+            b = np.asarray(b)
+            if w.dtype.kind not in "fiu" or b.dtype.kind not in "fiu":
+                raise InvalidValueError(f"layer {k} holds {w.dtype} and {b.dtype}, not numbers")
+            if w.ndim != 2 or b.shape != (w.shape[1],) or w.shape[0] == 0 or w.shape[1] == 0:
+                raise InvalidValueError(
+                    f"layer {k}: w{k} of shape {w.shape} and b{k} of shape {b.shape} do not fit "
+                    f"(w{k} is inputs x outputs, b{k} one number per output)"
+                )
+            if inputs is not None and w.shape[0] != inputs:
+                raise InvalidValueError(f"layer {k} takes {w.shape[0]} inputs, but layer {k - 1} gives {inputs}")
+            if not (np.isfinite(w).all() and np.isfinite(b).all()):
+                raise InvalidValueError(f"layer {k} holds a number that is not finite (NaN or infinite)")
+            inputs = w.shape[1]
+            checked.append((w.astype(np.float64), b.astype(np.float64)))
+        first = checked[0][0].shape[0]
+        if scale is None:
+            factors = np.ones(first, np.float64)
+        else:
+            factors = np.asarray(scale)
+            if factors.dtype.kind not in "fiu" or factors.shape != (first,):
+                raise InvalidValueError(f"scale must be {first} numbers, one per input, got {factors.shape}")
+            if not np.isfinite(factors).all():
+                raise InvalidValueError("scale holds a number that is not finite (NaN or infinite)")
+            factors = factors.astype(np.float64)
+        if players is not None and (isinstance(players, bool) or not isinstance(players, int) or players < 1):
+            raise InvalidValueError(f"players must be a positive whole number or None, got {players!r}")
+        self.layers = checked
+        """The ``(w, b)`` pairs, as float64."""
+        self.scale = factors
+        """The factor of each observation entry."""
+        self.players = players
+        """The seat count it was trained for, or None."""
+        self.observation = observation
+        """The observation kind it reads, or None for the game's default."""
+        self.__name__ = name
+        self.__qualname__ = name
+
+    @property
+    def inputs(self) -> int:
+        """The observation size it reads."""
+        return int(self.layers[0][0].shape[0])
+
+    @property
+    def outputs(self) -> int:
+        """The number of action indices it scores."""
+        return int(self.layers[-1][0].shape[1])
+
+    def check(self, encoding: Encoding[Any, Any], players: int | None = None) -> None:
+        """Refuse an encoding (a table) it cannot play: another observation size or action count, other seats.
+
+        Raises:
+            InvalidValueError: Naming what does not fit.
+        """
+        if self.players is not None and players is not None and players != self.players:
+            raise InvalidValueError(f"policy {self.__name__} was trained for {self.players} seats, not {players}")
+        if encoding.observation_size != self.inputs or encoding.num_actions != self.outputs:
+            raise InvalidValueError(
+                f"policy {self.__name__} reads {self.inputs} observation entries and scores {self.outputs} actions; "
+                f"this table's observation has {encoding.observation_size} and it has {encoding.num_actions} actions"
+            )
+
+    def scores(self, observations: Any) -> Any:
+        """The network's scores, one row per observation (a 2-D array of rows of whole numbers)."""
+        import numpy as np
+
+        x = np.asarray(observations, np.float64) * self.scale
+        last = len(self.layers) - 1
+        for k, (w, b) in enumerate(self.layers):
+            x = x @ w + b
+            if k < last:
+                np.maximum(x, 0.0, out=x)
+        return x
+
+    def choose_batch(self, observations: Any, masks: Any) -> Any:
+        """The legal index of highest score in each row (the lowest of a tie): an int64 array."""
+        import numpy as np
+
+        scores = np.where(np.asarray(masks, np.bool_), self.scores(observations), -np.inf)
+        return np.argmax(scores, axis=1).astype(np.int64)
+
+    def __call__(self, observation: Any, mask: Any) -> int:
+        """The legal index of highest score for one observation."""
+        import numpy as np
+
+        return int(self.choose_batch(np.asarray(observation)[None, :], np.asarray(mask, np.bool_)[None, :])[0])
+
+    def __repr__(self) -> str:
+        sizes = [self.inputs, *(int(w.shape[1]) for w, _ in self.layers)]
+        return f"NetworkPolicy({self.__name__}: {' -> '.join(map(str, sizes))})"
+
+
+def load_policy(path: str | Path) -> NetworkPolicy:
+    """The :class:`~cheekymonkey.simulation.NetworkPolicy` in the weights file ``path``.
+
+    An ``.npz``, as :mod:`cheekymonkey.simulation.policies` describes.
+
+    Raises:
+        InvalidValueError: If the file cannot be read, is not an ``.npz``, lacks a part or holds one that does
+            not fit (each named in the message).
+        ImportError: If numpy is missing (the ``rl`` extra).
+    """
+    try:
+        import numpy as np
+    except ImportError as error:
+        raise ImportError("a policy's weights file needs numpy: pip install 'cheekymonkey[rl]'") from error
+    if isinstance(path, str) and not path.strip():
+        raise InvalidValueError("a policy's weights file needs a path: policy:PATH")
+    if not isinstance(path, str | os.PathLike):
+        raise InvalidValueError(f"a weights file's path must be text or a path, got {path!r}")
+    shown = os.fspath(path)
+    not_weights = f"{shown} is not a policy's weights file (an .npz of w1, b1, ...)"
+    try:
+        loaded = np.load(path, allow_pickle=False)
+        if isinstance(loaded, np.lib.npyio.NpzFile):
+            with loaded as archive:
+                arrays: dict[str, Any] | None = {key: archive[key] for key in archive.files}
+        else:
+            arrays = None  # a single array (an .npy)
+    except IsADirectoryError:
+        raise InvalidValueError(f"{shown} is a folder, not a policy's weights file") from None
+    except OSError as error:
+        raise InvalidValueError(f"cannot read the policy's weights file {shown}: {error.strerror or error}") from None
+    except (ValueError, EOFError, zipfile.BadZipFile):
+        # Not one of numpy's formats, a damaged archive, or an array of objects (which would need pickle).
+        raise InvalidValueError(not_weights) from None
+    if arrays is None:
+        raise InvalidValueError(f"{not_weights}: it holds a single array")
+    layers = []
+    k = 1
+    while f"w{k}" in arrays or f"b{k}" in arrays:
+        if f"w{k}" not in arrays or f"b{k}" not in arrays:
+            missing = f"w{k}" if f"w{k}" not in arrays else f"b{k}"
+            raise InvalidValueError(f"{shown} lacks {missing}: each layer k needs both wk and bk")
+        layers.append((arrays.pop(f"w{k}"), arrays.pop(f"b{k}")))
+        k += 1
+    if not layers:
+        raise InvalidValueError(f"{shown} holds no layer: a policy's weights file has w1 and b1 at least")
+    players = arrays.pop("players", None)
+    kind = arrays.pop("observation", None)
+    scale = arrays.pop("scale", None)
+    if arrays:
+        raise InvalidValueError(
+            f"{shown} holds parts a policy's weights file does not have: {', '.join(sorted(arrays))} "
+            "(w1, b1, ... with no gap, and scale, players, observation)"
+        )
+    if players is not None:
+        if players.shape != () or players.dtype.kind not in "iu":
+            raise InvalidValueError(f"{shown}: players must be one whole number")
+        players = int(players)
+    if kind is not None:
+        if kind.shape != () or kind.dtype.kind != "U":
+            raise InvalidValueError(f"{shown}: observation must be the name of an observation kind")
+        kind = str(kind)
+    try:
+        return NetworkPolicy(layers, scale=scale, players=players, observation=kind, name=Path(shown).name)
+    except InvalidValueError as error:
+        raise InvalidValueError(f"{shown}: {error}") from None
+
+
+def policy_file(path: str | Path, game: Game[Any, Any, Any, Any, Any], *, name: str | None = None) -> PolicyBot:
+    """A :class:`~cheekymonkey.simulation.PolicyBot` of ``game`` playing the network in the weights file ``path``.
+
+    The file is read by :func:`~cheekymonkey.simulation.load_policy`.
+
+    Its label is ``name``, or ``"policy:PATH"``.
+
+    Raises:
+        InvalidValueError: As :func:`~cheekymonkey.simulation.load_policy`; or if the file names an
+            observation kind ``game`` lacks.
+    """
+    network = load_policy(path)
+    label = name or POLICY_PREFIX + os.fspath(path)
+    try:
+        return PolicyBot(network, game, observation=network.observation, name=label)
+    except InvalidValueError as error:
+        raise InvalidValueError(f"{os.fspath(path)}: {error}") from None

@@ -9,13 +9,13 @@ from typing import Any
 
 from cheekymonkey.checks import is_whole_number
 from cheekymonkey.errors import InvalidGameError, InvalidValueError
-from cheekymonkey.game import Game, GameBot
+from cheekymonkey.game import Game
 from cheekymonkey.games import DEFAULT_GAME, game_named
-from cheekymonkey.simulation._arguments import check_bots, labels, whole
+from cheekymonkey.simulation._arguments import check_bots, check_tables, labels, whole
 from cheekymonkey.simulation._tally import Tally
 from cheekymonkey.simulation.backends import as_executor, run_blocks
 from cheekymonkey.simulation.blocks import Block, BlockResult, play_block
-from cheekymonkey.simulation.policies import Policy
+from cheekymonkey.simulation.policies import Entry
 from cheekymonkey.simulation.summary import SimulationProgress, Summary
 
 __all__ = ["simulate"]
@@ -27,7 +27,7 @@ def _default_block_size(games: int) -> int:
 
 
 def simulate(
-    bots: Sequence[str | GameBot[Any, Any] | Policy],
+    bots: Sequence[Entry],
     games: int,
     *,
     seed: int = 0,
@@ -49,12 +49,13 @@ def simulate(
     :attr:`Summary.truncated <cheekymonkey.simulation.Summary.truncated>` and not as a result.
 
     Args:
-        bots: Bot names (``"heuristic"``: a fresh bot each game), bots, or policies (callables from an
+        bots: Bot names (``"heuristic"``: a fresh bot each game), bots, policies (callables from an
             observation and an action mask to an action index, played by a
             :class:`~cheekymonkey.simulation.PolicyBot` that gives them the game's default observation as
-            numpy arrays; wrap one yourself for other options), repeated round the table to fill ``players``
-            seats. Bots and policies sent to other processes must pickle, and their choices must depend
-            only on the state and the random stream they are given.
+            numpy arrays; wrap one yourself for other options), or policies' weights files
+            (``"policy:PATH"`` or a :class:`pathlib.Path`: :func:`~cheekymonkey.simulation.load_policy`),
+            repeated round the table to fill ``players`` seats. Bots and policies sent to other processes
+            must pickle, and their choices must depend only on the state and the random stream they are given.
         games: How many games to play.
         seed: Game ``i`` uses seed ``seed + i``, with the bots moved ``i`` seats round the table.
         ruleset: The rules, one of ``game``'s rule sets; its standard game if omitted.
@@ -81,7 +82,7 @@ def simulate(
 
     Raises:
         InvalidValueError: If a bot, a count, a limit, the rule set, the game or the executor is not what it
-            should be.
+            should be, or a weights file cannot be read or does not fit the table.
         InvalidGameError: If the rules cannot seat that many players.
         GameFailedError: If a game raises (a bot's bug, say); the run stops at once.
         SimulationError: If the executor loses blocks it cannot play again.
@@ -99,6 +100,7 @@ def simulate(
     played.new_game(players, ruleset)  # the rules' own seat-count check: InvalidGameError if it fails
     if len(entries) > players:
         raise InvalidGameError(f"{len(entries)} bots for {players} seats: give at most one bot per seat")
+    check_tables(entries, players, ruleset, played)
     if max_actions is not None:
         max_actions = whole("max_actions", max_actions, 1)
     if max_turns is not None:

@@ -435,6 +435,102 @@ def _legal(data: I16, i: int, n: int, mask: B8) -> None:
         mask[i, _DECLINE] = True
 
 
+# -- the heuristic bot: HeuristicBot.choose, on a row of ints ---------------------------------------------------
+
+
+@jit
+def _face_up(data: I16, i: int, n: int, seat: int) -> int:
+    # face_up_count: the numbers and wilds lying face up in the seat's row.
+    at = _SIZES + 2 * n + _P * seat
+    count = 0
+    for p in range(data[i, _SIZES + seat]):
+        if data[i, at + p] > 0:
+            count += 1
+    return count
+
+
+@jit
+def _most_shown(data: I16, i: int, n: int, seat: int, free_only: bool) -> int:
+    # _opponents_by_show's first: the opponent showing the most cards, ties to the nearer in turn order (a
+    # stable sort of the seats after the mover); with free_only, of those without a Skip waiting. -1 for none.
+    best = -1
+    most = -1
+    for offset in range(1, n):
+        other = (seat + offset) % n
+        if free_only and data[i, _SIZES + n + other]:
+            continue
+        count = _face_up(data, i, n, other)
+        if count > most:
+            best = offset
+            most = count
+    return best
+
+
+@jit
+def _heuristic_action(data: I16, i: int, n: int) -> int:
+    """HeuristicBot's choice at game ``i``'s decision, as the encoding's index seen from the mover."""
+    phase = data[i, _PHASE]
+    seat = data[i, _SEAT]
+    size = data[i, _SIZES + seat]
+    row = _SIZES + 2 * n + _P * seat
+    if phase == _START:
+        # TM6: take the top when it makes progress (usable: a wild, or a number whose position does not show it).
+        top = data[i, _SIZES + 8 * n + 2 * _K + data[i, _DISCARD_LEN] - 1]
+        if top == _WILD or (top <= size and top <= _P and data[i, row + top - 1] != top):
+            return 1
+        return 0
+    if phase == _WILD_PHASE:
+        # TM11: a card turned down (its face known) first; else the unseen position scarcest among unseen cards.
+        unseen = _SIZES + 8 * n + _K
+        best = -1
+        for p in range(size):
+            slot = data[i, row + p]
+            if slot < 0:
+                return 2 + p
+            if slot == 0 and (best < 0 or data[i, unseen + p] < data[i, unseen + best]):
+                best = p
+        return 2 + best
+    if phase == _BONUS:
+        return _TAKE_BONUS  # TM12: always
+    if phase == _RACCOON_PHASE:
+        for k in range(1, _P + 1):  # TM14: the first pick, the lowest number it may take
+            if _raccoon_can_take(data, i, n, seat, k):
+                return _TAKE_BONUS + k
+        return _DECLINE
+    if phase == _DISTURB:
+        # TM15: the opponent showing the most; a number rather than a wild, the highest position.
+        offset = _most_shown(data, i, n, seat, False)
+        if offset < 0:
+            return _DECLINE
+        target = (seat + offset) % n
+        at = _SIZES + 2 * n + _P * target
+        number = -1
+        shown = -1
+        for p in range(data[i, _SIZES + target]):
+            slot = data[i, at + p]
+            if slot > 0:
+                shown = p
+                if slot != _WILD:
+                    number = p
+        if number >= 0:
+            return 10 + _P * offset + number
+        if shown >= 0:
+            return 10 + _P * offset + shown
+        return _DECLINE
+    if phase == _SKIP_PHASE:
+        offset = _most_shown(data, i, n, seat, True)  # TM16, TM17
+        if offset < 0:
+            return _DECLINE
+        return 9 + _P * n + offset
+    return 0
+
+
+@jit
+def _heuristic_all(data: I16, n: int, current: I32, out: I64) -> None:
+    for i in range(data.shape[0]):
+        out[i] = _heuristic_action(data, i, n) if current[i] >= 0 else 0
+
+
 # -- the batch: steps, limits, chance, auto-reset --------------------------------------------------------------
 
 
@@ -818,6 +914,10 @@ class BatchedTooManyMonkeys(BatchedGame[TooManyBatchState, GameState, Action]):
     """The width :attr:`~cheekymonkey.batched.BatchState.outcomes` starts at; a step that draws more in a
     game widens it (a step has no bound on its draws)."""
 
+    bots: ClassVar[tuple[str, ...]] = ("random", "heuristic")
+    """The random bot and :class:`~cheekymonkey.toomany.HeuristicBot` play in batched form
+    (:meth:`heuristic_actions`)."""
+
     def __init__(
         self,
         players: int,
@@ -874,6 +974,33 @@ class BatchedTooManyMonkeys(BatchedGame[TooManyBatchState, GameState, Action]):
                 states.outcome_count, states.no_decision, n, total, self._counts, *limits,
             )  # fmt: skip
         return int(bad)
+
+    def _other_bot_mask(self, states: TooManyBatchState, bot: str) -> B8:
+        # The heuristic bot chooses without chance: its one action, where somebody decides.
+        mask = np.zeros_like(states.legal_action_mask)
+        rows = np.flatnonzero(states.current_player >= 0)
+        mask[rows, self.heuristic_actions(states)[rows]] = True
+        return mask
+
+    def heuristic_actions(self, states: TooManyBatchState, out: I64 | None = None) -> I64:
+        """:class:`~cheekymonkey.toomany.HeuristicBot`'s action index in every game (0 where nobody decides), compiled.
+
+        The bot's rules of thumb clause by clause, so its choice at every decision: it uses no chance.
+
+        Args:
+            states: The games.
+            out: An int64 array of one entry per game to write into, or None for a new one.
+
+        Raises:
+            InvalidValueError: If ``states`` are not this engine's, or ``out`` has the wrong shape.
+        """
+        self._check_states(states)
+        if out is None:
+            out = np.empty(states.batch_size, np.int64)
+        elif not isinstance(out, np.ndarray) or out.shape != (states.batch_size,) or out.dtype != np.int64:
+            raise InvalidValueError(f"out must be an int64 array of {states.batch_size} entries")
+        _heuristic_all(states.data, self.players, states.current_player, out)
+        return out
 
     def _observe(self, states: TooManyBatchState, seats: I64, out: npt.NDArray[Any]) -> None:
         _observe(states.data, seats, out, self.players, self._offsets, self._depth)
