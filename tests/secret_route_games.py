@@ -9,18 +9,22 @@ variant breaks one member that a single family of routes reads, and nothing else
 - :class:`LeakyMaskGame`: the encoding's action mask allows only the right guess (the environments' masks);
 - :class:`LeakyRenderGame`: the text board, which the environments render, is the whole state;
 - :class:`LeakyLogGame`: whether a move is complete (:meth:`~cheekymonkey.Game.mid_move`) reads seat 0's
-  card, so the web's log lines for a deal come or not by the card dealt.
+  card, so the web's log lines for a deal come or not by the card dealt;
+- :class:`LeakyOutcomeGame`: no card is shown at the end, but the outcome, which only the web's table
+  carries, says whether seat 0 guessed right.
 """
 
 from __future__ import annotations
 
+import random
+from collections.abc import Hashable
 from typing import Any
 
 import attrs
 
 from cheekymonkey.encoding import ObservationField, as_index, lay_out
 from cheekymonkey.errors import InvalidValueError
-from tests.secret_games import CARDS, Action, Deal, Guess, GuessGame, GuessState
+from tests.secret_games import CARDS, Action, Deal, Guess, GuessGame, GuessState, GuessView
 
 _FIELDS = lay_out(
     [
@@ -166,6 +170,32 @@ class LeakyLogGame(LearnableGuess):
 
     def mid_move(self, state: GuessState) -> bool:
         return state.guess is None and state.cards[0] != 0
+
+
+class LeakyOutcomeGame(LearnableGuess):
+    """Nothing is shown at the end, yet the outcome names the winner: seat 0 learns if it guessed seat 1's card.
+
+    The view, the information state and the draws for a seat are the guessing game's before the end, and stay
+    so after it (no card turned up); only the outcome, in the web's table and stream, tells.
+    """
+
+    name = "guess-leaky-outcome"
+
+    def view(self, state: GuessState, seat: int | None) -> Any:
+        mine = None if seat is None else state.cards[seat]
+        return GuessView(mine, None, state.guess, 2 - state.cards.count(None))
+
+    def information_state(self, state: GuessState, seat: int) -> Hashable:
+        return (state.cards[seat], state.cards.count(None), state.guess)
+
+    def resample(self, state: GuessState, seat: int, rng: random.Random) -> GuessState:
+        if state.cards[1 - seat] is None:
+            return state
+        # The other's card, among those the seat does not hold and (for seat 1) seat 0 did not guess.
+        left = [card for card in CARDS if card != state.cards[seat] and (seat == 0 or card != state.guess)]
+        other = left[rng.randrange(len(left))]
+        cards = (state.cards[0], other) if seat == 0 else (other, state.cards[1])
+        return GuessState(cards, state.guess)
 
 
 LEARNABLE_GUESS = LearnableGuess()

@@ -22,6 +22,7 @@ from tests.secret_route_games import (
     LeakyLogGame,
     LeakyMaskGame,
     LeakyObservationGame,
+    LeakyOutcomeGame,
     LeakyRenderGame,
     LearnableGuess,
 )
@@ -79,6 +80,29 @@ def test_log_lines_grouped_by_a_hidden_card_fail_on_the_web_table_and_stream() -
     check_noninterference(LeakyLogGame(), seed=3, games=30, skip=("web",))
 
 
+def test_an_outcome_telling_what_no_card_showed_fails_on_the_web_table_and_stream() -> None:
+    """Only the web's table carries the outcome: seat 0 learns from it whether it guessed seat 1's card.
+
+    The first game where the leak shows, the two states drawn at its end held the same card, so the table
+    after the guess, played again in a state drawn before it, names it; left out, the tables at the end do.
+    """
+    after = _leak(LeakyOutcomeGame())
+    assert (after.route, after.seat, after.history) == (
+        "web table after a step",
+        0,
+        ("card 2 to seat 0", "card 0 to seat 1", "guess 1"),
+    )
+    assert '"outcome":{"winners":[1],"ranks":[2,1]}' in str(after)  # the true one: seat 1 holds 0, not 1
+    assert _leak(LeakyOutcomeGame(), "web table after a step").route == "web stream after a step"
+    at_end = _leak(LeakyOutcomeGame(), "web table after a step", "web stream after a step")
+    assert (at_end.route, at_end.seat, len(at_end.history)) == ("web table", 0, 3)
+    assert at_end.history[-1] == "guess 2"
+    stream = _leak(LeakyOutcomeGame(), "web table", "web table after a step", "web stream after a step")
+    assert (stream.route, stream.seat) == ("web stream", 0)
+    assert '"outcome": {"winners"' in str(stream)
+    check_noninterference(LeakyOutcomeGame(), seed=3, games=30, skip=("web",))
+
+
 def test_a_vector_environment_showing_other_than_the_single_one_fails_on_its_observation(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -95,6 +119,27 @@ def test_a_vector_environment_showing_other_than_the_single_one_fails_on_its_obs
     with pytest.raises(NoninterferenceError) as failure:
         check_noninterference(game_named("too-many-monkeys"), seed=1, games=1, max_steps=5, skip=("web", "pettingzoo"))
     assert failure.value.route == "gymnasium vector observation"
+    assert failure.value.history == ("a game of the vector environment",)
+
+
+def test_a_vector_environment_masking_other_than_the_single_one_fails_on_its_mask(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A vector mask that leaves out a legal action (as one narrowed by a hidden card would) is caught."""
+    from cheekymonkey.rl import gymnasium_vector
+
+    class _DropsTheFirst(gymnasium_vector.SoloVectorEnv):
+        def action_masks(self) -> Any:
+            mask = super().action_masks().copy()
+            first = mask.argmax(axis=1)
+            if mask.sum(axis=1)[0] > 1:
+                mask[0, first[0]] = False
+            return mask
+
+    monkeypatch.setattr(gymnasium_vector, "SoloVectorEnv", _DropsTheFirst)
+    with pytest.raises(NoninterferenceError) as failure:
+        check_noninterference(game_named("too-many-monkeys"), seed=1, games=1, max_steps=5, skip=("web", "pettingzoo"))
+    assert failure.value.route == "gymnasium vector action mask"
     assert failure.value.history == ("a game of the vector environment",)
 
 
