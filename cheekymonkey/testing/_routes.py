@@ -10,7 +10,7 @@ can tell a route checked from a route left out.
 from __future__ import annotations
 
 import collections
-from collections.abc import AsyncIterator, Collection, Coroutine
+from collections.abc import AsyncIterator, Callable, Collection, Coroutine
 from typing import Any, Final
 
 from cheekymonkey.errors import InvalidValueError
@@ -45,6 +45,7 @@ ADAPTER_ROUTES: Final = (
 """Every route of the families, as a :class:`~cheekymonkey.testing.NoninterferenceError` names it."""
 
 _ROOM_ID: Final = "noninterference"
+_REMEMBERED: Final = 2048  # the most states' routes kept at once (a few kilobytes each), then forgotten
 
 
 def skipped(route: str, skip: Collection[str]) -> bool:
@@ -177,6 +178,7 @@ class Adapters:
         self._json_bytes: Any = None
         self._web_seats = [Seat.person(f"Seat {seat}") for seat in range(seats)]
         self._rules = self._rules_name()
+        self._seen: dict[tuple[Any, ...], dict[str, object]] = {}
         self._build()
 
     def _rules_name(self) -> str:
@@ -257,8 +259,25 @@ class Adapters:
 
     # -- at a state ----------------------------------------------------------------------------------------
 
+    def _remembered(self, key: tuple[Any, ...], make: Callable[[], dict[str, object]]) -> dict[str, object]:
+        # The routes are a function of the state and seat (and the step's action): a state met again, as
+        # the first states of each game are and the states drawn for a seat often are, is not driven through
+        # every front end again. A state that cannot be hashed is driven every time.
+        try:
+            found = self._seen.get(key)
+        except TypeError:
+            return make()
+        if found is None:
+            if len(self._seen) >= _REMEMBERED:
+                self._seen.clear()
+            found = self._seen[key] = make()
+        return found
+
     def state_routes(self, state: Any, seat: int) -> dict[str, object]:
         """What each family's routes show ``seat`` at ``state``."""
+        return self._remembered(("at", state, seat), lambda: self._state_routes(state, seat))
+
+    def _state_routes(self, state: Any, seat: int) -> dict[str, object]:
         routes: dict[str, object] = {}
         game = self.game
         if self._solo:
@@ -290,6 +309,9 @@ class Adapters:
         """What each family's routes show ``seat`` after ``action`` from ``before``, the step's events with it."""
         if self._json_bytes is None:
             return {}
+        return self._remembered(("after", before, action, seat), lambda: self._step_routes(before, action, seat))
+
+    def _step_routes(self, before: Any, action: Any, seat: int) -> dict[str, object]:
         table = Table(self.game, self._web_seats, start=before)
         table.play(action)
         routes = {f"{route} after a step": value for route, value in self._web(table, seat).items()}
