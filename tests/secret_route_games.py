@@ -198,4 +198,13 @@ class LeakyOutcomeGame(LearnableGuess):
         return GuessState(cards, state.guess)
 
 
+class UnencodableGuess(LearnableGuess):
+    """Offers an observation kind, but its encoding refuses every seat count: no environment can be built."""
+
+    name = "guess-unencodable"
+
+    def encoding(self, players: int, ruleset: None = None, observation: str | None = None) -> Any:
+        raise InvalidValueError(f"no encoding for {players} seats")
+
+
 LEARNABLE_GUESS = LearnableGuess()

@@ -25,6 +25,7 @@ from tests.secret_route_games import (
     LeakyOutcomeGame,
     LeakyRenderGame,
     LearnableGuess,
+    UnencodableGuess,
 )
 
 NOT_REGISTERED = "the game is not registered under its name, which the adapter loads it by"
@@ -188,6 +189,18 @@ def test_a_game_without_encodings_is_compared_on_the_web_only() -> None:
     report = check_noninterference(GUESS, seed=3, games=5)
     assert report.checked == ("web",)
     assert dict(report.unchecked) == dict.fromkeys(FAMILIES[:4], "the game offers no encodings for learning")
+
+
+def test_an_environment_refusing_the_game_is_reported_unchecked_with_its_error() -> None:
+    report = check_noninterference(UnencodableGuess(), seed=3, games=5)
+    assert report.checked == ("web",)
+    refused = "the environment refuses the game at 2 seats: no encoding for 2 seats"
+    assert dict(report.unchecked) == {
+        "openspiel": NOT_REGISTERED,
+        "gymnasium": refused,
+        "gymnasium vector": NO_ENGINE,
+        "pettingzoo": refused,
+    }
 
 
 def test_every_route_a_report_can_name_may_be_skipped_and_nothing_else() -> None:

@@ -13,7 +13,7 @@ import collections
 from collections.abc import AsyncIterator, Callable, Collection, Coroutine
 from typing import Any, Final
 
-from cheekymonkey.errors import InvalidValueError
+from cheekymonkey.errors import CheekyMonkeyError, InvalidValueError
 from cheekymonkey.game import Game
 from cheekymonkey.table import Seat, Table
 
@@ -205,10 +205,13 @@ class Adapters:
                 except ImportError:
                     self._leave("gymnasium", "Gymnasium is not installed (the rl extra)")
                 else:
-                    self._solo = [
-                        SoloEnv(self.seats, seat=seat, ruleset=self.ruleset, render_mode="ansi", game=game)
-                        for seat in range(self.seats)
-                    ]
+                    try:
+                        self._solo = [
+                            SoloEnv(self.seats, seat=seat, ruleset=self.ruleset, render_mode="ansi", game=game)
+                            for seat in range(self.seats)
+                        ]
+                    except CheekyMonkeyError as error:
+                        self._leave("gymnasium", self._refused(error))
         if "gymnasium vector" not in self.unchecked:
             self._build_vector(encodings)
         if "pettingzoo" not in self.unchecked:
@@ -220,8 +223,12 @@ class Adapters:
                 except ImportError:
                     self._leave("pettingzoo", "PettingZoo is not installed (the rl extra)")
                 else:
-                    self._aec = GameEnv(self.seats, ruleset=self.ruleset, render_mode="ansi", game=game)
-                    self._aec.reset(seed=0)
+                    try:
+                        self._aec = GameEnv(self.seats, ruleset=self.ruleset, render_mode="ansi", game=game)
+                    except CheekyMonkeyError as error:
+                        self._leave("pettingzoo", self._refused(error))
+                    else:
+                        self._aec.reset(seed=0)
         if "web" not in self.unchecked:
             try:
                 from cheekymonkey.web.app import _json_bytes
@@ -245,7 +252,15 @@ class Adapters:
         except InvalidValueError:
             self._leave("gymnasium vector", "the game has no batched engine")
             return
+        try:
+            SoloVectorEnv(1, self.seats, seat=0, ruleset=self.ruleset, game=self.game, opponents="random")
+        except CheekyMonkeyError as error:
+            self._leave("gymnasium vector", self._refused(error))
+            return
         self._vector = SoloVectorEnv
+
+    def _refused(self, error: CheekyMonkeyError) -> str:
+        return f"the environment refuses the game at {self.seats} seats: {error}"
 
     @property
     def checked(self) -> tuple[str, ...]:
