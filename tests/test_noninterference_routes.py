@@ -253,3 +253,30 @@ def _guess(card: int) -> Any:
     from tests.secret_games import Guess
 
     return Guess(card)
+
+
+def test_a_state_met_again_is_not_driven_through_the_front_ends_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The routes are a function of the state and seat: an equal state, even another object, reuses them."""
+    from cheekymonkey.testing._routes import Adapters
+    from cheekymonkey.web import messages
+    from tests.secret_games import GuessState
+
+    built: list[int] = []
+    real = messages.table_message
+
+    def counted(room: Any, seat: int, since: int = 0) -> dict[str, Any]:
+        built.append(seat)
+        return real(room, seat, since)
+
+    monkeypatch.setattr(messages, "table_message", counted)
+    adapters = Adapters(LEARNABLE_GUESS, 2, None, ())
+    first = adapters.state_routes(GuessState((0, 2), None), 0)
+    assert built == [0]
+    assert adapters.state_routes(GuessState((0, 2), None), 0) == first
+    assert built == [0]
+    adapters.state_routes(GuessState((0, 2), None), 1)
+    adapters.state_routes(GuessState((0, 1), None), 0)
+    assert built == [0, 1, 0]
+    adapters.step_routes(GuessState((0, 2), None), _guess(1), 0)
+    adapters.step_routes(GuessState((0, 2), None), _guess(1), 0)
+    assert built == [0, 1, 0, 0]

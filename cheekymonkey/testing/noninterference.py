@@ -61,8 +61,8 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Collection, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Final
 
 import attrs
 
@@ -71,9 +71,17 @@ from cheekymonkey.errors import CheekyMonkeyError, InvalidValueError
 from cheekymonkey.game import Game
 from cheekymonkey.games import game_named
 from cheekymonkey.table import bot_state
-from cheekymonkey.testing._routes import ADAPTER_ROUTES, FAMILIES, Adapters, family_skipped, vector_difference
+from cheekymonkey.testing import _routes as _front_ends
+from cheekymonkey.testing._routes import Adapters, family_skipped, vector_difference
 
 __all__ = ["ADAPTER_ROUTES", "FAMILIES", "NoninterferenceError", "NoninterferenceReport", "check_noninterference"]
+
+FAMILIES: Final = _front_ends.FAMILIES
+"""The families of routes of the optional front ends, each needing its package: ``"openspiel"``,
+``"gymnasium"``, ``"gymnasium vector"``, ``"pettingzoo"``, ``"web"``."""
+
+ADAPTER_ROUTES: Final = _front_ends.ADAPTER_ROUTES
+"""Every route of :data:`FAMILIES`, as a :class:`NoninterferenceError` names it (each begins with its family's name)."""
 
 _NO_MOVE = "\u2400 no such move \u2400"
 _VECTOR_STEPS = 60  # the steps of the vector environment's game held to the single one, at each seat
@@ -250,7 +258,7 @@ def check_noninterference(
     max_steps: int = 400,
     bots: Sequence[str] | None = None,
     openspiel: bool = True,
-    skip: Collection[str] = (),
+    skip: Iterable[str] = (),
 ) -> NoninterferenceReport:
     """Check that no route facing a seat tells apart two states the seat cannot: see the module's docs.
 
@@ -288,8 +296,9 @@ def check_noninterference(
         if not is_whole_number(given) or (least is not None and given < least):
             wanted = "an integer" if least is None else f"an integer of at least {least}"
             raise InvalidValueError(f"{label} must be {wanted}, got {given!r}")
-    if isinstance(skip, str) or not isinstance(skip, Collection):
+    if isinstance(skip, str) or not isinstance(skip, Iterable):
         raise InvalidValueError(f"skip must be a collection of families and routes, got {skip!r}")
+    skip = tuple(skip)
     for name in skip:
         if name not in FAMILIES and name not in ADAPTER_ROUTES:
             raise InvalidValueError(
