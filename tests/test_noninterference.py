@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from importlib.metadata import entry_points
 from typing import Any
 
 import pytest
@@ -11,8 +12,13 @@ import pytest
 from cheekymonkey.errors import InvalidValueError
 from cheekymonkey.games import GAME_NAMES, game_named
 from cheekymonkey.testing import NoninterferenceError, check_noninterference
+from cheekymonkey.testing.noninterference import FAMILIES
 from cheekymonkey.text_table import Cell, Column, TextTable
 from tests.secret_games import CARDS, GUESS, GuessGame, GuessState, LeakyEventsGame, LeakyViewGame
+
+
+def _has_batched_engine(name: str) -> bool:
+    return name in {entry.name for entry in entry_points(group="cheekymonkey.batched")}
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)
@@ -20,7 +26,9 @@ def test_no_route_facing_a_seat_tells_apart_states_it_cannot(name: str) -> None:
     """Every registered game: the built-in ones (nothing private: it holds trivially) and any plug-in installed.
 
     A game with private information plays 40 random games at its usual seats; one without, one short game
-    (its resample is the state itself, so every route compares a state with itself).
+    (its resample is the state itself, so every route compares a state with itself). Every optional front
+    end is installed here, so every family of routes is compared that the game can take: those of the
+    learning environments wherever it has encodings, the vector environment's wherever it has a batched engine.
     """
     game = game_named(name)
     if game.private_information:
@@ -33,6 +41,14 @@ def test_no_route_facing_a_seat_tells_apart_states_it_cannot(name: str) -> None:
     assert report.games >= 1
     assert report.pairs == report.states * report.seats * 2
     assert report.openspiel == bool(game.observation_kinds())
+    left_out = {}
+    if not game.observation_kinds():
+        left_out = dict.fromkeys(FAMILIES[:4], "the game offers no encodings for learning")
+    elif not _has_batched_engine(name):
+        left_out = {"gymnasium vector": "the game has no batched engine"}
+    assert dict(report.unchecked) == left_out
+    assert report.checked == tuple(family for family in FAMILIES if family not in left_out)
+    assert (report.vector_states > 0) == ("gymnasium vector" in report.checked)
 
 
 def test_a_game_with_a_secret_written_right_passes() -> None:
