@@ -77,7 +77,7 @@ from cheekymonkey.checks import is_whole_number
 from cheekymonkey.errors import ActionTextError, CheekyMonkeyError, IllegalActionError, InvalidValueError
 from cheekymonkey.games import AnyGame
 from cheekymonkey.refusals import refusal_text
-from cheekymonkey.serialization._parsing import _reject_duplicates
+from cheekymonkey.serialization._parsing import reject_duplicates, text_depth
 from cheekymonkey.web.limits import RequestBudget, client_network, request_cost
 from cheekymonkey.web.rooms import (
     MAX_NAME_LENGTH,
@@ -219,28 +219,6 @@ def _guard(app: _ASGI, allowed_hosts: frozenset[str]) -> _ASGI:
     return guarded
 
 
-def _depth(text: str) -> int:
-    """How deeply a JSON text nests (brackets inside strings are not counted)."""
-    deepest = depth = 0
-    in_string = escaped = False
-    for ch in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif ch in "]}":
-            depth -= 1
-    return deepest
-
-
 _CACHED_TABLE: Final = 16 * 1024  # tables this big or bigger are kept once made...
 _CACHED_TABLES: Final = 4 * 1024 * 1024  # ...up to this many bytes in all, the oldest let go first
 
@@ -259,11 +237,11 @@ def _parse(body: bytes) -> Any:
         text = body.decode("utf-8")
     except UnicodeDecodeError:
         raise _ApiError(400, "the body is not UTF-8 text") from None
-    if _depth(text) > MAX_DEPTH:
+    if text_depth(text) > MAX_DEPTH:  # the library's one linear scan, strings skipped
         raise _ApiError(400, f"the body nests deeper than {MAX_DEPTH} levels")
     try:
         # A key given twice is refused as the library's own loaders refuse it (their check, reused).
-        return json.loads(text, parse_constant=_refuse_constant, object_pairs_hook=_reject_duplicates)
+        return json.loads(text, parse_constant=_refuse_constant, object_pairs_hook=reject_duplicates)
     except (ValueError, RecursionError) as error:
         raise _ApiError(400, f"the body is not JSON: {error}") from None
 
