@@ -25,7 +25,9 @@ Routes (every answer under ``/api`` is JSON; an error is ``{"error": reason}`` w
   (:meth:`~cheekymonkey.web.Room.record_for`: what the seat saw, no seed, no hidden draw).
 - ``POST /api/claim``: ``{"claim": code}``, the one-time code of a seat link ``/play#claim:<code>`` (a room
   of a game with private information gives one to every person but its maker): the first to send it gets
-  ``{"room", "seat", "token"}``, the seat's token; anyone after gets 409, and an unknown code 404.
+  ``{"room", "seat", "token"}``, a token made for the seat now; anyone after gets 409 (through any process
+  sharing the store, and after a restart: the store keeps the code's hash and whether it was claimed), an
+  unknown code 404, and a code whose claim the store cannot read 410.
 
 A seat is named by its token in an ``Authorization: Bearer <token>`` header, never in a URL the server
 sees: the page's link carries the token after ``#``, which browsers do not send. A custom header also
@@ -456,15 +458,15 @@ def create_app(
         else:
             # The game's own document loader checks every field and the rule set's invariants.
             ruleset, label = game.documents().from_document(document["ruleset"], "ruleset"), "custom"
+        specs = _seats_from(document)
+        # For a game with private information the maker keeps its own seat (the first person's); every other
+        # person's link carries a one-time code that the first browser to open it exchanges for a token.
+        people = [i for i, spec in enumerate(specs) if spec.bot is None]
+        claim_seats = people[1:] if game.private_information else []
         room, tokens = await rooms.create(
-            game, ruleset, _seats_from(document), rules=label, seed=seed, client=client_of(request)
+            game, ruleset, specs, rules=label, seed=seed, client=client_of(request), claim_seats=claim_seats
         )
-        links = {i: f"/play#{token}" for i, token in tokens.items()}
-        if game.private_information:
-            # The maker keeps its own seat (the first person's); every other person's link carries a
-            # one-time code that the first browser to open it exchanges for the seat's token.
-            for i in sorted(tokens)[1:]:
-                links[i] = f"/play#{CLAIM_PREFIX}{rooms.claim_code(room, i, tokens[i])}"
+        links = {i: f"/play#{CLAIM_PREFIX if i in claim_seats else ''}{key}" for i, key in tokens.items()}
         seats = [
             {"seat": i, "name": s.name, "kind": s.kind, **({"link": links[i]} if i in links else {})}
             for i, s in enumerate(room.seats)
