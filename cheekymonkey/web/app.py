@@ -4,8 +4,10 @@ Routes (every answer under ``/api`` is JSON; an error is ``{"error": reason}`` w
 
 - ``GET /``: the lobby page (make a room); ``GET /play``: the table page; ``GET /static/...``: their files,
   and ``GET /static/games/<name>.js``: a served game's drawing of its table, from the game's own package.
-- ``GET /api/options``: the games served, each with its presets (as ``ruleset`` documents), its bots and
-  its seat counts; the limits; whether seeds are accepted.
+- ``GET /api/options``: the games served, each with its presets (as ``ruleset`` documents), its bots, its
+  seat counts (``seats``: the fewest and most), the count a game starts with (``default_seats``, the game's
+  :meth:`~cheekymonkey.Game.default_seats`) and that count under each preset (``preset_seats``); the limits;
+  whether seeds are accepted.
 - ``POST /api/rooms``: make a room. The body: ``{"game": name}`` (optional: the first game served),
   ``{"preset": name}`` or ``{"ruleset": ruleset document}``, ``"seats": [{"name": ...}, {"name": ...,
   "bot": "heuristic"}, ...]`` and, if the server allows seeds, ``"seed"``. The answer (201) gives each
@@ -426,6 +428,10 @@ def create_app(
                         for name in game.bot_names()
                     ],
                     "seats": list(game.seat_range()),
+                    # The seat count every front end starts from, for the standard rules and for each preset:
+                    # the lobby starts there, and again when the game or the preset changes.
+                    "default_seats": game.default_seats(),
+                    "preset_seats": {name: game.default_seats(game.ruleset(name)) for name in game.preset_names()},
                 }
             )
         limits = rooms.limits

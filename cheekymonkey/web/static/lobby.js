@@ -66,6 +66,19 @@
     seatList.appendChild(seatRow(index, kind));
   }
 
+  // The game's usual seat count under the rules chosen (a preset's, or the game's own for custom rules).
+  function usualSeats() {
+    const count = game.preset_seats[preset.value];
+    return count === undefined ? game.default_seats : count;
+  }
+
+  // Seats added or taken off the end until there are ``count`` (the rows kept keep what was typed in them).
+  function fitSeats(count) {
+    const wanted = Math.max(game.seats[0], Math.min(count, game.seats[1]));
+    while (seatList.children.length < wanted) addSeat();
+    while (seatList.children.length > wanted) seatList.lastElementChild.remove();
+  }
+
   async function chooseGame(name) {
     game = options.games.find((g) => g.name === name);
     drawing = await loadGame(game.name);
@@ -83,7 +96,7 @@
     }
     seatList.textContent = "";
     seatList.appendChild(seatRow(0, "human"));
-    while (seatList.children.length < Math.max(3, game.seats[0])) addSeat();
+    fitSeats(usualSeats());
   }
 
   function showLinks(answer) {
@@ -154,6 +167,7 @@
     preset.addEventListener("change", () => {
       custom.hidden = preset.value !== "custom";
       if (preset.value !== "custom" && drawing && drawing.customRules) drawing.customRules.fill(game.presets[preset.value]);
+      if (preset.value !== "custom") fitSeats(usualSeats());
     });
     document.getElementById("add-seat").addEventListener("click", addSeat);
     document.getElementById("remove-seat").addEventListener("click", () => {
