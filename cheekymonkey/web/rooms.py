@@ -34,7 +34,7 @@ import random
 import secrets
 import time
 import uuid
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 import attrs
@@ -68,6 +68,7 @@ from cheekymonkey.web.limits import (
 )
 from cheekymonkey.web.messages import bare, events_seen_since, table_message
 from cheekymonkey.web.store import (
+    WATCHER,
     MemoryStore,
     RedisStore,
     Store,
@@ -98,6 +99,7 @@ __all__ = [
     "SeatNotFoundError",
     "SeatSpec",
     "StaleMoveError",
+    "WatchOnlyError",
     "check_names",
     "name_skeleton",
 ]
@@ -120,6 +122,12 @@ class SeatClaimedError(RoomError):
     """A seat's link that has already been opened, and claimed, by another browser (409)."""
 
     status = 409
+
+
+class WatchOnlyError(RoomError):
+    """A room's watch link used to move or to fetch a seat's record: it only shows the public table (403)."""
+
+    status = 403
 
 
 def _check_name(name: object) -> str:
@@ -469,13 +477,16 @@ class Room:
 
     # -- what a seat sees ---------------------------------------------------------------------------
 
-    def message(self, seat: int, since: int = 0) -> dict[str, Any]:
+    def message(self, seat: int | None, since: int = 0) -> dict[str, Any]:
         """What ``seat`` sees now, as a JSON-ready dictionary; ``events`` holds those numbered ``since`` on.
+
+        ``seat`` None is a spectator (a watch link): what no seat holds, the game's public view and events
+        (:meth:`~cheekymonkey.Game.view`, :meth:`~cheekymonkey.Game.event_for` of None), and no moves.
 
         The keys, the same for every game:
 
         - ``game``, ``title``, ``rules``: the game's name and title, and the rules' name;
-        - ``room``, ``seat``, ``version`` (the number a move must name), ``closed``;
+        - ``room``, ``seat`` (None for a spectator), ``version`` (the number a move must name), ``closed``;
         - ``seats``: each seat's ``name``, ``kind`` (``"human"`` or a bot kind) and ``title`` (a bot's
           kind for people, ``"MCTS"``; None for a person);
         - ``waiting`` (``"person"``, ``"bot"``, ``"over"`` or ``"truncated"``) and ``to_move``;
@@ -740,9 +751,16 @@ class RoomManager:
         rules: str = "custom",
         seed: int | None = None,
         client: str = "",
-        claim_seats: Collection[int] = (),
+        claim_seats: Sequence[int] = (),
+        watch: bool = False,
     ) -> tuple[Room, dict[int, str]]:
         """Open a room; return it and each person's seat token (only ever given out here).
+
+        With ``watch``, the room also gets a watch token, returned under the key
+        :data:`~cheekymonkey.web.store.WATCHER`: it opens the room to a spectator (:meth:`viewer_for`), who
+        sees what no seat holds (the public view and events, :meth:`Room.message` of None) and can neither
+        move nor fetch a seat's record. The store keeps its hash, as a seat token's, so it holds across a
+        restart.
 
         A seat of ``claim_seats`` (a person's) gets no token: its entry is the one-time code of its link,
         which the first browser to open it exchanges for a token of its own (:meth:`claim`). The store keeps
@@ -802,6 +820,8 @@ class RoomManager:
             tokens = {i: secrets.token_urlsafe(32) for i, s in enumerate(seats) if s.bot is None}
             # A seat claimed by its link: the code is given out, not a token; the seat's token is made at its claim.
             claims = {i: tokens.pop(i) for i in sorted(set(claim_seats))}
+            if watch:
+                tokens[WATCHER] = secrets.token_urlsafe(32)
             stored = StoredRoom(
                 room_id, game.name, rules, header, tuple(room._action_documents(steps)), room.last_move,
                 room.last_move, table.finished
@@ -829,8 +849,26 @@ class RoomManager:
 
         Raises:
             SeatNotFoundError: If no open room has a seat with this token.
+            WatchOnlyError: If the token is a room's watch token (403): it opens no seat.
             RoomDamagedError: If the room's record cannot be read or replayed (it is closed).
         """
+        room, seat = await self._token_for(token)
+        if seat is None:
+            raise WatchOnlyError(
+                "this is a link to watch the room: it shows the table to everyone who opens it, but plays no seat"
+            )
+        return room, seat
+
+    async def viewer_for(self, token: str) -> tuple[Room, int | None]:
+        """The room a seat token or a watch token opens, and its seat (None: a spectator, by a watch token).
+
+        Raises:
+            SeatNotFoundError: If no open room has a seat or a watch link with this token.
+            RoomDamagedError: If the room's record cannot be read or replayed (it is closed).
+        """
+        return await self._token_for(token)
+
+    async def _token_for(self, token: str) -> tuple[Room, int | None]:
         hashed = token_hash(token)
         found = self._seats.get(hashed)
         room = None if found is None else self.rooms.get(found[0])
@@ -841,11 +879,12 @@ class RoomManager:
                 if room is not None:
                     self._seats[hashed] = found
                     self._room_tokens[room.id].append(hashed)
-        if room is None or found is None or room.closed:
+        # A seat the room does not have (a store whose token rows were tampered with) opens nothing.
+        if room is None or found is None or room.closed or not WATCHER <= found[1] < len(room.seats):
             raise SeatNotFoundError("no open room has a seat for this link (it may have ended)")
         if room.id in self._finished:
             self._finished.move_to_end(room.id)
-        return room, found[1]
+        return room, None if found[1] == WATCHER else found[1]
 
     # -- seat links claimed by the first browser that opens them -------------------------------------
 

@@ -2,7 +2,8 @@
 
 A store keeps, for every open room, what it takes to rebuild it: the game's name, the *record* (the rules,
 the seats' names and kinds, the first player, the seed if any, and every action so far, chance outcomes
-included), a hash of each person's seat token, and for a seat whose link must be claimed (a game with
+included), a hash of each person's seat token and of the room's watch token (kept as a seat token of the
+seat :data:`~cheekymonkey.web.store.WATCHER`), and for a seat whose link must be claimed (a game with
 private information) a hash of the link's one-time code and whether it was claimed. Never the tokens or
 codes themselves, never a state: a room is rebuilt by replaying its record, which checks every action again.
 A restart forgets no link: an outstanding code still opens its seat once, and a claimed one stays claimed.
@@ -58,6 +59,7 @@ from cheekymonkey.web.errors import RoomDamagedError
 __all__ = [
     "BOT_LEASE_TTL",
     "DEFAULT_TIMEOUT",
+    "WATCHER",
     "InconsistentRoomError",
     "Listener",
     "MemoryStore",
@@ -76,6 +78,10 @@ __all__ = [
 Json = dict[str, Any]
 
 _LOG: Final = logging.getLogger("cheekymonkey.web")
+
+WATCHER: Final = -1
+"""The seat a room's watch token is kept under, beside the seat tokens: it opens the room to a spectator
+(:meth:`~cheekymonkey.web.RoomManager.viewer_for`), never a seat."""
 
 DEFAULT_TIMEOUT: Final = 5.0
 """Seconds a call to an SQLite or Redis store may take before it is given up with a :class:`StoreError` (503)."""
@@ -173,7 +179,7 @@ class RoomSummary:
 
 @attrs.frozen
 class SeatClaim:
-    """What :meth:`Store.claim` found for a seat link's code: the room and seat it opens, and who claimed it."""
+    """What :meth:`~cheekymonkey.web.Store.claim` found: the room and seat a link's code opens, and who claimed it."""
 
     room: str
     """The room's id."""
@@ -262,7 +268,10 @@ class Store(Protocol):
         ...
 
     async def seat_for(self, token_hash: str) -> tuple[str, int] | None:
-        """The room id and seat of a token's hash, or None."""
+        """The room id and seat of a token's hash, or None.
+
+        The seat of a room's watch token is :data:`~cheekymonkey.web.store.WATCHER`.
+        """
         ...
 
     async def delete(self, room_id: str) -> None:
