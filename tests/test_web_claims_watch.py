@@ -21,7 +21,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from cheekymonkey.table import Seat, Table
+from cheekymonkey.games import GAME_NAMES, AnyGame, game_named
+from cheekymonkey.table import Seat, Table, events_seen
 from cheekymonkey.web import Limits, RedisStore, RoomManager, SqliteStore, Store
 from cheekymonkey.web.app import CLAIM_PREFIX, WATCH_PREFIX
 from cheekymonkey.web.store import WATCHER, token_hash
@@ -195,6 +196,54 @@ def test_web_claims_watch_a_game_without_secrets_is_watched_as_the_viewer_none_s
     status, seat = call(server, "GET", "/api/table", token=ann)
     assert status == 200
     assert [event["event"] for event in seat["events"]] == [event["event"] for event in table["events"]]
+
+
+def secret_games() -> list[AnyGame]:
+    """Guess, and every registered game with private information (a plug-in such as Leduc poker, if installed)."""
+    registered = [game_named(name) for name in GAME_NAMES]
+    return [GUESS, *(game for game in registered if game.private_information)]
+
+
+def test_web_claims_watch_every_game_with_secrets_shows_a_spectator_what_the_viewer_none_sees(
+    server: LiveServer,
+) -> None:
+    """For each, played to the end: every step's watch table is the view, board and events for no seat, no moves."""
+    for game in secret_games():
+        people = [{"name": f"P{i}"} for i in range(game.default_seats())]
+        status, room = call(
+            server,
+            "POST",
+            "/api/rooms",
+            {"game": game.name, "preset": game.preset_names()[0], "seats": people, "seed": 1},
+        )
+        assert status == 201, room
+        links = [seat["link"].removeprefix("/play#") for seat in room["seats"]]
+        tokens = [links[0]]
+        for link in links[1:]:  # every seat but the maker's is claimed with its link's one-time code
+            status, claimed = call(server, "POST", "/api/claim", {"claim": link.removeprefix(CLAIM_PREFIX)})
+            assert status == 200, claimed
+            tokens.append(claimed["token"])
+        held = server.manager.rooms[room["room"]]
+        documents = game.documents()
+        for _ in range(200):
+            status, table = call(server, "GET", "/api/table", token=watch_token(room))
+            assert status == 200, table
+            state = held.table.state
+            assert table["seat"] is None
+            assert table["legal"] == []
+            assert table["view"] == json.loads(json.dumps(documents.to_document(game.view(state, None))))
+            assert table["board"] == game.board_table(state, held.table.names, None).text()
+            public = [documents.to_document(event) for event in events_seen(game, held.table.events, None)]
+            assert [event["event"] for event in table["events"]] == json.loads(json.dumps(public))
+            if table["waiting"] in ("over", "truncated"):
+                break
+            mover = tokens[table["to_move"]]
+            seat_table = call(server, "GET", "/api/table", token=mover)[1]
+            body = {"version": seat_table["version"], "text": seat_table["legal"][0]["text"]}
+            status, answer = call(server, "POST", "/api/move", body, token=mover)
+            assert status == 200, answer
+        else:
+            raise AssertionError(f"{game.name}: no end in 200 moves of the first legal move")
 
 
 def test_web_claims_watch_the_store_keeps_the_watch_tokens_hash_and_a_restart_still_opens_it(tmp_path: Path) -> None:
