@@ -14,10 +14,11 @@ from cheekymonkey.serialization.errors import BadValue, DocumentError, describe
 from cheekymonkey.serialization.limits import Limits
 from cheekymonkey.serialization.spec import MAX_INTEGER
 
-__all__ = ["parse", "text_depth", "too_deep", "value_depth"]
+__all__ = ["parse", "reject_duplicates", "text_depth", "too_deep", "value_depth"]
 
 
-def _reject_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+def reject_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``json.loads``'s ``object_pairs_hook`` that refuses a key given twice in one object (:class:`BadValue`)."""
     result: dict[str, Any] = {}
     for key, value in pairs:
         if key in result:
@@ -139,7 +140,7 @@ def parse(text: str | bytes, kind: str | None, limits: Limits) -> object:
         raise too_deep(kind, limits)
     try:
         return json.loads(
-            text, object_pairs_hook=_reject_duplicates, parse_constant=_reject_constant, parse_int=_parse_int
+            text, object_pairs_hook=reject_duplicates, parse_constant=_reject_constant, parse_int=_parse_int
         )
     except json.JSONDecodeError as error:
         raise DocumentError(kind, [("$", _json_problem(text, error))]) from None

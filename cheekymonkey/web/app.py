@@ -4,14 +4,20 @@ Routes (every answer under ``/api`` is JSON; an error is ``{"error": reason}`` w
 
 - ``GET /``: the lobby page (make a room); ``GET /play``: the table page; ``GET /static/...``: their files,
   and ``GET /static/games/<name>.js``: a served game's drawing of its table, from the game's own package.
-- ``GET /api/options``: the games served, each with its presets (as ``ruleset`` documents), its bots and
-  its seat counts; the limits; whether seeds are accepted.
+- ``GET /api/options``: the games served, each with its presets (as ``ruleset`` documents), its bots, its
+  seat counts (``seats``: the fewest and most), the count a game starts with (``default_seats``, the game's
+  :meth:`~cheekymonkey.Game.default_seats`) and that count under each preset (``preset_seats``); the limits;
+  whether seeds are accepted.
 - ``POST /api/rooms``: make a room. The body: ``{"game": name}`` (optional: the first game served),
   ``{"preset": name}`` or ``{"ruleset": ruleset document}``, ``"seats": [{"name": ...}, {"name": ...,
   "bot": "heuristic"}, ...]`` and, if the server allows seeds, ``"seed"``. The answer (201) gives each
   person's seat its link, ``/play#<token>`` (for a game with private information, every person's but the
-  first is ``/play#claim:<code>``, claimed once with ``POST /api/claim``).
-- ``GET /api/table?since=N``: what the seat sees (:meth:`~cheekymonkey.web.Room.message`).
+  first is ``/play#claim:<code>``, claimed once with ``POST /api/claim``), and ``watch``, the room's
+  watch link ``/play#watch:<token>``: its token opens ``GET /api/table`` and ``GET /api/events`` as a
+  spectator (``seat`` None: the public view and events only, no moves); a move or a record asked with it
+  gets 403.
+- ``GET /api/table?since=N``: what the seat sees (:meth:`~cheekymonkey.web.Room.message`), or with a watch
+  link's token what a spectator sees.
 - ``POST /api/move``: ``{"version": V, "action": action document}`` or ``{"version": V, "text": "c 2"}``
   (a move in the game's notation). ``V`` is the ``version`` of the table the move was chosen from. The
   answer is the seat's new table. A move whose version the room has passed (a retry of a move already
@@ -25,16 +31,18 @@ Routes (every answer under ``/api`` is JSON; an error is ``{"error": reason}`` w
   (:meth:`~cheekymonkey.web.Room.record_for`: what the seat saw, no seed, no hidden draw).
 - ``POST /api/claim``: ``{"claim": code}``, the one-time code of a seat link ``/play#claim:<code>`` (a room
   of a game with private information gives one to every person but its maker): the first to send it gets
-  ``{"room", "seat", "token"}``, the seat's token; anyone after gets 409, and an unknown code 404.
+  ``{"room", "seat", "token"}``, a token made for the seat now; anyone after gets 409 (through any process
+  sharing the store, and after a restart: the store keeps the code's hash and whether it was claimed), an
+  unknown code 404, and a code whose claim the store cannot read 410.
 
 A seat is named by its token in an ``Authorization: Bearer <token>`` header, never in a URL the server
 sees: the page's link carries the token after ``#``, which browsers do not send. A custom header also
 means another site's page cannot make a player's browser move for them (it would need a CORS grant).
 
 Status codes: 400 a malformed body, query or field (the library's reason), or a host not served; 401 no
-token; 404 an unknown token or an ended room; 405 a wrong method; 408 a body not sent in time; 409 not
-your turn, an illegal move (the library's reason, each rule it cites named in words: "rule R7, Claims";
-the room unchanged), a stale version, a record asked
+token; 403 a watch link's token used to move or to fetch a record; 404 an unknown token or an ended room;
+405 a wrong method; 408 a body not sent in time; 409 not your turn, an illegal move (the library's reason,
+each rule it cites named in words: "rule R7, Claims"; the room unchanged), a stale version, a record asked
 for before the end, or a seat link claimed already; 413 a body over the cap; 415 a body that is not
 ``application/json``; 429 a client's limit reached and 503 the server's (both with ``Retry-After``), or
 the store unreachable (its body never names the store's address or file: the log does). Every answer
@@ -77,7 +85,7 @@ from cheekymonkey.checks import is_whole_number
 from cheekymonkey.errors import ActionTextError, CheekyMonkeyError, IllegalActionError, InvalidValueError
 from cheekymonkey.games import AnyGame
 from cheekymonkey.refusals import refusal_text
-from cheekymonkey.serialization._parsing import _reject_duplicates
+from cheekymonkey.serialization._parsing import reject_duplicates, text_depth
 from cheekymonkey.web.limits import RequestBudget, client_network, request_cost
 from cheekymonkey.web.rooms import (
     MAX_NAME_LENGTH,
@@ -87,10 +95,19 @@ from cheekymonkey.web.rooms import (
     RoomManager,
     SeatSpec,
 )
-from cheekymonkey.web.store import StoreError
+from cheekymonkey.web.store import WATCHER, StoreError
 from cheekymonkey.web.streams import follow
 
-__all__ = ["CLAIM_PREFIX", "DEFAULT_HOSTS", "DEFAULT_MAX_BODY", "MAX_DEPTH", "STATIC_DIR", "create_app", "page_script"]
+__all__ = [
+    "CLAIM_PREFIX",
+    "DEFAULT_HOSTS",
+    "DEFAULT_MAX_BODY",
+    "MAX_DEPTH",
+    "STATIC_DIR",
+    "WATCH_PREFIX",
+    "create_app",
+    "page_script",
+]
 
 STATIC_DIR: Final = Path(__file__).resolve().parent / "static"
 """The page's files (HTML, CSS and plain JavaScript, no build step), shipped inside the package. Each game's
@@ -133,6 +150,9 @@ _TOKEN: Final = re.compile(r"[A-Za-z0-9_-]{16,128}", re.ASCII)
 
 CLAIM_PREFIX: Final = "claim:"
 """What starts the part after ``#`` of a seat link that must be claimed (``/play#claim:<code>``)."""
+
+WATCH_PREFIX: Final = "watch:"
+"""What starts the part after ``#`` of a room's watch link (``/play#watch:<token>``): a spectator's."""
 
 
 class _ApiError(Exception):
@@ -219,28 +239,6 @@ def _guard(app: _ASGI, allowed_hosts: frozenset[str]) -> _ASGI:
     return guarded
 
 
-def _depth(text: str) -> int:
-    """How deeply a JSON text nests (brackets inside strings are not counted)."""
-    deepest = depth = 0
-    in_string = escaped = False
-    for ch in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif ch in "]}":
-            depth -= 1
-    return deepest
-
-
 _CACHED_TABLE: Final = 16 * 1024  # tables this big or bigger are kept once made...
 _CACHED_TABLES: Final = 4 * 1024 * 1024  # ...up to this many bytes in all, the oldest let go first
 
@@ -259,11 +257,11 @@ def _parse(body: bytes) -> Any:
         text = body.decode("utf-8")
     except UnicodeDecodeError:
         raise _ApiError(400, "the body is not UTF-8 text") from None
-    if _depth(text) > MAX_DEPTH:
+    if text_depth(text) > MAX_DEPTH:  # the library's one linear scan, strings skipped
         raise _ApiError(400, f"the body nests deeper than {MAX_DEPTH} levels")
     try:
         # A key given twice is refused as the library's own loaders refuse it (their check, reused).
-        return json.loads(text, parse_constant=_refuse_constant, object_pairs_hook=_reject_duplicates)
+        return json.loads(text, parse_constant=_refuse_constant, object_pairs_hook=reject_duplicates)
     except (ValueError, RecursionError) as error:
         raise _ApiError(400, f"the body is not JSON: {error}") from None
 
@@ -380,7 +378,7 @@ def create_app(
         """The client a request counts against: its network (an IPv4 address, an IPv6 /64 by default)."""
         return client_network(_address(request), v4, v6)
 
-    async def seat_of(request: Request) -> tuple[Room, int]:
+    def token_of(request: Request) -> str:
         header = request.headers.get("authorization", "")
         scheme, _, token = header.partition(" ")
         if scheme.lower() != "bearer" or not token.strip():
@@ -388,7 +386,14 @@ def create_app(
         token = token.strip()
         if not _TOKEN.fullmatch(token):
             raise _ApiError(404, "no open room has a seat for this link (it may have ended)")
-        return await rooms.seat_for(token)
+        return token
+
+    async def seat_of(request: Request) -> tuple[Room, int]:
+        return await rooms.seat_for(token_of(request))
+
+    async def viewer_of(request: Request) -> tuple[Room, int | None]:
+        """A seat's room and seat, or with a watch link's token the room and None (a spectator)."""
+        return await rooms.viewer_for(token_of(request))
 
     def answer(call: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
         async def endpoint(request: Request) -> Response:
@@ -446,6 +451,10 @@ def create_app(
                         for name in game.bot_names()
                     ],
                     "seats": list(game.seat_range()),
+                    # The seat count every front end starts from, for the standard rules and for each preset:
+                    # the lobby starts there, and again when the game or the preset changes.
+                    "default_seats": game.default_seats(),
+                    "preset_seats": {name: game.default_seats(game.ruleset(name)) for name in game.preset_names()},
                 }
             )
         limits = rooms.limits
@@ -478,27 +487,30 @@ def create_app(
         else:
             # The game's own document loader checks every field and the rule set's invariants.
             ruleset, label = game.documents().from_document(document["ruleset"], "ruleset"), "custom"
+        specs = _seats_from(document)
+        # For a game with private information the maker keeps its own seat (the first person's); every other
+        # person's link carries a one-time code that the first browser to open it exchanges for a token.
+        people = [i for i, spec in enumerate(specs) if spec.bot is None]
+        claim_seats = people[1:] if game.private_information else []
         room, tokens = await rooms.create(
-            game, ruleset, _seats_from(document), rules=label, seed=seed, client=client_of(request)
-        )
-        links = {i: f"/play#{token}" for i, token in tokens.items()}
-        if game.private_information:
-            # The maker keeps its own seat (the first person's); every other person's link carries a
-            # one-time code that the first browser to open it exchanges for the seat's token.
-            for i in sorted(tokens)[1:]:
-                links[i] = f"/play#{CLAIM_PREFIX}{rooms.claim_code(room, i, tokens[i])}"
+            game, ruleset, specs, rules=label, seed=seed, client=client_of(request), claim_seats=claim_seats,
+            watch=True,
+        )  # fmt: skip
+        # The watch link: anyone who opens it sees the table as no seat does (public view and events only).
+        watch = f"/play#{WATCH_PREFIX}{tokens.pop(WATCHER)}"
+        links = {i: f"/play#{CLAIM_PREFIX if i in claim_seats else ''}{key}" for i, key in tokens.items()}
         seats = [
             {"seat": i, "name": s.name, "kind": s.kind, **({"link": links[i]} if i in links else {})}
             for i, s in enumerate(room.seats)
         ]
-        body = {"room": room.id, "game": game.name, "rules": label, "seats": seats}
+        body = {"room": room.id, "game": game.name, "rules": label, "seats": seats, "watch": watch}
         return JSONResponse(body, status_code=201)
 
     # The big tables (a long game's history, read from since=0) as last sent, by room, seat, since and version:
     # a reader asking again for the same table costs its bytes, not their making again. A few, by size.
-    made: collections.OrderedDict[tuple[str, int, int, int, bool, int], bytes] = collections.OrderedDict()
+    made: collections.OrderedDict[tuple[str, int | None, int, int, bool, int], bytes] = collections.OrderedDict()
 
-    def table_bytes(room: Room, seat: int, since: int) -> bytes:
+    def table_bytes(room: Room, seat: int | None, since: int) -> bytes:
         key = (room.id, seat, since, room.version, room.closed, len(room.notices))
         body = made.get(key)
         if body is None:
@@ -513,7 +525,7 @@ def create_app(
 
     async def table(request: Request) -> Response:
         since = _since(request)
-        room, seat = await seat_of(request)
+        room, seat = await viewer_of(request)
         await room.refresh()
         room.start_bots()
         return Response(table_bytes(room, seat, since), media_type="application/json")
@@ -567,10 +579,11 @@ def create_app(
 
     async def events(request: Request) -> Response:
         since = _since(request)
-        room, seat = await seat_of(request)
+        room, seat = await viewer_of(request)
         slot = contextlib.AsyncExitStack()
         client = client_of(request)
-        await slot.enter_async_context(rooms.stream_slot(room, seat, client))
+        # A watch link's streams are counted as one seat's (WATCHER): a few tabs, as a seat's.
+        await slot.enter_async_context(rooms.stream_slot(room, WATCHER if seat is None else seat, client))
         return _Stream(_charged(follow(rooms, room, seat, since), budget, client), slot)
 
     async def page(request: Request) -> Response:

@@ -151,15 +151,21 @@ def log_lines(table: Table[Any, Any, Any, Any, Any], seat: int | None, since: in
     return {seq: told for seq, told in lines.items() if seq >= since}
 
 
-def table_message(room: MessageSource, seat: int, since: int = 0) -> dict[str, Any]:
-    """What ``seat`` sees of ``room`` now, as a JSON-ready dictionary (:meth:`~cheekymonkey.web.Room.message`)."""
+def table_message(room: MessageSource, seat: int | None, since: int = 0) -> dict[str, Any]:
+    """What ``seat`` (None: a spectator) sees of ``room`` now, as a JSON-ready dictionary.
+
+    The keys are listed at :meth:`~cheekymonkey.web.Room.message`. A spectator is sent the view, the board,
+    the facts and the events a game gives the viewer None (for a game with private information: only what is
+    public), and no moves.
+    """
     table = room.table
     game = room.game
     documents = game.documents()
     state = table.state
     names = table.names
     start = max(0, since)
-    legal = table.legal_actions() if table.waiting is Waiting.PERSON and table.to_move == seat else ()
+    mine = seat is not None and table.to_move == seat
+    legal = table.legal_actions() if table.waiting is Waiting.PERSON and mine else ()
     outcome = table.outcome()
     log = log_lines(table, seat, start)
     return {

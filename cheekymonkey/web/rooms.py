@@ -68,6 +68,7 @@ from cheekymonkey.web.limits import (
 )
 from cheekymonkey.web.messages import bare, events_seen_since, table_message
 from cheekymonkey.web.store import (
+    WATCHER,
     MemoryStore,
     RedisStore,
     Store,
@@ -98,6 +99,7 @@ __all__ = [
     "SeatNotFoundError",
     "SeatSpec",
     "StaleMoveError",
+    "WatchOnlyError",
     "check_names",
     "name_skeleton",
 ]
@@ -120,6 +122,12 @@ class SeatClaimedError(RoomError):
     """A seat's link that has already been opened, and claimed, by another browser (409)."""
 
     status = 409
+
+
+class WatchOnlyError(RoomError):
+    """A room's watch link used to move or to fetch a seat's record: it only shows the public table (403)."""
+
+    status = 403
 
 
 def _check_name(name: object) -> str:
@@ -469,13 +477,16 @@ class Room:
 
     # -- what a seat sees ---------------------------------------------------------------------------
 
-    def message(self, seat: int, since: int = 0) -> dict[str, Any]:
+    def message(self, seat: int | None, since: int = 0) -> dict[str, Any]:
         """What ``seat`` sees now, as a JSON-ready dictionary; ``events`` holds those numbered ``since`` on.
+
+        ``seat`` None is a spectator (a watch link): what no seat holds, the game's public view and events
+        (:meth:`~cheekymonkey.Game.view`, :meth:`~cheekymonkey.Game.event_for` of None), and no moves.
 
         The keys, the same for every game:
 
         - ``game``, ``title``, ``rules``: the game's name and title, and the rules' name;
-        - ``room``, ``seat``, ``version`` (the number a move must name), ``closed``;
+        - ``room``, ``seat`` (None for a spectator), ``version`` (the number a move must name), ``closed``;
         - ``seats``: each seat's ``name``, ``kind`` (``"human"`` or a bot kind) and ``title`` (a bot's
           kind for people, ``"MCTS"``; None for a person);
         - ``waiting`` (``"person"``, ``"bot"``, ``"over"`` or ``"truncated"``) and ``to_move``;
@@ -586,11 +597,6 @@ class RoomManager:
         self._creating = asyncio.Lock()
         self._listener: asyncio.Task[None] | None = None
         self._bot_problems: dict[tuple[str, str], str | None] = {}
-        # The seat links not yet opened (a claim code's hash: the room, the seat and its token), the codes
-        # already used, and each room's codes, for forgetting them with the room.
-        self._claims: dict[str, tuple[str, int, str]] = {}
-        self._claimed: set[str] = set()
-        self._room_claims: dict[str, list[str]] = collections.defaultdict(list)
 
     def bot_problem(self, game: AnyGame, kind: str) -> str | None:
         """Why a ``kind`` bot of ``game`` cannot play here, or None: asked once per bot, then remembered.
@@ -745,15 +751,28 @@ class RoomManager:
         rules: str = "custom",
         seed: int | None = None,
         client: str = "",
+        claim_seats: Sequence[int] = (),
+        watch: bool = False,
     ) -> tuple[Room, dict[int, str]]:
         """Open a room; return it and each person's seat token (only ever given out here).
+
+        With ``watch``, the room also gets a watch token, returned under the key
+        :data:`~cheekymonkey.web.store.WATCHER`: it opens the room to a spectator (:meth:`viewer_for`), who
+        sees what no seat holds (the public view and events, :meth:`Room.message` of None) and can neither
+        move nor fetch a seat's record. The store keeps its hash, as a seat token's, so it holds across a
+        restart.
+
+        A seat of ``claim_seats`` (a person's) gets no token: its entry is the one-time code of its link,
+        which the first browser to open it exchanges for a token of its own (:meth:`claim`). The store keeps
+        the code's hash, so a restart, or another process sharing the store, honours it.
 
         Raises:
             LimitError: If ``client`` has as many rooms open as :attr:`Limits.rooms_per_client` (or any, once the
                 rooms in all reach the :func:`~cheekymonkey.web.limits.reserved` last quarter of
                 :attr:`Limits.max_rooms`), or made :attr:`Limits.rooms_per_minute` in the last minute (429).
             RoomsFullError: If :attr:`Limits.max_rooms` rooms are open (503).
-            RoomError: If a seed is given but seeds are not allowed, no seat is a person, a bot kind is
+            RoomError: If a seed is given but seeds are not allowed, no seat is a person, a seat of
+                ``claim_seats`` is not a person's, a bot kind is
                 unknown or cannot play on this server (its extra is missing: the reason says what to
                 install), two names look alike, or the rules' numbers are over :attr:`Limits.max_number`.
             InvalidGameError: If the number of seats does not suit the rule set.
@@ -770,6 +789,8 @@ class RoomManager:
             if problem is not None:
                 raise RoomError(f"the {spec.bot} bot cannot play on this server: {problem}")
         check_names([s.name for s in seats])
+        if any(not (0 <= i < len(seats) and seats[i].bot is None) for i in claim_seats):
+            raise RoomError("a seat link to claim must be a person's seat of the room")
         bound = game.number_bound(ruleset)
         if bound is not None and bound > self.limits.max_number:
             raise RoomError(
@@ -797,13 +818,21 @@ class RoomManager:
             )  # fmt: skip
             room = Room(self, room_id, table, header, rules, self.clock())
             tokens = {i: secrets.token_urlsafe(32) for i, s in enumerate(seats) if s.bot is None}
+            # A seat claimed by its link: the code is given out, not a token; the seat's token is made at its claim.
+            claims = {i: tokens.pop(i) for i in sorted(set(claim_seats))}
+            if watch:
+                tokens[WATCHER] = secrets.token_urlsafe(32)
             stored = StoredRoom(
                 room_id, game.name, rules, header, tuple(room._action_documents(steps)), room.last_move,
                 room.last_move, table.finished
             )  # fmt: skip
             await self.counters.count_room(client, room_id, self.limits, 1 if crowded else None)
             try:
-                await self.store.create(stored, {seat: token_hash(token) for seat, token in tokens.items()})
+                await self.store.create(
+                    stored,
+                    {seat: token_hash(token) for seat, token in tokens.items()},
+                    {seat: token_hash(code) for seat, code in claims.items()},
+                )
             except BaseException:
                 with contextlib.suppress(StoreError):
                     await self.counters.uncount_room(client, room_id)
@@ -813,15 +842,33 @@ class RoomManager:
                 self._seats[token_hash(token)] = (room_id, seat)
                 self._room_tokens[room_id].append(token_hash(token))
         room.start_bots()
-        return room, tokens
+        return room, {**tokens, **claims}
 
     async def seat_for(self, token: str) -> tuple[Room, int]:
         """The room and seat a token opens.
 
         Raises:
             SeatNotFoundError: If no open room has a seat with this token.
+            WatchOnlyError: If the token is a room's watch token (403): it opens no seat.
             RoomDamagedError: If the room's record cannot be read or replayed (it is closed).
         """
+        room, seat = await self._token_for(token)
+        if seat is None:
+            raise WatchOnlyError(
+                "this is a link to watch the room: it shows the table to everyone who opens it, but plays no seat"
+            )
+        return room, seat
+
+    async def viewer_for(self, token: str) -> tuple[Room, int | None]:
+        """The room a seat token or a watch token opens, and its seat (None: a spectator, by a watch token).
+
+        Raises:
+            SeatNotFoundError: If no open room has a seat or a watch link with this token.
+            RoomDamagedError: If the room's record cannot be read or replayed (it is closed).
+        """
+        return await self._token_for(token)
+
+    async def _token_for(self, token: str) -> tuple[Room, int | None]:
         hashed = token_hash(token)
         found = self._seats.get(hashed)
         room = None if found is None else self.rooms.get(found[0])
@@ -832,54 +879,58 @@ class RoomManager:
                 if room is not None:
                     self._seats[hashed] = found
                     self._room_tokens[room.id].append(hashed)
-        if room is None or found is None or room.closed:
+        # A seat the room does not have (a store whose token rows were tampered with) opens nothing.
+        if room is None or found is None or room.closed or not WATCHER <= found[1] < len(room.seats):
             raise SeatNotFoundError("no open room has a seat for this link (it may have ended)")
         if room.id in self._finished:
             self._finished.move_to_end(room.id)
-        return room, found[1]
+        return room, None if found[1] == WATCHER else found[1]
 
     # -- seat links claimed by the first browser that opens them -------------------------------------
 
-    def claim_code(self, room: Room, seat: int, token: str) -> str:
-        """A one-time code for ``seat``'s link, exchanged once for ``token`` by :meth:`claim`.
-
-        A room of a game with private information hands its maker this code in every person seat's link
-        but the maker's own: the first browser to open the link claims the seat (and keeps its token); the
-        maker's copy of the link then opens nothing, so a link handed on leaves no copy that sees the hand.
-        The code is held by this process, until it is claimed or the room ends.
-        """
-        code = secrets.token_urlsafe(32)
-        hashed = token_hash(code)
-        self._claims[hashed] = (room.id, seat, token)
-        self._room_claims[room.id].append(hashed)
-        return code
-
     async def claim(self, code: str) -> tuple[Room, int, str]:
-        """Claim the seat a link's one-time ``code`` names: its room, its seat and its token, given out once.
+        """Claim the seat a link's one-time ``code`` names: its room, its seat and a new token, given out once.
+
+        A room of a game with private information hands its maker such a code in every person seat's link
+        but the maker's own (``claim_seats`` of :meth:`create`): the first browser to open the link claims
+        the seat and keeps the token it is given here; the maker's copy of the link then opens nothing, so a
+        link handed on leaves no copy that sees the hand. The store claims it (:meth:`Store.claim`), so the
+        code holds across a restart, and of several processes sharing a Redis store only one claims it.
 
         Raises:
             cheekymonkey.web.rooms.SeatClaimedError: If the code was claimed already (409): the link was
                 opened in another browser.
-            SeatNotFoundError: If no open room has a seat link with this code.
+            SeatNotFoundError: If no open room has a seat link with this code (404).
+            RoomDamagedError: If the store keeps the link but cannot read it (410; one log line).
+            StoreError: If the store cannot be reached (nothing is claimed).
         """
+        token = secrets.token_urlsafe(32)
         hashed = token_hash(code)
-        found = self._claims.get(hashed)
+        try:
+            found = await self.store.claim(hashed, token_hash(token))
+        except UnreadableRoomError as error:
+            if isinstance(error, StoreError):  # pragma: no cover - the two are apart; kept for a store that mixes
+                raise
+            _LOG.warning("a seat link's claim cannot be read in the store: %s", " ".join(str(error).split())[:300])
+            raise RoomDamagedError(
+                "this seat's link is damaged in the server's store and cannot be opened; ask whoever made the "
+                "room for a new one"
+            ) from None
         if found is None:
-            if hashed in self._claimed:
-                raise SeatClaimedError(
-                    "this seat's link has already been opened in another browser, and the seat is played "
-                    "there: a seat's link works in the first browser that opens it"
-                )
             raise SeatNotFoundError("no open room has a seat for this link (it may have ended)")
-        room, seat = await self.seat_for(found[2])
-        del self._claims[hashed]
-        self._claimed.add(hashed)
-        return room, seat, found[2]
+        if not found.won:
+            raise SeatClaimedError(
+                "this seat's link has already been opened in another browser, and the seat is played "
+                "there: a seat's link works in the first browser that opens it"
+            )
+        # Any token this process knew for the seat stops opening it: the claimed token is the seat's only one.
+        for old in self._room_tokens.get(found.room, []):
+            if self._seats.get(old) == (found.room, found.seat):
+                del self._seats[old]
+        room, seat = await self.seat_for(token)
+        return room, seat, token
 
     def _forget(self, room_id: str) -> None:
-        for hashed in self._room_claims.pop(room_id, ()):
-            self._claims.pop(hashed, None)
-            self._claimed.discard(hashed)
         room = self.rooms.get(room_id)
         if room is not None:
             room.close()

@@ -2,8 +2,11 @@
 
 A store keeps, for every open room, what it takes to rebuild it: the game's name, the *record* (the rules,
 the seats' names and kinds, the first player, the seed if any, and every action so far, chance outcomes
-included) and a hash of each person's seat token. Never the tokens themselves, never a state: a room is
-rebuilt by replaying its record, which checks every action again.
+included), a hash of each person's seat token and of the room's watch token (kept as a seat token of the
+seat :data:`~cheekymonkey.web.store.WATCHER`), and for a seat whose link must be claimed (a game with
+private information) a hash of the link's one-time code and whether it was claimed. Never the tokens or
+codes themselves, never a state: a room is rebuilt by replaying its record, which checks every action again.
+A restart forgets no link: an outstanding code still opens its seat once, and a claimed one stays claimed.
 
 - :class:`MemoryStore` keeps rooms in this process only (they are lost when it stops): for tests and for
   embedding.
@@ -56,11 +59,13 @@ from cheekymonkey.web.errors import RoomDamagedError
 __all__ = [
     "BOT_LEASE_TTL",
     "DEFAULT_TIMEOUT",
+    "WATCHER",
     "InconsistentRoomError",
     "Listener",
     "MemoryStore",
     "RedisStore",
     "RoomSummary",
+    "SeatClaim",
     "SqliteStore",
     "Store",
     "StoreError",
@@ -73,6 +78,10 @@ __all__ = [
 Json = dict[str, Any]
 
 _LOG: Final = logging.getLogger("cheekymonkey.web")
+
+WATCHER: Final = -1
+"""The seat a room's watch token is kept under, beside the seat tokens: it opens the room to a spectator
+(:meth:`~cheekymonkey.web.RoomManager.viewer_for`), never a seat."""
 
 DEFAULT_TIMEOUT: Final = 5.0
 """Seconds a call to an SQLite or Redis store may take before it is given up with a :class:`StoreError` (503)."""
@@ -168,6 +177,35 @@ class RoomSummary:
     """Seconds since the last move by the store's own clock (None: the room manager's clock tells)."""
 
 
+@attrs.frozen
+class SeatClaim:
+    """What :meth:`~cheekymonkey.web.Store.claim` found: the room and seat a link's code opens, and who claimed it."""
+
+    room: str
+    """The room's id."""
+    seat: int
+    """The seat the link opens."""
+    won: bool
+    """True if this call claimed it (the new token now opens the seat); False if it was claimed before."""
+
+
+def _claim_row(room: object, seat: object, claimed: object, code_hash: str) -> SeatClaim:
+    """A claim row read back, checked: a room id, a seat number and a claimed flag of 0 or 1.
+
+    Raises:
+        UnreadableRoomError: If any of them is not of its shape (the message names the room if it can).
+    """
+    seat = seat.decode("ascii", "replace") if isinstance(seat, bytes) else seat
+    if isinstance(seat, str) and seat.isdigit() and seat.isascii() and len(seat) < 4:
+        seat = int(seat)
+    claimed = claimed.decode("ascii", "replace") if isinstance(claimed, bytes) else claimed
+    flag = {0: False, 1: True, "0": False, "1": True}.get(claimed) if isinstance(claimed, int | str) else None
+    if not isinstance(room, str) or not room or type(seat) is not int or not 0 <= seat < 64 or flag is None:
+        where = f"room {room}" if isinstance(room, str) and room else f"the seat link {code_hash[:8]}..."
+        raise UnreadableRoomError(f"{where}: the claim of a seat link cannot be read ({seat!r}, {claimed!r})")
+    return SeatClaim(room, seat, not flag)
+
+
 class Listener(Protocol):
     """What :meth:`Store.listen` calls: with a room's id and its new version, or None when the room has ended."""
 
@@ -189,8 +227,26 @@ class Store(Protocol):
         """Where the rooms are kept, for the server's start-up line."""
         ...
 
-    async def create(self, room: StoredRoom, tokens: Mapping[int, str]) -> None:
-        """Keep a new room and its seats' token hashes (seat -> hash)."""
+    async def create(
+        self, room: StoredRoom, tokens: Mapping[int, str], claims: Mapping[int, str] | None = None
+    ) -> None:
+        """Keep a new room, its seats' token hashes (seat -> hash), and its seat links' code hashes (seat -> hash).
+
+        A seat in ``claims`` is reached by its link's one-time code, claimed with :meth:`claim`; it has no
+        token until then.
+        """
+        ...
+
+    async def claim(self, code_hash: str, token_hash: str) -> SeatClaim | None:
+        """Claim the seat link whose code has the hash ``code_hash``, atomically, once for all processes.
+
+        The first call for a code marks it claimed and makes ``token_hash`` the seat's token hash (in place of
+        any other); every later call finds it claimed (``won`` False) and changes nothing. None if no room kept
+        has a link with this code.
+
+        Raises:
+            UnreadableRoomError: If the link's claim row is kept but cannot be read.
+        """
         ...
 
     async def append(
@@ -212,7 +268,10 @@ class Store(Protocol):
         ...
 
     async def seat_for(self, token_hash: str) -> tuple[str, int] | None:
-        """The room id and seat of a token's hash, or None."""
+        """The room id and seat of a token's hash, or None.
+
+        The seat of a room's watch token is :data:`~cheekymonkey.web.store.WATCHER`.
+        """
         ...
 
     async def delete(self, room_id: str) -> None:
@@ -279,13 +338,31 @@ class MemoryStore(_LocalStore):
         self._rooms: dict[str, StoredRoom] = {}
         self._actions: dict[str, list[Json]] = {}
         self._tokens: dict[str, tuple[str, int]] = {}
+        self._claims: dict[str, list[Any]] = {}  # a code's hash: [room, seat, claimed]
 
-    async def create(self, room: StoredRoom, tokens: Mapping[int, str]) -> None:
+    async def create(
+        self, room: StoredRoom, tokens: Mapping[int, str], claims: Mapping[int, str] | None = None
+    ) -> None:
         """As :meth:`Store.create`."""
         self._rooms[room.id] = attrs.evolve(room, actions=())
         self._actions[room.id] = [dict(a) for a in room.actions]
         for seat, hashed in tokens.items():
             self._tokens[hashed] = (room.id, seat)
+        for seat, hashed in (claims or {}).items():
+            self._claims[hashed] = [room.id, seat, 0]
+
+    async def claim(self, code_hash: str, token_hash: str) -> SeatClaim | None:
+        """As :meth:`Store.claim`."""
+        row = self._claims.get(code_hash)
+        if row is None or row[0] not in self._rooms:
+            return None
+        found = _claim_row(row[0], row[1], row[2], code_hash)
+        if found.won:
+            row[2] = 1
+            for hashed in [h for h, kept in self._tokens.items() if kept == (found.room, found.seat)]:
+                del self._tokens[hashed]
+            self._tokens[token_hash] = (found.room, found.seat)
+        return found
 
     async def append(
         self, room_id: str, version: int, actions: Sequence[Json], *, last_move: float, finished: bool
@@ -320,6 +397,8 @@ class MemoryStore(_LocalStore):
         self._actions.pop(room_id, None)
         for hashed in [h for h, (r, _) in self._tokens.items() if r == room_id]:
             del self._tokens[hashed]
+        for hashed in [h for h, row in self._claims.items() if row[0] == room_id]:
+            del self._claims[hashed]
 
     async def summaries(self) -> list[RoomSummary]:
         """As :meth:`Store.summaries`."""
@@ -355,6 +434,12 @@ CREATE TABLE IF NOT EXISTS tokens (
     hash TEXT PRIMARY KEY,
     room TEXT NOT NULL REFERENCES rooms(id) ON DELETE CASCADE,
     seat INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS claims (
+    hash TEXT PRIMARY KEY,
+    room TEXT NOT NULL REFERENCES rooms(id) ON DELETE CASCADE,
+    seat INTEGER NOT NULL,
+    claimed INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS meta (
     key TEXT PRIMARY KEY,
@@ -628,7 +713,9 @@ class SqliteStore(_LocalStore):
                     os.pwrite(self._lock, f"{number:<20d}\n".encode("ascii"), 0)
         return wrote
 
-    async def create(self, room: StoredRoom, tokens: Mapping[int, str]) -> None:
+    async def create(
+        self, room: StoredRoom, tokens: Mapping[int, str], claims: Mapping[int, str] | None = None
+    ) -> None:
         """As :meth:`Store.create`; the room's times are the store's clock now (not ``room``'s)."""
 
         def work(db: sqlite3.Connection) -> None:
@@ -655,6 +742,9 @@ class SqliteStore(_LocalStore):
                     [(room.id, n, json.dumps(a)) for n, a in enumerate(room.actions)],
                 )
                 db.executemany("INSERT INTO tokens VALUES (?, ?, ?)", [(h, room.id, s) for s, h in tokens.items()])
+                db.executemany(
+                    "INSERT INTO claims VALUES (?, ?, ?, 0)", [(h, room.id, s) for s, h in (claims or {}).items()]
+                )
                 return True
 
             self._numbered(db, insert)
@@ -763,6 +853,31 @@ class SqliteStore(_LocalStore):
         found: tuple[str, int] | None = await self._run(work)
         return found
 
+    async def claim(self, code_hash: str, token_hash: str) -> SeatClaim | None:
+        """As :meth:`Store.claim`: one transaction, numbered as every write (the room keeps its number)."""
+
+        def work(db: sqlite3.Connection) -> SeatClaim | None:
+            found: list[SeatClaim | None] = [None]
+
+            def write(number: int) -> bool:
+                row = db.execute("SELECT room, seat, claimed FROM claims WHERE hash = ?", (code_hash,)).fetchone()
+                if row is None:
+                    return False
+                found[0] = claim = _claim_row(row[0], row[1], row[2], code_hash)
+                if not claim.won:
+                    return False
+                db.execute("UPDATE claims SET claimed = 1 WHERE hash = ? AND claimed = 0", (code_hash,))
+                db.execute("DELETE FROM tokens WHERE room = ? AND seat = ?", (claim.room, claim.seat))
+                db.execute("INSERT INTO tokens VALUES (?, ?, ?)", (token_hash, claim.room, claim.seat))
+                db.execute("UPDATE rooms SET seq = ? WHERE id = ?", (number, claim.room))
+                return True
+
+            self._numbered(db, write)
+            return found[0]
+
+        claimed: SeatClaim | None = await self._run(work)
+        return claimed
+
     async def delete(self, room_id: str) -> None:
         """As :meth:`Store.delete`."""
 
@@ -851,6 +966,42 @@ end
 return 0
 """
 
+# Claims a seat link's code once, for every process: marks it claimed and keeps the new token's hash for its
+# seat. The answer: {0} no such link (or its room is gone); {1, room, seat, claimed} found and not claimed now
+# (claimed before, or a row that cannot be read: the caller checks it); {2, room, seat, "0"} claimed now.
+_CLAIM_LINK: Final = """
+local kind = redis.call('TYPE', KEYS[1])['ok']
+if kind == 'none' then
+    return {0}
+end
+if kind ~= 'hash' then
+    return {1, '', '', kind}
+end
+local row = redis.call('HMGET', KEYS[1], 'room', 'seat', 'claimed')
+local room, seat, claimed = row[1] or '', row[2] or '', row[3] or ''
+local room_key = ARGV[1] .. 'room:' .. room
+if room ~= '' and redis.call('EXISTS', room_key) == 0 then
+    return {0}
+end
+if claimed ~= '0' or room == '' or not string.match(seat, '^%d+$') then
+    return {1, room, seat, claimed}
+end
+redis.call('HSET', KEYS[1], 'claimed', '1')
+local tokens = redis.call('HGET', room_key, 'tokens') or '[]'
+local kept = {}
+for hashed in string.gmatch(tokens, '"([0-9a-f]+)"') do
+    if redis.call('GET', ARGV[1] .. 'token:' .. hashed) == room .. ' ' .. seat then
+        redis.call('DEL', ARGV[1] .. 'token:' .. hashed)
+    else
+        table.insert(kept, '"' .. hashed .. '"')
+    end
+end
+table.insert(kept, '"' .. ARGV[2] .. '"')
+redis.call('HSET', room_key, 'tokens', '[' .. table.concat(kept, ', ') .. ']')
+redis.call('SET', ARGV[1] .. 'token:' .. ARGV[2], room .. ' ' .. seat)
+return {2, room, seat, '0'}
+"""
+
 _RELEASE: Final = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
     return redis.call('DEL', KEYS[1])
@@ -877,7 +1028,8 @@ class RedisStore:
     """Rooms in Redis, shared by every server process that uses the same Redis (the ``redis`` extra).
 
     Keys (all under ``prefix``): ``room:<id>`` (a hash: the game, rules, record without actions, version,
-    times, token hashes), ``actions:<id>`` (a list of action documents), ``token:<hash>`` (``<id> <seat>``), ``rooms``
+    times, token hashes, claim-code hashes), ``actions:<id>`` (a list of action documents), ``token:<hash>``
+    (``<id> <seat>``), ``claim:<hash>`` (a hash: the room, the seat and whether it was claimed), ``rooms``
     (the set of room ids) and ``bots:<id>`` (the lease of the process playing the room's bots). Changes
     are announced on the channel ``<prefix>changes``.
 
@@ -947,6 +1099,7 @@ class RedisStore:
         self._append = self._redis.register_script(_APPEND)
         self._claim = self._redis.register_script(_CLAIM)
         self._release = self._redis.register_script(_RELEASE)
+        self._claim_link = self._redis.register_script(_CLAIM_LINK)
         self._lease_ttl = lease_ttl
         self._leases: dict[str, tuple[str, float]] = {}
         self._renewer: asyncio.Task[None] | None = None
@@ -1034,8 +1187,11 @@ class RedisStore:
             "not played again differently; start a new room"
         )
 
-    async def create(self, room: StoredRoom, tokens: Mapping[int, str]) -> None:
+    async def create(
+        self, room: StoredRoom, tokens: Mapping[int, str], claims: Mapping[int, str] | None = None
+    ) -> None:
         """As :meth:`Store.create`; the room's times are Redis's clock now (not ``room``'s)."""
+        claims = claims or {}
         now = repr(_seconds_of(await self.call(self._redis.time())))
         pipe = self._redis.pipeline(transaction=True)
         pipe.hset(
@@ -1049,12 +1205,15 @@ class RedisStore:
                 "last_move": now,
                 "finished": int(room.finished),
                 "tokens": json.dumps(sorted(tokens.values())),
+                "claims": json.dumps(sorted(claims.values())),
             },
         )
         if room.actions:
             pipe.rpush(self.key("actions", room.id), *[json.dumps(a) for a in room.actions])
         for seat, hashed in tokens.items():
             pipe.set(self.key("token", hashed), f"{room.id} {seat}")
+        for seat, hashed in claims.items():
+            pipe.hset(self.key("claim", hashed), mapping={"room": room.id, "seat": seat, "claimed": 0})
         pipe.sadd(self.key("rooms"), room.id)
         await self.call(pipe.execute())
         self._saw(room.id, len(room.actions))
@@ -1139,14 +1298,24 @@ class RedisStore:
         room_id, _, seat = found.partition(" ")
         return room_id, int(seat)
 
+    async def claim(self, code_hash: str, token_hash: str) -> SeatClaim | None:
+        """As :meth:`Store.claim`: one script on the server, so that of processes racing for a link one wins."""
+        keys = [self.key("claim", code_hash)]
+        answer = await self.call(self._claim_link(keys=keys, args=[self._prefix, token_hash]))
+        if not answer or answer[0] == 0:
+            return None
+        found = _claim_row(answer[1], answer[2], answer[3], code_hash)
+        return SeatClaim(found.room, found.seat, answer[0] == 2)
+
     def _forget(self, room_id: str) -> None:
         self._highest.pop(room_id, None)
         self._rolled_back.discard(room_id)
 
     async def delete(self, room_id: str) -> None:
         """As :meth:`Store.delete`."""
-        kept = await self.call(self._redis.hget(self.key("room", room_id), "tokens"))
-        hashes = [self.key("token", hashed) for hashed in json.loads(kept or "[]")]
+        kept, claims = await self.call(self._redis.hmget(self.key("room", room_id), ["tokens", "claims"]))
+        hashes = [self.key("token", hashed) for hashed in _hashes(kept)]
+        hashes += [self.key("claim", hashed) for hashed in _hashes(claims)]
         pipe = self._redis.pipeline(transaction=True)
         pipe.delete(self.key("room", room_id), self.key("actions", room_id), self.key("bots", room_id), *hashes)
         pipe.srem(self.key("rooms"), room_id)
@@ -1251,6 +1420,15 @@ class RedisStore:
         for client in (self._redis, self._listening):
             with contextlib.suppress(*self._errors):
                 await client.aclose()
+
+
+def _hashes(kept: object) -> list[str]:
+    """The hashes a room's ``tokens`` or ``claims`` field lists (none if it is missing or cannot be read)."""
+    try:
+        found = json.loads(kept) if isinstance(kept, str | bytes) else []
+    except ValueError:
+        return []
+    return [h for h in found if isinstance(h, str)] if isinstance(found, list) else []
 
 
 def open_store(where: str, *, allow_volatile_redis: bool = False) -> Store:

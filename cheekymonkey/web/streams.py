@@ -64,8 +64,8 @@ class Followed(Protocol):
         """Start the bots' turns if a bot is to move."""
         ...
 
-    def message(self, seat: int, since: int = 0) -> dict[str, Any]:
-        """What ``seat`` sees now."""
+    def message(self, seat: int | None, since: int = 0) -> dict[str, Any]:
+        """What ``seat`` (None: a spectator) sees now."""
         ...
 
     async def wait_for_change(self, version: int, timeout: float) -> bool:
@@ -192,8 +192,10 @@ def _event(message: dict[str, Any]) -> str:
     return f"event: table\nid: {message['version']}\ndata: {json.dumps(message)}\n\n"
 
 
-async def follow(rooms: Following, room: Followed | None, seat: int, since: int) -> AsyncIterator[str]:
+async def follow(rooms: Following, room: Followed | None, seat: int | None, since: int) -> AsyncIterator[str]:
     """A seat's event stream, as server-sent events: its table now, then at every change, until the room ends.
+
+    ``seat`` None is a spectator's stream (a watch link): the public table (:meth:`Followed.message`).
 
     ``since`` is the first event the first table carries; each later table carries the events since the one
     before. A finished game's stream waits for the room's end holding only its last table, and sends it once

@@ -66,6 +66,19 @@
     seatList.appendChild(seatRow(index, kind));
   }
 
+  // The game's usual seat count under the rules chosen (a preset's, or the game's own for custom rules).
+  function usualSeats() {
+    const count = game.preset_seats[preset.value];
+    return count === undefined ? game.default_seats : count;
+  }
+
+  // Seats added or taken off the end until there are ``count`` (the rows kept keep what was typed in them).
+  function fitSeats(count) {
+    const wanted = Math.max(game.seats[0], Math.min(count, game.seats[1]));
+    while (seatList.children.length < wanted) addSeat();
+    while (seatList.children.length > wanted) seatList.lastElementChild.remove();
+  }
+
   async function chooseGame(name) {
     game = options.games.find((g) => g.name === name);
     drawing = await loadGame(game.name);
@@ -83,7 +96,28 @@
     }
     seatList.textContent = "";
     seatList.appendChild(seatRow(0, "human"));
-    while (seatList.children.length < Math.max(3, game.seats[0])) addSeat();
+    fitSeats(usualSeats());
+  }
+
+  // One link to hand out: who it is for, a button that opens it, the link itself to copy.
+  function linkRow(name, opens, primary, link, label) {
+    const url = new URL(link, location.href).href;
+    const li = el("li", "link-row");
+    li.appendChild(el("span", "link-name", name));
+    const a = el("a", primary ? "button primary" : "button", opens);
+    a.href = url;
+    const field = el("input", "link-text");
+    field.readOnly = true;
+    field.value = url;
+    field.setAttribute("aria-label", label);
+    const copy = el("button", "", "Copy");
+    copy.type = "button";
+    copy.addEventListener("click", () => {
+      field.select();
+      if (navigator.clipboard) navigator.clipboard.writeText(url).catch(() => undefined);
+    });
+    li.append(a, field, copy);
+    return li;
   }
 
   function showLinks(answer) {
@@ -92,24 +126,15 @@
     let first = true;
     for (const seat of answer.seats) {
       if (!seat.link) continue;
-      const url = new URL(seat.link, location.href).href;
-      const li = el("li", "link-row");
-      li.appendChild(el("span", "link-name", seat.name + " (seat " + seat.seat + ")"));
-      const a = el("a", first ? "button primary" : "button", first ? "Take this seat" : "Open");
-      a.href = url;
-      const field = el("input", "link-text");
-      field.readOnly = true;
-      field.value = url;
-      field.setAttribute("aria-label", "Link for " + seat.name);
-      const copy = el("button", "", "Copy");
-      copy.type = "button";
-      copy.addEventListener("click", () => {
-        field.select();
-        if (navigator.clipboard) navigator.clipboard.writeText(url).catch(() => undefined);
-      });
-      li.append(a, field, copy);
-      list.appendChild(li);
+      const name = seat.name + " (seat " + seat.seat + ")";
+      list.appendChild(linkRow(name, first ? "Take this seat" : "Open", first, seat.link, "Link for " + seat.name));
       first = false;
+    }
+    // The room's watch link, for anyone to follow the game: it shows what every seat sees, never a hand.
+    if (answer.watch) {
+      const row = linkRow("To watch (plays no seat; shows what every seat sees)", "Watch", false, answer.watch, "Link to watch the room");
+      row.classList.add("watch-row");
+      list.appendChild(row);
     }
     const section = document.getElementById("links");
     section.hidden = false;
@@ -154,6 +179,7 @@
     preset.addEventListener("change", () => {
       custom.hidden = preset.value !== "custom";
       if (preset.value !== "custom" && drawing && drawing.customRules) drawing.customRules.fill(game.presets[preset.value]);
+      if (preset.value !== "custom") fitSeats(usualSeats());
     });
     document.getElementById("add-seat").addEventListener("click", addSeat);
     document.getElementById("remove-seat").addEventListener("click", () => {

@@ -44,6 +44,10 @@
       }
       return kept ? { token: kept } : { claim: code };
     }
+    // A room's watch link: it shows the table as no seat sees it (no one's hidden cards), and plays nothing.
+    if (text.startsWith("watch:") && /^[A-Za-z0-9_-]{16,128}$/.test(text.slice(6))) {
+      return { token: text.slice(6) };
+    }
     if (!/^[A-Za-z0-9_-]{16,128}$/.test(text)) {
       return { error: "This link is damaged: the part after # is not a seat's code. Copy the whole link again." };
     }
@@ -139,7 +143,7 @@
     const winners = message.outcome.winners;
     const names = winners.map((index) => (index === message.seat ? "You" : nameOf(index)));
     const line = names.length === 1 ? names[0] + (names[0] === "You" ? " win." : " wins.") : listOf(names) + " share the win.";
-    if (winners.includes(message.seat)) return line;
+    if (message.seat === null || winners.includes(message.seat)) return line; // a spectator has no place
     const rank = message.outcome.ranks[message.seat];
     return line + " You come " + ordinal(rank) + " of " + message.seats.length + ".";
   }
@@ -155,6 +159,7 @@
     if (message.to_move === null || message.to_move === undefined) return "";
     const mover = message.seats[message.to_move];
     if (message.to_move === message.seat) return "Your turn comes once the cards are dealt.";
+    if (message.seat === null) return mover.kind === "human" ? mover.name + " is to move." : mover.name + " is thinking…";
     return "Not your turn: " + (mover.kind === "human" ? mover.name + " is to move." : mover.name + " is thinking…");
   }
 
@@ -267,7 +272,11 @@
     document.body.dataset.game = message.game;
     document.title = (mine ? "Your turn · " : "") + message.title;
     $("title").textContent = message.title;
-    $("who").textContent = "You are " + nameOf(message.seat) + " (seat " + message.seat + ") · " + message.rules + " rules" +
+    const who = message.seat === null
+      ? "You are watching: you see only what every seat sees"
+      : "You are " + nameOf(message.seat) + " (seat " + message.seat + ")";
+    document.body.dataset.watching = String(message.seat === null);
+    $("who").textContent = who + " · " + message.rules + " rules" +
       (message.seeded ? " · this room was made with a chosen seed: whoever chose it can foresee every draw" : "");
     $("status").textContent = statusLine(message);
     $("status").classList.toggle("yours", mine);
@@ -275,9 +284,10 @@
     drawing.drawTable($("board"), message);
     watchAnimations();
     $("hint").textContent = mine && drawing.hint ? drawing.hint(message) : "";
-    $("controls").hidden = finished || message.closed;
+    const watching = message.seat === null; // a spectator has no moves to make
+    $("controls").hidden = finished || message.closed || watching;
     renderActions();
-    $("command").hidden = finished || message.closed;
+    $("command").hidden = finished || message.closed || watching;
     $("command-text").disabled = message.closed; // never while a move is on its way: what is typed stays
     $("result").hidden = !finished;
     if (finished) {
@@ -285,7 +295,7 @@
       const detail = $("result-detail");
       detail.textContent = "";
       if (drawing.drawResult) drawing.drawResult(detail, message);
-      $("download").hidden = message.closed;
+      $("download").hidden = message.closed || message.seat === null; // a record is a seat's
     }
   }
 
