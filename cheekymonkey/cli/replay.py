@@ -9,7 +9,9 @@ played without a word. ``--no-step`` prints the whole game at once, and ``--step
 from a pipe (at the end of standard input it plays the rest without waiting). In a pipe it prints the whole game.
 It shows what a spectator is shown: each event as the game's :meth:`~cheekymonkey.Game.event_for` shows it to
 nobody in particular, the spectator's board, and at the end the hands as the rules reveal them; ``--seat N``
-follows seat N's information instead (its events, its view). A record that ends before the game does says whether
+follows seat N's information instead (its events, its view). The seed, which predicts every hidden draw, is
+named in the first line, or for a game with private information only once the game is over (played out or
+quit), as ``watch`` shows it. A record that ends before the game does says whether
 its player quit there, or the record was cut short. Exit status: 0 after a replay, 2 if the file cannot be read or
 is not a valid record, or ``--to`` names a round or turn the record does not reach.
 """
@@ -167,8 +169,10 @@ def run(args: argparse.Namespace) -> int:
     places = _Places(game, table.state, actions)
     target = None if args.to is None else places.find(args.to)  # a place the record lacks: exit 2, nothing shown
     console = make_console()
-    # A record without a seed (a game dealt at a web table) says nothing of one, rather than "seed none".
-    seed = "" if record.seed is None else f", seed {record.seed}"
+    # A record without a seed (a game dealt at a web table) says nothing of one, rather than "seed none". The
+    # seed predicts every hidden draw: for a game with private information it comes at the end, as in watch.
+    seed_at_end = game.private_information and record.seed is not None
+    seed = "" if record.seed is None or seed_at_end else f", seed {record.seed}"
     rules = getattr(record.ruleset, "name", "custom")
     console.print(
         f"Replaying a {record.players}-player game of {game.title}, {rules} rules{seed}: "
@@ -259,6 +263,8 @@ def run(args: argparse.Namespace) -> int:
         else:
             console.print("The record ends before the game does: it was cut short (nobody quit).")
             narrator.board(table.state)
+        if seed_at_end and (table.over or record.quit_by is not None):
+            console.print(f"Seed {record.seed}: --seed {record.seed} deals this game again.", soft_wrap=True)
         # Stepping, the end is not the way out: r N or t N goes back, and the replay goes on from there.
         while waiting and played == len(actions):
             console.print(END_PROMPT if rounds else END_PROMPT.replace("r N or t N", "t N"), end="")
