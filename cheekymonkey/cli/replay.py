@@ -11,14 +11,16 @@ It shows what a spectator is shown: each event as the game's :meth:`~cheekymonke
 nobody in particular, the spectator's board, and at the end the hands as the rules reveal them; ``--seat N``
 follows seat N's information instead (its events, its view). The seed, which predicts every hidden draw, is
 named in the first line, or for a game with private information only once the game is over (played out or
-quit), as ``watch`` shows it. A record that ends before the game does says whether
-its player quit there, or the record was cut short. Exit status: 0 after a replay, 2 if the file cannot be read or
-is not a valid record, or ``--to`` names a round or turn the record does not reach.
+quit), as ``watch`` shows it. A record that ends before the game does says whether its player quit there, or
+the record was cut short. A seat's record of a game with private information (what a web table gives each seat
+at the end) holds no deal and is refused, saying so. Exit status: 0 after a replay, 2 if the file cannot be
+read or is not a valid record, or ``--to`` names a round or turn the record does not reach.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 from pathlib import Path
@@ -153,6 +155,12 @@ def run(args: argparse.Namespace) -> int:
         game = game_from(args) if args.game is not None else game_of_document(text)
         record = game.documents().loads(text, "record")
     except CheekyMonkeyError as error:
+        if _kind_of(text) == "seat-record":
+            raise OptionError(
+                f"{args.file} is one seat's record of a game with hidden cards, as a web table gives it: what "
+                "that seat was shown, without the deal, so it cannot be replayed (only a whole game's record can: "
+                "'cheekymonkey play' and 'watch' save one)"
+            ) from None
         # A record file copied or saved in part: the loader's text is the file.
         message = str(error).replace("the text is cut short", "the file is cut short")
         raise OptionError(f"{args.file}: {message}") from None
@@ -279,6 +287,15 @@ def run(args: argparse.Namespace) -> int:
             return 0
         narrator.board(table.state)
         heading()
+
+
+def _kind_of(text: str) -> object:
+    """The ``kind`` a JSON document names, None where the text is no JSON object."""
+    try:
+        document = json.loads(text)
+    except ValueError:
+        return None
+    return document.get("kind") if isinstance(document, dict) else None
 
 
 def _whose(names: list[str], seat: int | None) -> str:

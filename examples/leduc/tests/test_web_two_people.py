@@ -248,8 +248,11 @@ def test_two_people_see_their_own_cards_until_the_showdown_and_their_records_hol
         assert record["returns"] == [-3.0, 3.0]
 
 
-def test_a_folded_hand_is_in_no_record_but_its_own_seats(server: str) -> None:
-    """Seed 4012 again, through the API: Ann raises and Bob folds. Ann's record never holds Bob's Kh; Bob's does."""
+def test_a_folded_hand_is_in_no_record_but_its_own_seats(server: str, tmp_path: Path) -> None:
+    """Seed 4012 again, through the API: Ann raises and Bob folds. Ann's record never holds Bob's Kh; Bob's does.
+
+    Saved to a file, a seat's record is refused by ``cheekymonkey replay``, which says what it is: it has no deal.
+    """
     room = make_room(server, 4012)
     tokens = [room["seats"][0]["link"].removeprefix("/play#")]
     status, claimed = call(
@@ -271,3 +274,12 @@ def test_a_folded_hand_is_in_no_record_but_its_own_seats(server: str) -> None:
     assert cards_in(json.dumps(ann["view"])) == {"Jh"}
     ann_deals = [e["event"]["value"]["fields"] for e in ann["events"] if e["event"]["value"]["type"].endswith("Dealt")]
     assert [(d["seat"], d["card"]) for d in ann_deals] == [(0, 1), (1, None)]  # Jh is card 1; Kh (5) never sent
+    saved = tmp_path / "ann.json"
+    saved.write_text(json.dumps(ann), encoding="utf-8")
+    replayed = subprocess.run(
+        [_command(), "replay", "--no-step", str(saved)], capture_output=True, text=True, timeout=300, check=False
+    )
+    assert replayed.returncode == 2
+    assert replayed.stdout == ""
+    assert f"{saved} is one seat's record of a game with hidden cards" in replayed.stderr
+    assert "Traceback" not in replayed.stderr
