@@ -185,7 +185,7 @@ def test_the_bot_folds_to_a_raise_and_its_card_is_never_shown_not_even_at_the_en
     assert (mine, theirs) == ("Kh", "Jh")
     lines = squeezed(text)
     told = [line for line in lines[: lines.index("Result")] if line.startswith(("You ", "Heuristic 1 ", "Paid:"))]
-    assert told == ["You raises, 2 in", "Heuristic 1 folds", "Paid: You +1, Heuristic 1 -1"]
+    assert told == ["You raise, 2 in", "Heuristic 1 folds", "Paid: You +1, Heuristic 1 -1"]
     assert "Showdown:" not in text
     assert cards_in(text, 2) == {mine}  # the public card was never turned up, and the folded hand never is
     assert f"hands Player {mine}, Heuristic 1 ?" in lines[lines.index("Paid: You +1, Heuristic 1 -1") :]  # at the end

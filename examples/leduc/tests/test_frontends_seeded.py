@@ -88,6 +88,10 @@ def test_a_person_at_two_to_four_seats_sees_only_its_own_card_until_the_showdown
         final = final_state(record)
         assert final.over
         assert f"You: dealt {card_text(final.cards[0])}" in text
+        # The person's own bets in the second person, the bots' in the third.
+        assert re.search(r"^You (fold|check|call|raise)\b", text, re.MULTILINE)
+        assert not re.search(r"^You (folds|checks|calls|raises)\b", text, re.MULTILINE)
+        assert re.search(r"^Heuristic \d (folds|checks|calls|raises)\b", text, re.MULTILINE)
         hold_to(text, final, 0)
         assert f"Seed {seed}: --seed {seed} deals this game again." in split_at_reveal(text)[1]
         ends["person folded"] += final.folded[0]
