@@ -101,9 +101,13 @@ def test_a_person_at_two_to_four_seats_sees_only_its_own_card_until_the_showdown
 
 
 def test_watch_and_replay_show_a_spectator_and_each_seat_only_what_it_may_know(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    """36 seeded hands between the bots, watched; each record replayed as a spectator and as every seat."""
+    """36 seeded hands between the bots, watched; each record replayed as a spectator and as every seat.
+
+    One replay a hand also steps (Enter after each turn, from a pipe), so the board is drawn at every turn for
+    its reader: a spectator, or each seat in turn from one hand to the next.
+    """
     showdowns = folds = 0
     for seed, players in _HANDS:
         record = tmp_path / f"watch-{seed}.json"
@@ -122,5 +126,12 @@ def test_watch_and_replay_show_a_spectator_and_each_seat_only_what_it_may_know(
             hold_to(replayed, final, seat)
             if seat is not None:
                 assert f"You: dealt {card_text(final.cards[seat])}" in replayed
+        stepper = seed % (players + 1)
+        following = [] if stepper == players else ["--seat", str(stepper)]
+        monkeypatch.setattr("sys.stdin", io.StringIO("\n" * 40))
+        assert main(["replay", str(record), "--step", *following]) == 0
+        stepped = capsys.readouterr().out
+        assert stepped.count("hands ") >= 2  # a board at each turn, and at the end
+        hold_to(stepped, final, None if stepper == players else stepper)
     assert showdowns
     assert folds
