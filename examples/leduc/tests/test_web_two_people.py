@@ -27,7 +27,7 @@ import pytest
 from cheekymonkey.table import Seat, Table
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
-from cheekymonkey_leduc import CALL, LEDUC, RAISE, Action
+from cheekymonkey_leduc import CALL, FOLD, LEDUC, RAISE, Action
 from cheekymonkey_leduc.rules import card_text
 
 NAMES = ("Ann", "Bob")
@@ -283,3 +283,83 @@ def test_a_folded_hand_is_in_no_record_but_its_own_seats(server: str, tmp_path: 
     assert replayed.stdout == ""
     assert f"{saved} is one seat's record of a game with hidden cards" in replayed.stderr
     assert "Traceback" not in replayed.stderr
+
+
+def waiting_for_ann(server: str, token: str, betting: str) -> dict[str, Any]:
+    """The table once Ann is to move with the ``betting`` so far (the bot's answer made); polled in a wide budget."""
+    deadline = time.monotonic() + 120
+    while True:
+        status, table = call(server + "/api/table", token=token)
+        assert status == 200, table
+        if table["to_move"] == 0 and table["view"]["value"]["fields"]["betting"] == betting:
+            return dict(table)
+        assert time.monotonic() < deadline, table
+        time.sleep(0.05)
+
+
+def against_the_bot(seed: int, answers: list[Action]) -> Table[Any, Any, Any, Any, Any]:
+    """A plain table of Ann against the heuristic bot Hal with ``seed``, Ann answering ``answers`` in turn."""
+    table: Table[Any, Any, Any, Any, Any] = Table(
+        LEDUC, [Seat.person("Ann"), Seat.bot(LEDUC, "heuristic", "Hal")], seed=seed
+    )
+    table.advance()
+    for action in answers:
+        table.play(action)
+        table.advance()
+    return table
+
+
+@pytest.mark.parametrize(
+    ("answers", "showdown"),
+    [([CALL] * 4, True), ([CALL, FOLD], False)],
+    ids=["calling-to-a-showdown", "folding-to-its-raise"],
+)
+def test_a_person_against_the_bot_never_sees_its_card_but_at_a_showdown(
+    server: str, people: People, answers: list[Action], showdown: bool
+) -> None:
+    """Seed 4000: Ann (Qh) against the heuristic bot Hal (Ks); Ann checks first, Hal raises, in both rounds.
+
+    Ann calls to the showdown (Kh turned up) and sees Hal's Ks there and only there; or she folds to Hal's first
+    raise, and Hal's card is never in her page, not even at the end, nor in her record.
+    """
+    seed = 4000
+    twin = against_the_bot(seed, answers)
+    assert twin.over
+    assert [card_text(card) for card in twin.state.cards] == ["Qh", "Ks"]
+    assert twin.state.folded == (not showdown, False)
+    body = {"game": "leduc", "preset": "standard", "seats": [{"name": "Ann"}, {"name": "Hal", "bot": "heuristic"}]}
+    status, room = call(server + "/api/rooms", "POST", {**body, "seed": seed})
+    assert status == 201, room
+    token = room["seats"][0]["link"].removeprefix("/play#")
+    page = people.open(server + room["seats"][0]["link"])
+    expect(page.locator("#who")).to_contain_text("You are Ann (seat 0)")
+    for turn, action in enumerate(answers):
+        played = against_the_bot(seed, answers[:turn])
+        assert played.to_move == 0
+        table = waiting_for_ann(server, token, LEDUC.view(played.state, 0).betting)
+        text, _ = shown_on(page, table["version"])
+        button = page.locator(f"#actions button:enabled[data-action*='actions:{type(action).__name__}\"']")
+        expect(button).to_have_count(1)
+        public = set() if played.state.public is None else {card_text(played.state.public)}
+        assert cards_in(text) == {"Qh"} | public
+        assert "Ks" not in cards_in(page.content())  # nowhere in the page, shown or hidden
+        if turn % 2:
+            expect(page.locator("#log")).to_contain_text("Hal raises")  # Ann answers the raise of Hal's
+        button.click()
+    expect(page.locator("#result")).to_be_visible()
+    board = " ".join(page.locator("#board").inner_text().split())
+    log = page.locator("#log")
+    if showdown:
+        assert "hands Ann Qh, Hal Ks" in board
+        expect(log).to_contain_text("Showdown: You Qh, Hal Ks")
+        expect(log).to_contain_text("Paid: You -7, Hal +7")
+    else:
+        assert "hands Ann Qh, Hal ?" in board
+        expect(log).to_contain_text("You fold")
+        expect(log).to_contain_text("Paid: You -1, Hal +1")
+        assert "Ks" not in cards_in(page.content())
+    status, record = call(server + "/api/record", token=token)
+    assert status == 200
+    assert record["returns"] == list(LEDUC.returns(twin.state))
+    assert ("Ks" in cards_in(json.dumps(record["view"]))) is showdown
+    assert [e["event"]["value"]["fields"].get("card") for e in record["events"][:2]] == [twin.state.cards[0], None]
