@@ -8,6 +8,7 @@ for any two deals the seat cannot tell apart, and deals that differ only in what
 from __future__ import annotations
 
 import random
+import re
 import warnings
 from collections.abc import Callable, Hashable
 from typing import Any
@@ -125,3 +126,43 @@ def test_each_agent_observes_only_its_own_information() -> None:
                 mask = aec.observe(aec.agent_selection)["action_mask"]
             aec.step(rng.choice([index for index, allowed in enumerate(mask.tolist()) if allowed]))
     assert any(len(deals) > 1 for deals in hidden.values())
+
+
+def test_pettingzoos_render_test_passes_and_the_board_is_a_spectators(capsys: pytest.CaptureFixture[str]) -> None:
+    """PettingZoo's render_test on Leduc; the board rendered is what a spectator sees, hand after hand.
+
+    Rendering is for someone watching the environment, seated nowhere: before the end it names no private
+    card, only the public one once it is turned up; at the end the hands a showdown turns up, never a folded one.
+    """
+    pettingzoo_test.render_test(lambda render_mode=None: env(players=2, game="leduc", render_mode=render_mode))
+    assert "hands" in capsys.readouterr().out
+    rng = random.Random(5)
+    showdowns = folds = 0
+    for seed in range(30):
+        aec = env(players=3, game="leduc", render_mode="ansi")
+        aec.reset(seed=seed)
+        while True:
+            state = aec.unwrapped.game_state
+            shown = aec.render()
+            assert isinstance(shown, str)
+            named = set(re.findall(r"(?<![A-Za-z0-9])[JQKA][sh](?![A-Za-z0-9])", shown))
+            public = set() if state.public is None else {card_text(state.public)}
+            if not state.over:
+                assert named == public, shown
+            else:
+                hands = zip(state.cards, state.folded, strict=True)
+                still_in = [card_text(card) for card, folded in hands if not folded]
+                revealed = set(still_in) if len(still_in) > 1 else set()
+                assert named == public | revealed, shown
+                showdowns += bool(revealed)
+                folds += any(state.folded)
+            if not aec.agents:
+                break
+            _, _, terminated, truncated, _ = aec.last()
+            if terminated or truncated:
+                aec.step(None)
+                continue
+            mask = aec.observe(aec.agent_selection)["action_mask"].tolist()
+            aec.step(rng.choice([index for index, allowed in enumerate(mask) if allowed]))
+    assert showdowns
+    assert folds
