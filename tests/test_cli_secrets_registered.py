@@ -54,3 +54,18 @@ def test_cli_secrets_watch_and_replay_show_a_spectator_the_public_events(name: s
             followed = _run(["replay", "--no-step", "--seat", str(seat), str(path)])
             assert followed.returncode == 0, followed.stderr
             _shows_only(followed.stdout, game, table, names, seat)
+
+
+@pytest.mark.parametrize("name", SECRET_GAMES)
+def test_cli_secrets_replay_names_the_seed_only_once_the_game_is_over(name: str, tmp_path: Path) -> None:
+    """The seed predicts every hidden draw: ``replay`` (a spectator or one seat) names it after the result only."""
+    path = tmp_path / "watched.json"
+    assert _run(["watch", "--game", name, "--seed", "5", "--record", str(path)]).returncode == 0
+    for following in ([], ["--seat", "0"], ["--seat", "1"]):
+        replayed = _run(["replay", "--no-step", *following, str(path)])
+        assert replayed.returncode == 0, replayed.stderr
+        lines = replayed.stdout.splitlines()
+        at = lines.index("Seed 5: --seed 5 deals this game again.")
+        assert at == len(lines) - 1
+        assert all("seed" not in line.lower() for line in lines[:at])
+        assert any(line.startswith("Winner") for line in lines[:at])

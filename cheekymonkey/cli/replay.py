@@ -9,14 +9,18 @@ played without a word. ``--no-step`` prints the whole game at once, and ``--step
 from a pipe (at the end of standard input it plays the rest without waiting). In a pipe it prints the whole game.
 It shows what a spectator is shown: each event as the game's :meth:`~cheekymonkey.Game.event_for` shows it to
 nobody in particular, the spectator's board, and at the end the hands as the rules reveal them; ``--seat N``
-follows seat N's information instead (its events, its view). A record that ends before the game does says whether
-its player quit there, or the record was cut short. Exit status: 0 after a replay, 2 if the file cannot be read or
-is not a valid record, or ``--to`` names a round or turn the record does not reach.
+follows seat N's information instead (its events, its view). The seed, which predicts every hidden draw, is
+named in the first line, or for a game with private information only once the game is over (played out or
+quit), as ``watch`` shows it. A record that ends before the game does says whether its player quit there, or
+the record was cut short. A seat's record of a game with private information (what a web table gives each seat
+at the end) holds no deal and is refused, saying so. Exit status: 0 after a replay, 2 if the file cannot be
+read or is not a valid record, or ``--to`` names a round or turn the record does not reach.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 from pathlib import Path
@@ -151,6 +155,12 @@ def run(args: argparse.Namespace) -> int:
         game = game_from(args) if args.game is not None else game_of_document(text)
         record = game.documents().loads(text, "record")
     except CheekyMonkeyError as error:
+        if _kind_of(text) == "seat-record":
+            raise OptionError(
+                f"{args.file} is one seat's record of a game with hidden cards, as a web table gives it: what "
+                "that seat was shown, without the deal, so it cannot be replayed (only a whole game's record can: "
+                "'cheekymonkey play' and 'watch' save one)"
+            ) from None
         # A record file copied or saved in part: the loader's text is the file.
         message = str(error).replace("the text is cut short", "the file is cut short")
         raise OptionError(f"{args.file}: {message}") from None
@@ -167,8 +177,10 @@ def run(args: argparse.Namespace) -> int:
     places = _Places(game, table.state, actions)
     target = None if args.to is None else places.find(args.to)  # a place the record lacks: exit 2, nothing shown
     console = make_console()
-    # A record without a seed (a game dealt at a web table) says nothing of one, rather than "seed none".
-    seed = "" if record.seed is None else f", seed {record.seed}"
+    # A record without a seed (a game dealt at a web table) says nothing of one, rather than "seed none". The
+    # seed predicts every hidden draw: for a game with private information it comes at the end, as in watch.
+    seed_at_end = game.private_information and record.seed is not None
+    seed = "" if record.seed is None or seed_at_end else f", seed {record.seed}"
     rules = getattr(record.ruleset, "name", "custom")
     console.print(
         f"Replaying a {record.players}-player game of {game.title}, {rules} rules{seed}: "
@@ -259,6 +271,8 @@ def run(args: argparse.Namespace) -> int:
         else:
             console.print("The record ends before the game does: it was cut short (nobody quit).")
             narrator.board(table.state)
+        if seed_at_end and (table.over or record.quit_by is not None):
+            console.print(f"Seed {record.seed}: --seed {record.seed} deals this game again.", soft_wrap=True)
         # Stepping, the end is not the way out: r N or t N goes back, and the replay goes on from there.
         while waiting and played == len(actions):
             console.print(END_PROMPT if rounds else END_PROMPT.replace("r N or t N", "t N"), end="")
@@ -273,6 +287,15 @@ def run(args: argparse.Namespace) -> int:
             return 0
         narrator.board(table.state)
         heading()
+
+
+def _kind_of(text: str) -> object:
+    """The ``kind`` a JSON document names, None where the text is no JSON object."""
+    try:
+        document = json.loads(text)
+    except ValueError:
+        return None
+    return document.get("kind") if isinstance(document, dict) else None
 
 
 def _whose(names: list[str], seat: int | None) -> str:

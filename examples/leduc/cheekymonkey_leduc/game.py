@@ -404,7 +404,8 @@ class Leduc(BaseGame[LeducState, Action, Rules, LeducView, LeducEvent]):
                 return f"{who(shown.seat)}: dealt a card face down"
             return f"{who(shown.seat)}: dealt {card_text(shown.card)}"
         if isinstance(shown, Placed):
-            verb = ("folds", "calls" if shown.chips else "checks", "raises")[BETS.index(shown.bet)]
+            verb = ("fold", "call" if shown.chips else "check", "raise")[BETS.index(shown.bet)]
+            verb += "" if shown.seat == viewer else "s"  # "You raise", "Bob raises"
             return f"{who(shown.seat)} {verb}" + (f", {shown.chips} in" if shown.chips else "")
         if isinstance(shown, Showdown):
             return "Showdown: " + ", ".join(
