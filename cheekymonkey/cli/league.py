@@ -21,6 +21,7 @@ from cheekymonkey.cli.options import (
     add_variant_option,
     game_from,
     output_path,
+    pays_stakes,
     plural,
     positive_int,
     ruleset_from,
@@ -162,7 +163,7 @@ def run(args: argparse.Namespace) -> int:
     elapsed = time.monotonic() - started
     played = sum(pairing.games + pairing.truncated for pairing in result.pairings)
     print(f"{plural(played, 'game')} in {elapsed:.1f} s", file=sys.stderr)
-    _print_table(console, result, game.title)
+    _print_table(console, result, game.title, pays_stakes(game, 2, ruleset))
     if args.json is not None:
         args.json.write_text(json.dumps(result.to_dict()) + "\n", encoding="utf-8")
     return 130 if result.partial else 0
@@ -193,17 +194,20 @@ def _run_tables(args: argparse.Namespace, game: Any, ruleset: Any) -> int:
         title=f"{game.title} league at {args.seats} seats, {plural(result.games, 'game')} a table",
         title_justify="left",
     )
-    for column in ("rank", "bot", "rating", "95% interval", "mean place", "seats held"):
+    staked = pays_stakes(game, args.seats, ruleset)
+    columns = ["rank", "bot", "rating", "95% interval", "mean place", "seats held"]
+    for column in [*columns, "mean return"] if staked else columns:
         table.add_column(column, justify="left" if column == "bot" else "right")
     for rank, line in enumerate(result.standings, 1):
-        table.add_row(
+        cells = [
             str(rank),
             line.name,
             f"{line.rating:.0f}",
             f"{line.low:.0f} - {line.high:.0f}",
             f"{line.mean_place:.2f}",
             str(line.seatings),
-        )
+        ]
+        table.add_row(*cells, *([f"{line.mean_return:+.3f}"] if staked else []))
     caption = (
         "Bradley-Terry ratings over pairwise placings (the better place wins, a tie halves) on the Elo scale, "
         f"centred on 1500; intervals from {result.bootstrap} resamples of the games."
@@ -218,17 +222,18 @@ def _run_tables(args: argparse.Namespace, game: Any, ruleset: Any) -> int:
     return 0
 
 
-def _print_table(console: Any, result: League, title: str) -> None:
+def _print_table(console: Any, result: League, title: str, staked: bool = False) -> None:
     from rich.table import Table
 
     title = f"{title} league, {plural(result.games, 'game')} a pair"
     if result.partial:
         title += f" (partial: stopped after {len(result.pairings)} pairs)"
     table = Table(title=title, title_justify="left")
-    for column in ("rank", "bot", "rating", "95% interval", "wins", "games", "score"):
+    columns = ["rank", "bot", "rating", "95% interval", "wins", "games", "score"]
+    for column in [*columns, "mean return"] if staked else columns:
         table.add_column(column, justify="left" if column == "bot" else "right")
     for rank, line in enumerate(result.standings, 1):
-        table.add_row(
+        cells = [
             str(rank),
             line.name,
             f"{line.rating:.0f}",
@@ -236,7 +241,8 @@ def _print_table(console: Any, result: League, title: str) -> None:
             f"{line.wins:g}",
             str(line.games),
             f"{line.score:.1%}",
-        )
+        ]
+        table.add_row(*cells, *([f"{line.mean_return:+.3f}"] if staked else []))
     truncated = sum(pairing.truncated for pairing in result.pairings)
     caption = (
         "Bradley-Terry ratings on the Elo scale (400 points: odds of 10 to 1), centred on 1500; "
@@ -249,12 +255,14 @@ def _print_table(console: Any, result: League, title: str) -> None:
     table.caption_justify = "left"
     console.print(table)
     pairs = Table(title="head to head", title_justify="left")
-    for column in ("bots", "wins", "games"):
+    for column in ["bots", "wins", "games", *(["mean returns"] if staked else [])]:
         pairs.add_column(column, justify="left" if column == "bots" else "right")
     for pairing in result.pairings:
+        paid = [f"{pairing.first_return:+.3f} - {pairing.second_return:+.3f}"] if staked else []
         pairs.add_row(
             f"{pairing.first} - {pairing.second}",
             f"{pairing.first_wins:g} - {pairing.second_wins:g}",
             str(pairing.games),
+            *paid,
         )
     console.print(pairs)

@@ -48,6 +48,7 @@ __all__ = [
     "number_type",
     "output_path",
     "pause",
+    "pays_stakes",
     "players_from",
     "plural",
     "positive_int",
@@ -298,6 +299,16 @@ def add_table_options(parser: argparse.ArgumentParser, *, bots_who: str, record_
     parser.add_argument(
         "--overwrite", action="store_true", help="replace the --record file if it exists (by default it is refused)"
     )
+
+
+def pays_stakes(game: AnyGame, players: int, ruleset: Any) -> bool:
+    """Whether ``game`` pays stakes of its own at ``players`` seats (chips, say), not the outcome's 1 to the winners.
+
+    The tables of ``simulate`` and ``league`` then show each bot's mean return beside its win rate.
+    """
+    from cheekymonkey.outcome import Stakes
+
+    return bool(game.stakes(players, ruleset) != Stakes.of_outcome())
 
 
 def game_from(args: argparse.Namespace) -> AnyGame:

@@ -31,6 +31,7 @@ from cheekymonkey.cli.options import (
     each_game,
     game_from,
     output_path,
+    pays_stakes,
     players_from,
     plural,
     positive_int,
@@ -328,7 +329,7 @@ def run(args: argparse.Namespace) -> int:
     elapsed = time.monotonic() - started
     played = summary.games + summary.truncated
     print(f"{plural(played, 'game')} in {elapsed:.1f} s ({played / elapsed:.1f} games/s)", file=sys.stderr)
-    _print_table(console, summary)
+    _print_table(console, summary, pays_stakes(game, players, ruleset))
     for text in textwrap.wrap(game.results_note, width):
         console.print(text)
     page = _bot_page(game)
@@ -378,7 +379,7 @@ def _seats_line(players: int, mixed: bool, games: int) -> str:
     return f"{moves}, so each plays every seat as often as the others."
 
 
-def _print_table(console: Any, summary: Summary) -> None:
+def _print_table(console: Any, summary: Summary, staked: bool = False) -> None:
     from rich.table import Table
 
     # The game count is on the lines above (the run's and its time): the title says what the table holds.
@@ -392,6 +393,8 @@ def _print_table(console: Any, summary: Summary) -> None:
     columns = ["bot", "wins", "win rate", "95% interval", "mean place"]
     if summary.scored:
         columns.append("mean score")
+    if staked:
+        columns.append("mean return")
     for column in columns:
         table.add_column(column, justify="left" if column == "bot" else "right")
     for line in summary.bots:
@@ -404,6 +407,8 @@ def _print_table(console: Any, summary: Summary) -> None:
         ]
         if summary.scored:
             cells.append(f"{line.mean_score:.1f}")
+        if staked:
+            cells.append(f"{line.mean_return:+.3f}")
         table.add_row(*cells)
     caption = f"Mean game length: {summary.mean_actions:.1f} actions, {summary.mean_turns:.1f} turns."
     if summary.truncated:

@@ -83,6 +83,10 @@ class Pairing:
     """Games cut off by a limit, counted for neither."""
     seed: int
     """The pairing's first seed: its games used ``seed`` and up."""
+    first_return: float = 0.0
+    """:attr:`first`'s mean :meth:`~cheekymonkey.Game.returns` per game with a result, in the game's own stakes."""
+    second_return: float = 0.0
+    """:attr:`second`'s mean returns per game with a result."""
 
 
 @attrs.frozen(slots=True)
@@ -101,6 +105,10 @@ class Standing:
     """Games it won, over all its pairings, a shared win counting half."""
     games: int
     """Games it played that came to a result."""
+    mean_return: float = 0.0
+    """Its mean :meth:`~cheekymonkey.Game.returns` per game with a result, over all its pairings, in the game's own
+    stakes (chips for a betting game; for a game that declares none, the :class:`~cheekymonkey.Outcome` scale, so
+    the same as :attr:`score`)."""
 
     @property
     def score(self) -> float:
@@ -350,7 +358,17 @@ def league(
             break
         first, second = summary.bots
         pairings.append(
-            Pairing(names[i], names[j], first.wins, second.wins, summary.games, summary.truncated, first_seed)
+            Pairing(
+                names[i],
+                names[j],
+                first.wins,
+                second.wins,
+                summary.games,
+                summary.truncated,
+                first_seed,
+                first.mean_return,
+                second.mean_return,
+            )
         )
         done_games += games
         done_blocks += blocks_each
@@ -370,7 +388,11 @@ def league(
             p.second_wins for p in pairings if p.second == name
         )
         played_games = sum(p.games for p in pairings if name in (p.first, p.second))
-        standings.append(Standing(name, rating, rating - half, rating + half, wins, played_games))
+        paid = sum(p.first_return * p.games for p in pairings if p.first == name) + sum(
+            p.second_return * p.games for p in pairings if p.second == name
+        )
+        mean_return = paid / played_games if played_games else 0.0
+        standings.append(Standing(name, rating, rating - half, rating + half, wins, played_games, mean_return))
     standings.sort(key=lambda line: -line.rating)
     return League(tuple(standings), tuple(pairings), games, seed, played.ruleset_name(ruleset), played.name, partial)
 
@@ -394,6 +416,8 @@ class TableStanding:
     """Its mean place (1 is first), over the seats it held in games with a result."""
     seatings: int
     """How many seats it held in games with a result (an entry may hold two seats of one table)."""
+    mean_return: float = 0.0
+    """Its mean :meth:`~cheekymonkey.Game.returns` per seat held in a game with a result, in the game's own stakes."""
 
 
 @attrs.frozen(slots=True)
@@ -508,6 +532,7 @@ def table_league(
     names = labels(entries)
     tables = line_ups(len(entries), seats)
     placings: list[list[tuple[int, int]]] = []
+    paid: list[list[float]] = [[] for _ in entries]
     truncated = 0
     for number, line_up in enumerate(tables):
         for g in range(games):
@@ -527,6 +552,8 @@ def table_league(
                 truncated += 1
                 continue
             placings.append([(i, outcome.ranks[s]) for s, i in enumerate(order)])
+            for s, value in enumerate(played.returns(table.state)):
+                paid[order[s]].append(float(value))
     k = len(entries)
     links = _links(tables)
     strengths, _ = bradley_terry(k, _by_pair(pairwise_placings(placings), links))
@@ -551,6 +578,7 @@ def table_league(
                 high_end,
                 sum(places) / len(places) if places else 0.0,
                 len(places),
+                sum(paid[index]) / len(paid[index]) if paid[index] else 0.0,
             )
         )
     standings.sort(key=lambda line: -line.rating)

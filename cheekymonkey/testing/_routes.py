@@ -70,7 +70,7 @@ class _Room:
         self.closed = False
         self.notices: list[str] = []
         self.streams: collections.Counter[int] = collections.Counter()
-        self._messages: dict[tuple[int, int], dict[str, Any]] = {}
+        self._messages: dict[tuple[int | None, int], dict[str, Any]] = {}
 
     @property
     def version(self) -> int:
@@ -90,7 +90,7 @@ class _Room:
     def start_bots(self) -> None:
         """No bots: every seat is a person's."""
 
-    def message(self, seat: int, since: int = 0) -> dict[str, Any]:
+    def message(self, seat: int | None, since: int = 0) -> dict[str, Any]:
         # The room never changes: the table route's message, made once, is the one its stream sends too.
         from cheekymonkey.web.messages import table_message
 
