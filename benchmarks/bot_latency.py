@@ -2,8 +2,8 @@
 
 Plays ``--games`` seeded games (seeds 0, 1, ...) with ``--seats`` copies of the bot, one per seat,
 standard rules, and times every call of ``choose`` (deciding and placing alike), in the order the game
-makes them, so the bot's memo is as warm as in real play. Prints the count, the median, the 90th and
-99th percentiles and the maximum, in milliseconds, over every decision and over the *real choices* alone
+makes them, so the bot's memo is as warm as in real play. Prints the count, the median, the 90th, 95th
+and 99th percentiles and the maximum, in milliseconds, over every decision and over the *real choices* alone
 (a deciding state with two or more legal actions: no placing, no lone Stop), for each garbage-collector
 setting asked for:
 
@@ -41,7 +41,8 @@ from typing import Any
 import cheekymonkey.toomany as too_many
 from cheekymonkey import Action, GameState, Phase, legal_actions, play_game
 from cheekymonkey._compiled import COMPILED
-from cheekymonkey.cheeky.bots import BOTS, bot_named
+from cheekymonkey.cheeky.bots import ALIASES, BOTS, bot_named
+from cheekymonkey.toomany.bots import ALIASES as TOO_MANY_ALIASES
 
 
 def _percentile(ordered: list[float], fraction: float) -> float:
@@ -125,7 +126,10 @@ def main(argv: list[str] | None = None) -> int:
         "--game", choices=("cheeky-monkey", "too-many-monkeys"), default="cheeky-monkey", help="the game"
     )
     parser.add_argument(
-        "--bot", choices=sorted({*BOTS, *too_many.BOTS}), default="expectimax", help="the bot (default expectimax)"
+        "--bot",
+        choices=sorted({*BOTS, *too_many.BOTS, *ALIASES, *TOO_MANY_ALIASES}),
+        default="expectimax",
+        help="the bot (default expectimax); strongest: the game's best bot, the one its registry's alias names",
     )
     parser.add_argument("--seats", type=int, default=6, help="seats, every one this bot (default 6)")
     parser.add_argument("--games", type=int, default=20, help="seeded games, seeds 0 and up (default 20)")
@@ -135,8 +139,10 @@ def main(argv: list[str] | None = None) -> int:
     clock = time.process_time_ns if args.clock == "cpu" else time.perf_counter_ns
     modes = ("on", "frozen", "off") if args.gc == "all" else (args.gc,)
     build = "compiled" if COMPILED else "pure"
+    aliases = TOO_MANY_ALIASES if args.game == "too-many-monkeys" else ALIASES
+    named = f"{args.bot} ({aliases[args.bot]})" if args.bot in aliases else args.bot
     print(
-        f"{args.game}: {args.bot}, {args.seats} seats, {args.games} games, {build} build, "
+        f"{args.game}: {named}, {args.seats} seats, {args.games} games, {build} build, "
         f"Python {sys.version.split()[0]}, {args.clock} clock, load {os.getloadavg()[0]:.2f}"
     )
     for mode in modes:
@@ -146,7 +152,8 @@ def main(argv: list[str] | None = None) -> int:
             ordered = sorted(times)
             print(
                 f"gc {mode:6} {label:7}: {len(ordered):5} decisions, median {statistics.median(ordered):.3f} ms, "
-                f"p90 {_percentile(ordered, 0.90):.3f} ms, p99 {_percentile(ordered, 0.99):.3f} ms, "
+                f"p90 {_percentile(ordered, 0.90):.3f} ms, p95 {_percentile(ordered, 0.95):.3f} ms, "
+                f"p99 {_percentile(ordered, 0.99):.3f} ms, "
                 f"max {ordered[-1]:.3f} ms"
             )
     print(f"load after: {os.getloadavg()[0]:.2f}")

@@ -8,6 +8,9 @@ that the alias is accepted wherever a bot's name is, builds the bot it names, an
 from __future__ import annotations
 
 import random
+import re
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -237,3 +240,22 @@ def test_an_rl_environment_takes_the_alias_as_an_opponent(name: str) -> None:
         return solo.table.actions
 
     assert episode("strongest") == episode(league_winner(name))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_latency_benchmark_times_the_alias_as_the_bot_it_names(name: str) -> None:
+    """``benchmarks/bot_latency.py --bot strongest`` says which bot it timed and gives the 95th percentile."""
+    options = ["--game", name, "--bot", "strongest", "--seats", "2", "--games", "1", "--gc", "on"]
+    done = subprocess.run(
+        [sys.executable, "benchmarks/bot_latency.py", *options],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"{name}: strongest ({league_winner(name)}), 2 seats, 1 games")
+    lines = [line for line in done.stdout.splitlines() if line.startswith("gc on ")]
+    assert len(lines) == 2
+    for line in lines:
+        assert re.search(r" p90 [0-9.]+ ms, p95 [0-9.]+ ms, p99 [0-9.]+ ms, ", line), line
