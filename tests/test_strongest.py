@@ -217,6 +217,9 @@ def test_a_web_room_lists_the_alias_and_seats_it_and_it_moves() -> None:
                 break
             time.sleep(0.05)
         assert table["legal"], table
+        assert table["seats"][0] == {"seat": 0, "name": "Mo", "kind": "strongest", "title": "Strongest (Expectimax)"}
+        # The bot played its first turn before the person's: it chose to stop (seeded, so always this turn).
+        assert any(entry["event"]["type"] == "stopped" and entry["event"]["seat"] == 0 for entry in table["events"])
         bad = {"preset": "standard", "seats": [{"name": "Mo", "bot": "strongests"}, {"name": "Ann"}]}
         status, refused = call(server, "POST", "/api/rooms", bad)
         assert status == 400
