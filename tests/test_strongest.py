@@ -7,6 +7,7 @@ that the alias is accepted wherever a bot's name is, builds the bot it names, an
 
 from __future__ import annotations
 
+import importlib.util
 import random
 import re
 import subprocess
@@ -262,3 +263,46 @@ def test_the_latency_benchmark_times_the_alias_as_the_bot_it_names(name: str) ->
     assert len(lines) == 2
     for line in lines:
         assert re.search(r" p90 [0-9.]+ ms, p95 [0-9.]+ ms, p99 [0-9.]+ ms, ", line), line
+
+
+def _latency_module() -> Any:
+    spec = importlib.util.spec_from_file_location("bot_latency", ROOT / "benchmarks" / "bot_latency.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_latency_benchmark_times_a_setting_before_it_is_registered() -> None:
+    """``--set NAME=NUMBER`` builds the bot's class with that keyword, says so, and refuses what it cannot build."""
+    latency = _latency_module()
+    assert latency._settings(["iterations=400", "exploration=0.5"]) == {"iterations": 400, "exploration": 0.5}
+    built = latency._builder(too_many_registry.bot_named, "expectimax", {"depth": 3})()
+    assert repr(built) == "ExpectimaxBot(depth=3)"
+    assert repr(latency._builder(cheeky_registry.bot_named, "mcts", {"iterations": 400})()).startswith(
+        "MCTSBot(iterations=400,"
+    )
+    assert repr(latency._builder(cheeky_registry.bot_named, "strongest", {})()) == "ExpectimaxBot(depth=2)"
+    options = ["--game", "too-many-monkeys", "--bot", "expectimax", "--seats", "2", "--games", "1", "--gc", "on"]
+    done = subprocess.run(
+        [sys.executable, "benchmarks/bot_latency.py", *options, "--set", "depth=1"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("too-many-monkeys: expectimax with depth=1, 2 seats, 1 games")
+    for bad, said in (("depth", "NAME=NUMBER"), ("depth=deep", "takes a number"), ("breadth=2", "does not take")):
+        refused = subprocess.run(
+            [sys.executable, "benchmarks/bot_latency.py", *options, "--set", bad],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert refused.returncode != 0
+        assert said in refused.stderr, refused.stderr
+        assert "Traceback" not in refused.stderr
+        assert refused.stdout == ""
