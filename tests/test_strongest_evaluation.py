@@ -14,8 +14,11 @@ from pathlib import Path
 
 import pytest
 
+from cheekymonkey.cheeky.bots import registry as cheeky_bots
+from cheekymonkey.errors import InvalidValueError
 from cheekymonkey.simulation import simulate
 from cheekymonkey.simulation.stats import wilson_interval
+from cheekymonkey.toomany.bots import registry as too_many_bots
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = {
@@ -113,3 +116,50 @@ def test_the_repeatable_cheeky_monkey_steps_give_the_published_win_counts(
     )
     assert int(row[2]) == wins
     assert int(row[1]) == games
+
+
+CANDIDATE = "**What it measured: not registered.**"
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_each_candidate_verdict_follows_from_its_figure_and_budget(name: str) -> None:
+    """Time rows: held when under 50 ms; the gain: above two standard errors; a win rate: its interval above 1/3."""
+    rows = _rows(PAGES[name].read_text(encoding="utf-8"), CANDIDATE)
+    verdicts = []
+    for measure, _, figure, budget, held in rows:
+        if budget == "below 50 ms":
+            ok = float(figure.removesuffix(" ms")) < 50
+        elif measure.startswith("gain"):
+            found = re.fullmatch(r"\+(\d+\.\d) ± (\d+\.\d) points", figure)
+            assert found is not None, figure
+            gain, error = float(found[1]), float(found[2])
+            assert budget == f"above 2 standard errors ({2 * error:.1f})"
+            ok = gain > 2 * error
+        else:
+            found = re.fullmatch(r"(\d+) wins, (\d+\.\d%), 95% interval (.+)", figure)
+            assert found is not None, figure
+            games = _number(re.search(r"(\d+) games", measure)[1])  # type: ignore[index]
+            wins = int(found[1])
+            low, high = wilson_interval(wins, games)
+            assert found[2] == _percent(wins / games)
+            assert found[3] == f"{_percent(low)} - {_percent(high)}"
+            assert budget == "interval above 1/3"
+            ok = low > 1 / 3
+        assert held == ("yes" if ok else "**no**"), (measure, figure)
+        verdicts.append(ok)
+    assert len(rows) == 4
+    assert not all(verdicts)  # so the heading's "not registered" is what the rule gives
+
+
+def test_neither_candidate_is_registered() -> None:
+    """No name in either registry builds a candidate, and ``strongest`` still names the league winner's bot."""
+    for factory in cheeky_bots.BOTS.values():
+        try:
+            built = factory()
+        except InvalidValueError:  # the learned bot without its extra
+            continue
+        assert not repr(built).startswith("MCTSBot(iterations=400,")
+    for name in too_many_bots.BOTS:
+        assert repr(too_many_bots.bot_named(name)) != "ExpectimaxBot(depth=3)"
+    assert repr(cheeky_bots.bot_named("mcts")).startswith("MCTSBot(iterations=1000,")
+    assert repr(too_many_bots.bot_named("strongest")) == repr(too_many_bots.bot_named(too_many_bots.STRONGEST))
