@@ -91,7 +91,7 @@ from cheekymonkey.outcome import Outcome, Stakes
 from cheekymonkey.record import Record, RecordLike
 from cheekymonkey.text_table import Cell, Column, TextTable
 
-__all__ = ["BaseGame", "EngineGame", "Played", "RandomChoiceBot", "plain_text", "weighted_pick"]
+__all__ = ["BaseGame", "EngineGame", "Played", "RandomChoiceBot", "bot_aliases", "plain_text", "weighted_pick"]
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -155,6 +155,22 @@ def weighted_pick(outcomes: Sequence[tuple[A, Fraction]], rng: random.Random) ->
         if ticket < 0:
             return outcomes[index][0]
     raise AssertionError("unreachable: the weights add up to the denominator")  # pragma: no cover
+
+
+def bot_aliases(game: object) -> Mapping[str, str]:
+    """``game``'s second names for its bots, each to the bot it names (``{"strongest": "expectimax"}``), or none.
+
+    A game lists an alias in its :meth:`~cheekymonkey.Game.bot_names` and builds it with
+    :meth:`~cheekymonkey.Game.bot_named`; this says which names are aliases, so that a league seats every bot
+    once. A game without :meth:`BaseGame.bot_aliases` has none.
+
+    >>> from cheekymonkey import CHEEKY_MONKEY
+    >>> dict(bot_aliases(CHEEKY_MONKEY))
+    {'strongest': 'expectimax'}
+    """
+    method = getattr(game, "bot_aliases", None)
+    found = method() if callable(method) else None
+    return found if isinstance(found, Mapping) else MappingProxyType({})
 
 
 def plain_text(value: object) -> str:
@@ -487,9 +503,14 @@ class BaseGame(ABC, Generic[S, A, R, V, E]):
             raise InvalidValueError(f"no bot named {name!r}; the bots are {', '.join(self.bot_names())}")
         return RandomChoiceBot(self)
 
+    def bot_aliases(self) -> Mapping[str, str]:
+        """Default: none. Second names for bots, each listed by :meth:`bot_names` too, to the bot it names."""
+        return MappingProxyType({})
+
     def bot_title(self, name: str) -> str:
-        """Default: the bot's name, capitalised (``"Random"``)."""
-        return name.capitalize()
+        """Default: the bot's name, capitalised (``"Random"``); an alias's with the bot it names after it."""
+        target = bot_aliases(self).get(name)
+        return name.capitalize() if target is None else f"{name.capitalize()} ({target.capitalize()})"
 
     # -- text ------------------------------------------------------------------------------------------
 

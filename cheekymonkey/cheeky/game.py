@@ -16,7 +16,7 @@ imports those keeps working and is exactly as fast; this object is what the laye
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final
 
@@ -27,10 +27,10 @@ from cheekymonkey.checks import check_memory
 from cheekymonkey.cheeky import board, events, narration, notation, views
 from cheekymonkey.cheeky import engine as rules_engine
 from cheekymonkey.cheeky.actions import Action
-from cheekymonkey.cheeky.bots.registry import BOTS, bot_named
+from cheekymonkey.cheeky.bots.registry import ALIASES, BOTS, bot_named, resolve_bot_name
 from cheekymonkey.cheeky.engine import bust_probability
 from cheekymonkey.cheeky.events import Event
-from cheekymonkey.cheeky.narration import RESULTS_NOTE, SUMMARY, board_table, hint, sheet_table
+from cheekymonkey.cheeky.narration import RESULTS_NOTE, SUMMARY, board_table, bot_title, hint, sheet_table
 from cheekymonkey.cheeky.records import GameRecord
 from cheekymonkey.cheeky.rules import Ruleset
 from cheekymonkey.cheeky.scoring import ScoreSheet, score, score_stacks
@@ -206,8 +206,17 @@ class CheekyMonkey(EngineGame[GameState, Action, Ruleset, TableView, Event]):
         return Outcome.of_winners(sheet.winners, sheet.totals, sheet.totals)
 
     def bot_names(self) -> tuple[str, ...]:
-        """The names in :data:`cheekymonkey.cheeky.bots.BOTS`."""
-        return tuple(BOTS)
+        """The names in :data:`cheekymonkey.cheeky.bots.BOTS`, then the aliases (``strongest``)."""
+        return (*BOTS, *ALIASES)
+
+    def bot_aliases(self) -> Mapping[str, str]:
+        """:data:`cheekymonkey.cheeky.bots.registry.ALIASES`: ``strongest``, the game's best bot, and what it names."""
+        return ALIASES
+
+    def bot_title(self, name: str) -> str:
+        """:func:`~cheekymonkey.cheeky.narration.bot_title`; an alias with its bot: ``"Strongest (Expectimax)"``."""
+        target = ALIASES.get(name)
+        return bot_title(name) if target is None else f"{bot_title(name)} ({bot_title(target)})"
 
     def facts(self, state: GameState, seat: int | None) -> dict[str, Any]:
         """``{"bust_odds": p}`` while a player decides (:func:`~cheekymonkey.bust_probability`), and ``"hint"``.
@@ -236,7 +245,7 @@ class CheekyMonkey(EngineGame[GameState, Action, Ruleset, TableView, Event]):
             return bot_named(name)
         check_memory(memory)
         bot_named(name)  # the usual error for an unknown name
-        return _BoundedBot(name, memory)
+        return _BoundedBot(resolve_bot_name(name), memory)
 
     def result_text(self, state: GameState, names: Sequence[str]) -> str:
         """The final score sheet as plain text, 80 columns wide at most (:meth:`result_table`)."""

@@ -15,6 +15,7 @@ import sys
 import time
 from typing import Any
 
+from cheekymonkey.base import bot_aliases
 from cheekymonkey.cli.options import (
     OptionError,
     add_game_option,
@@ -42,7 +43,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--bots",
         type=bot_entries_type,
         default=None,
-        help="the bots in the league, comma-separated, two or more (default: every bot of the game); "
+        help="the bots in the league, comma-separated, two or more (default: every bot of the game, once each: "
+        "strongest is a second name for one of them); "
         "policy:FILE.npz enters a policy's weights file (w1, b1, ...: see cheekymonkey.simulation.policies)",
     )
     parser.add_argument(
@@ -87,7 +89,10 @@ def _bots(
         return entries, []
     kept: list[str] = []
     notes: list[str] = []
+    aliases = bot_aliases(game)
     for name in game.bot_names():
+        if name in aliases:
+            continue  # a second name for a bot already in the league (strongest)
         try:
             game.bot_named(name)  # a bot that needs a missing extra cannot play
         except (CheekyMonkeyError, ImportError) as error:

@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Final
 
+from cheekymonkey.base import bot_aliases
 from cheekymonkey.errors import CheekyMonkeyError
 from cheekymonkey.games import DEFAULT_GAME, GAME_NAMES, AnyGame, game_named
 from cheekymonkey.names import check_names
@@ -36,6 +37,7 @@ __all__ = [
     "add_game_options",
     "add_table_options",
     "add_variant_option",
+    "bot_list",
     "bot_names_type",
     "bots_for_seats",
     "bots_from",
@@ -199,6 +201,12 @@ def each_game(describe: Callable[[AnyGame], str]) -> str:
     return "; ".join(f"{name}: {describe(game_named(name))}" for name in GAME_NAMES)
 
 
+def bot_list(game: AnyGame) -> str:
+    """The game's bot names for a help, an alias with the bot it names: ``"..., learned, strongest (expectimax)"``."""
+    aliases = bot_aliases(game)
+    return ", ".join(f"{name} ({aliases[name]})" if name in aliases else name for name in game.bot_names())
+
+
 def _seats(game: AnyGame) -> str:
     low, high = game.seat_range()
     return f"{low} to {high}, default {game.default_seats()}"
@@ -248,7 +256,7 @@ def add_bots_option(parser: argparse.ArgumentParser, *, who: str, default: tuple
         type=bot_names_type,
         default=None,
         help=f"{who}, comma-separated, repeated round the table (default {','.join(default)}, those the game has, "
-        "else its first bot), the game's own: " + each_game(lambda game: ", ".join(game.bot_names())),
+        "else its first bot), the game's own: " + each_game(bot_list),
     )
 
 

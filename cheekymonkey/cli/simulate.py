@@ -24,6 +24,7 @@ from cheekymonkey.cli.options import (
     OptionError,
     add_game_option,
     add_variant_option,
+    bot_list,
     bot_names_type,
     bots_for_seats,
     bots_from,
@@ -65,7 +66,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help=f"bots, comma-separated, repeated round the table (default {','.join(default)}, those the game has, "
         "else its first bot), the game's own: "
-        + each_game(lambda game: ", ".join(game.bot_names()))
+        + each_game(bot_list)
         + "; or policy:FILE.npz, a policy's weights file (w1, b1, ...: see cheekymonkey.simulation.policies)",
     )
     parser.add_argument("--players", type=positive_int, default=None, help="seats (default: one per bot, at least 2)")

@@ -19,6 +19,7 @@ command line, the web rooms, the RL adapters, the simulation) hold. Its JSON doc
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final
 
@@ -30,7 +31,7 @@ from cheekymonkey.toomany import board, bots, narration, notation, results, view
 from cheekymonkey.toomany import encoding as encodings
 from cheekymonkey.toomany import engine as rules_engine
 from cheekymonkey.toomany.actions import Action
-from cheekymonkey.toomany.bots import BOTS
+from cheekymonkey.toomany.bots import ALIASES, BOTS
 from cheekymonkey.toomany.encoding import OBSERVATION_KINDS
 from cheekymonkey.toomany.events import Event
 from cheekymonkey.toomany.narration import RESULTS_NOTE, SUMMARY
@@ -111,8 +112,12 @@ class TooManyMonkeys(EngineGame[GameState, Action, Ruleset, TableView, Event]):
         return ruleset.total_cards + ruleset.max_players * ruleset.row_size
 
     def bot_names(self) -> tuple[str, ...]:
-        """The names in :data:`cheekymonkey.toomany.BOTS`."""
-        return tuple(BOTS)
+        """The names in :data:`cheekymonkey.toomany.BOTS`, then the aliases (``strongest``)."""
+        return (*BOTS, *ALIASES)
+
+    def bot_aliases(self) -> Mapping[str, str]:
+        """:data:`cheekymonkey.toomany.bots.registry.ALIASES`: ``strongest``, the game's best bot, and what it names."""
+        return ALIASES
 
     def facts(self, state: GameState, seat: int | None) -> dict[str, Any]:
         """``{"hint": ...}`` for the seat to move while it decides (:func:`~cheekymonkey.toomany.hint`), else ``{}``.

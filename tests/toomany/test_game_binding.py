@@ -40,7 +40,7 @@ def test_the_game_is_registered_by_name_and_is_a_game() -> None:
     assert game.ruleset() == Ruleset.standard()
     assert game.ruleset("short") == Ruleset.short()
     assert game.seat_range(Ruleset.custom(max_players=3)) == (2, 3)
-    assert game.bot_names() == ("random", "heuristic", "expectimax")
+    assert game.bot_names() == ("random", "heuristic", "expectimax", "strongest")
 
 
 def _random_table(players: int, seed: int) -> Table[GameState, object, Ruleset, object, object]:

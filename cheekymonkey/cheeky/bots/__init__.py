@@ -11,7 +11,8 @@ once every token left in the bag would bust it, as R22 asks. One module each:
 - ``cheekymonkey.cheeky.bots.search``: :class:`MCTSBot`, a tree search through the opponents' turns;
 - ``cheekymonkey.cheeky.bots.learned``: the ``learned`` bot, a small network played with numpy (the ``rl``
   extra);
-- ``cheekymonkey.cheeky.bots.registry``: :data:`BOTS` and :func:`bot_named`.
+- ``cheekymonkey.cheeky.bots.registry``: :data:`BOTS`, :func:`bot_named`, and :data:`ALIASES`: ``strongest``
+  names the best bot (:data:`STRONGEST`).
 
 :func:`~cheekymonkey.bust_probability`, the chance a draw busts, is game maths: it lives in the engine and is
 re-exported here.
@@ -27,12 +28,14 @@ from cheekymonkey.cheeky.bots.evaluation import position_value
 from cheekymonkey.cheeky.bots.expectimax import ExpectimaxBot
 from cheekymonkey.cheeky.bots.heuristic import HeuristicBot
 from cheekymonkey.cheeky.bots.random import RandomBot
-from cheekymonkey.cheeky.bots.registry import BOTS, bot_named
+from cheekymonkey.cheeky.bots.registry import ALIASES, BOTS, STRONGEST, bot_named
 from cheekymonkey.cheeky.bots.search import MCTSBot
 from cheekymonkey.cheeky.engine import bust_probability
 
 __all__ = [
+    "ALIASES",
     "BOTS",
+    "STRONGEST",
     "Bot",
     "ExpectimaxBot",
     "HeuristicBot",

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import Final
 
 from cheekymonkey.cheeky.bots.base import Bot
@@ -12,7 +13,7 @@ from cheekymonkey.cheeky.bots.random import RandomBot
 from cheekymonkey.cheeky.bots.search import MCTSBot
 from cheekymonkey.errors import InvalidValueError
 
-__all__ = ["BOTS", "bot_named"]
+__all__ = ["ALIASES", "BOTS", "STRONGEST", "bot_named", "resolve_bot_name"]
 
 
 # To add a bot, add its name and a function that builds a fresh one, with no arguments. A bot that needs an
@@ -36,13 +37,33 @@ BOTS: Final[dict[str, Callable[[], Bot]]] = {
 """The bots by name, as the command line knows them: each entry builds a fresh bot."""
 
 
+STRONGEST: Final = "expectimax"
+"""The bot ``strongest`` names: the winner of the leagues the bot page publishes, the highest rating summed
+over its tables of 2, 3 and 6 seats (``tests/test_strongest.py`` checks it against the pinned leagues)."""
+
+ALIASES: Final[Mapping[str, str]] = MappingProxyType({"strongest": STRONGEST})
+"""Second names for bots of :data:`BOTS`, each to the bot it names: ``strongest``, the game's best bot."""
+
+
+def resolve_bot_name(name: str) -> str:
+    """The bot of :data:`BOTS` that ``name`` names: an alias of :data:`ALIASES` resolved, any other name as it is.
+
+    >>> resolve_bot_name("strongest"), resolve_bot_name("heuristic")
+    ('expectimax', 'heuristic')
+    """
+    return ALIASES.get(name, name)
+
+
 def bot_named(name: str) -> Bot:
-    """A fresh bot of the kind called ``name``: one of :data:`BOTS`.
+    """A fresh bot of the kind called ``name``: one of :data:`BOTS`, or an alias of :data:`ALIASES`.
+
+    >>> bot_named("strongest")
+    ExpectimaxBot(depth=2)
 
     Raises:
         InvalidValueError: If there is no bot of that name.
     """
-    factory = BOTS.get(name) if isinstance(name, str) else None
+    factory = BOTS.get(resolve_bot_name(name)) if isinstance(name, str) else None
     if factory is None:
-        raise InvalidValueError(f"no bot named {name!r}; the bots are {', '.join(BOTS)}")
+        raise InvalidValueError(f"no bot named {name!r}; the bots are {', '.join([*BOTS, *ALIASES])}")
     return factory()

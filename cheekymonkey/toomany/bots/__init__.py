@@ -7,7 +7,8 @@ One module each:
 - ``cheekymonkey.toomany.bots.heuristic``: :class:`HeuristicBot`, rules of thumb and the rules' own hints;
 - ``cheekymonkey.toomany.bots.evaluation``: :func:`position_value`, the estimate the search plays by;
 - ``cheekymonkey.toomany.bots.expectimax``: :class:`ExpectimaxBot`, an exact search of the rest of its turn;
-- ``cheekymonkey.toomany.bots.registry``: :data:`BOTS` and :func:`bot_named`.
+- ``cheekymonkey.toomany.bots.registry``: :data:`BOTS`, :func:`bot_named`, and :data:`ALIASES`: ``strongest``
+  names the best bot (:data:`STRONGEST`).
 
 The ladder they climb, and their time per move, are on the page "The Too Many Monkeys bot ladder".
 
@@ -23,6 +24,16 @@ from cheekymonkey.toomany.bots.evaluation import position_value
 from cheekymonkey.toomany.bots.expectimax import ExpectimaxBot
 from cheekymonkey.toomany.bots.heuristic import HeuristicBot
 from cheekymonkey.toomany.bots.random import RandomBot
-from cheekymonkey.toomany.bots.registry import BOTS, bot_named
+from cheekymonkey.toomany.bots.registry import ALIASES, BOTS, STRONGEST, bot_named
 
-__all__ = ["BOTS", "Bot", "ExpectimaxBot", "HeuristicBot", "RandomBot", "bot_named", "position_value"]
+__all__ = [
+    "ALIASES",
+    "BOTS",
+    "STRONGEST",
+    "Bot",
+    "ExpectimaxBot",
+    "HeuristicBot",
+    "RandomBot",
+    "bot_named",
+    "position_value",
+]

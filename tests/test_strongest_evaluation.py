@@ -1,0 +1,165 @@
+"""The declared evaluation of ``strongest``, as each bot page publishes it: declaration, figures and verdicts.
+
+Each page declares its steps (command, game count, first seed, claim) in one table and publishes what they
+gave in another. The fast tests check that the two tables agree, and that every rate, interval and verdict
+follows from the win counts. The slow ones re-run the two Cheeky Monkey steps short enough to repeat (3 and
+6 seats) and check the page's win counts game for game.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from cheekymonkey.cheeky.bots import registry as cheeky_bots
+from cheekymonkey.errors import InvalidValueError
+from cheekymonkey.simulation import simulate
+from cheekymonkey.simulation.stats import wilson_interval
+from cheekymonkey.toomany.bots import registry as too_many_bots
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = {
+    "cheeky-monkey": ROOT / "docs" / "explanation" / "bots.md",
+    "too-many-monkeys": ROOT / "docs" / "explanation" / "bots-too-many-monkeys.md",
+}
+DECLARED = "### The evaluation of `strongest`, declared before it was run"
+FIGURES = "### The figures of the evaluation"
+STEPS = {"cheeky-monkey": 4, "too-many-monkeys": 3}
+
+
+def _rows(text: str, heading: str) -> list[list[str]]:
+    """The cells of the first table after ``heading``, header and rule left out."""
+    lines = text[text.index(heading) + len(heading) :].splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("|"))
+    block = []
+    for line in lines[start:]:
+        if not line.startswith("|"):
+            break
+        block.append([cell.strip() for cell in line.strip("|").split("|")])
+    return block[2:]
+
+
+def _number(cell: str) -> int:
+    return int(cell.split()[0].replace(",", ""))
+
+
+def _claim(cell: str) -> Fraction:
+    """``above 55%`` or ``above 1/3``, as a fraction."""
+    figure = cell.removeprefix("above ")
+    if figure.endswith("%"):
+        return Fraction(figure[:-1]) / 100
+    return Fraction(figure)
+
+
+def _percent(value: float) -> str:
+    return f"{100 * value:.1f}%"
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_the_published_figures_are_the_declared_steps(name: str) -> None:
+    """Every declared step has a row of figures, in order, with its game count, first seed and claim."""
+    text = PAGES[name].read_text(encoding="utf-8")
+    assert text.index(DECLARED) < text.index(FIGURES)
+    declared = _rows(text, DECLARED)
+    figures = _rows(text, FIGURES)
+    assert len(declared) == len(figures) == STEPS[name]
+    for (_, command, games, first, claim), row in zip(declared, figures, strict=True):
+        seed = _number(first)
+        assert f"--games {_number(games)} --seed {seed} " in command, command
+        assert row[1].replace(",", "") == str(_number(games))
+        assert row[0].endswith(f"from seed {first}")
+        assert row[5] == claim
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_each_rate_interval_and_verdict_follows_from_the_win_count(name: str) -> None:
+    """Rate = wins / games; the 95% Wilson interval of it; *shown* exactly when its low end is above the claim."""
+    text = PAGES[name].read_text(encoding="utf-8")
+    shown = 0
+    for row in _rows(text, FIGURES):
+        games, wins = int(row[1].replace(",", "")), int(row[2])
+        assert 0 <= wins <= games
+        assert row[3] == _percent(wins / games)
+        low, high = wilson_interval(wins, games)
+        assert row[4] == f"{_percent(low)} - {_percent(high)}"
+        held = Fraction(low) > _claim(row[5])
+        assert row[7] == ("**shown**" if held else "**not shown**"), row
+        assert re.fullmatch(r"\d+\.\d s", row[6]), row[6]
+        shown += held
+    # The prose says how many held; check it says the same as the table.
+    said = {0: "No claim holds.", 1: "One claim of four holds."}[shown]
+    assert said in text[text.index(FIGURES) :]
+
+
+# The two steps cheap enough to repeat: (bots, games, first seed, strongest's wins as published).
+REPEATED = [
+    (("strongest", "learned", "learned"), 300, 420_000, 126),
+    (("strongest", "learned", "learned", "learned", "learned", "learned"), 120, 430_000, 25),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("bots", "games", "seed", "wins"), REPEATED, ids=["3 seats", "6 seats"])
+def test_the_repeatable_cheeky_monkey_steps_give_the_published_win_counts(
+    bots: tuple[str, ...], games: int, seed: int, wins: int
+) -> None:
+    """The 3- and 6-seat steps re-run on their seeds: ``strongest`` wins as many games as the page says."""
+    summary = simulate(list(bots), games, seed=seed, workers=1)
+    assert summary.games == games
+    assert summary.bots[0].name == "strongest"
+    assert summary.bots[0].wins == wins
+    row = next(
+        row for row in _rows(PAGES["cheeky-monkey"].read_text(encoding="utf-8"), FIGURES) if f"{seed:,}" in row[0]
+    )
+    assert int(row[2]) == wins
+    assert int(row[1]) == games
+
+
+CANDIDATE = "**What it measured: not registered.**"
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_each_candidate_verdict_follows_from_its_figure_and_budget(name: str) -> None:
+    """Time rows: held when under 50 ms; the gain: above two standard errors; a win rate: its interval above 1/3."""
+    rows = _rows(PAGES[name].read_text(encoding="utf-8"), CANDIDATE)
+    verdicts = []
+    for measure, _, figure, budget, held in rows:
+        if budget == "below 50 ms":
+            ok = float(figure.removesuffix(" ms")) < 50
+        elif measure.startswith("gain"):
+            found = re.fullmatch(r"\+(\d+\.\d) ± (\d+\.\d) points", figure)
+            assert found is not None, figure
+            gain, error = float(found[1]), float(found[2])
+            assert budget == f"above 2 standard errors ({2 * error:.1f})"
+            ok = gain > 2 * error
+        else:
+            found = re.fullmatch(r"(\d+) wins, (\d+\.\d%), 95% interval (.+)", figure)
+            assert found is not None, figure
+            games = _number(re.search(r"(\d+) games", measure)[1])  # type: ignore[index]
+            wins = int(found[1])
+            low, high = wilson_interval(wins, games)
+            assert found[2] == _percent(wins / games)
+            assert found[3] == f"{_percent(low)} - {_percent(high)}"
+            assert budget == "interval above 1/3"
+            ok = low > 1 / 3
+        assert held == ("yes" if ok else "**no**"), (measure, figure)
+        verdicts.append(ok)
+    assert len(rows) == 4
+    assert not all(verdicts)  # so the heading's "not registered" is what the rule gives
+
+
+def test_neither_candidate_is_registered() -> None:
+    """No name in either registry builds a candidate, and ``strongest`` still names the league winner's bot."""
+    for factory in cheeky_bots.BOTS.values():
+        try:
+            built = factory()
+        except InvalidValueError:  # the learned bot without its extra
+            continue
+        assert not repr(built).startswith("MCTSBot(iterations=400,")
+    for name in too_many_bots.BOTS:
+        assert repr(too_many_bots.bot_named(name)) != "ExpectimaxBot(depth=3)"
+    assert repr(cheeky_bots.bot_named("mcts")).startswith("MCTSBot(iterations=1000,")
+    assert repr(too_many_bots.bot_named("strongest")) == repr(too_many_bots.bot_named(too_many_bots.STRONGEST))
