@@ -39,6 +39,7 @@ except ImportError as error:  # pragma: no cover - the batched extra is installe
         "cheekymonkey's batched engines need numpy and numba: pip install 'cheekymonkey[batched]'"
     ) from error
 
+from cheekymonkey.base import bot_aliases
 from cheekymonkey.checks import is_whole_number
 from cheekymonkey.encoding import Encoding, as_index
 from cheekymonkey.errors import IllegalActionError, InvalidValueError
@@ -690,10 +691,14 @@ class BatchedGame(Generic[StateT, S, A]):
         Monkey*'s never draws when the draw must bust, R22); ``"heuristic"`` and ``"expectimax"`` where the engine
         has them, one action per game for a bot that chooses without chance. All False where nobody decides.
 
+        A second name of a bot (``"strongest"``, :func:`~cheekymonkey.base.bot_aliases`) is the bot it names.
+
         Raises:
             InvalidValueError: If ``bot`` has no batched form in this engine (:attr:`bots`).
         """
         self._check_states(states)
+        if isinstance(bot, str):
+            bot = bot_aliases(self.game).get(bot, bot)  # a second name ("strongest") plays as the bot it names
         if not isinstance(bot, str) or bot not in self.bots:
             raise InvalidValueError(
                 f"bot {bot!r} has no batched form for {self.game.title}; those that do: {', '.join(self.bots)}"

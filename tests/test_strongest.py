@@ -306,3 +306,18 @@ def test_the_latency_benchmark_times_a_setting_before_it_is_registered() -> None
         assert said in refused.stderr, refused.stderr
         assert "Traceback" not in refused.stderr
         assert refused.stdout == ""
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_batched_simulation_plays_the_alias_as_the_bot_it_names(name: str) -> None:
+    """``simulate_batched`` seats ``strongest`` where the bot it names has a batched form, and plays it as that bot."""
+    from cheekymonkey.simulation.batched import simulate_batched
+
+    target = league_winner(name)
+    options: dict[str, Any] = {"game": name, "players": 2, "seed": 11, "max_turns": 400}
+    by_alias = simulate_batched(["strongest", "random"], 60, **options)
+    by_name = simulate_batched([target, "random"], 60, **options)
+    assert by_alias.bots[0].name.startswith("strongest")
+    assert [line.wins for line in by_alias.bots] == [line.wins for line in by_name.bots]
+    assert [line.mean_place for line in by_alias.bots] == [line.mean_place for line in by_name.bots]
+    assert by_alias.truncated == by_name.truncated

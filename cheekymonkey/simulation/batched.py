@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from cheekymonkey.base import bot_aliases
 from cheekymonkey.batched import BATCHED_BOTS, BatchedGame, BatchState, engine_class, random_legal_actions, seed_streams
 from cheekymonkey.checks import is_whole_number
 from cheekymonkey.encoding import as_index
@@ -95,7 +96,7 @@ def simulate_batched(
     entries: list[str | PolicyBot] = []
     for bot in bots:
         if isinstance(bot, str) and not bot.startswith(POLICY_PREFIX):
-            if bot not in batched:
+            if bot_aliases(played).get(bot, bot) not in batched:
                 raise InvalidValueError(
                     f"bot {bot!r} has no batched form for {played.title}; the bots that do: {', '.join(batched)} "
                     "(and policies)"
