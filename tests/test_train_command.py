@@ -245,3 +245,32 @@ def test_a_game_without_a_recipe_is_refused_by_the_library_too(tmp_path: Path) -
     with pytest.raises(InvalidValueError, match="budget"):
         train_weights(TrainingOptions(game="too-many-monkeys", seed=0, budget=0.0), tmp_path / "w.npz")
     assert not (tmp_path / "w.npz").exists()
+
+
+@pytest.mark.slow
+def test_the_evaluation_on_a_dask_scheduler_gives_the_in_process_figures(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--address tcp://...: the evaluation's games go through a real Dask scheduler to a worker process."""
+    import distributed
+
+    cluster = distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
+    )
+    try:
+        before = cluster.scheduler.transition_counter
+        out = tmp_path / "w.npz"
+        games = 8
+        assert _train("too-many-monkeys", out, "--address", cluster.scheduler_address, eval_games=games, seed=3) == 0
+        said = capsys.readouterr().out
+        # The scheduler moved the evaluation's tasks (it sees nothing of a run in this process).
+        transitions = cluster.scheduler.transition_counter - before
+    finally:
+        cluster.close()
+    assert transitions > 0
+    seed = EVALUATIONS["too-many-monkeys"].seed
+    mine = simulate([load_bot(out), "heuristic"], games, seed=seed, players=2, game="too-many-monkeys").bots[0]
+    assert (
+        f"{games} games at 2 seats, seeds {seed} to {seed + games - 1}, seats rotated: won {mine.wins:g}, "
+        f"{mine.win_rate:.1%} (95% interval {mine.low:.1%} - {mine.high:.1%})" in said
+    )
