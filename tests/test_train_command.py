@@ -10,6 +10,7 @@ import hashlib
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -254,9 +255,8 @@ def test_the_evaluation_on_a_dask_scheduler_gives_the_in_process_figures(
     """--address tcp://...: the evaluation's games go through a real Dask scheduler to a worker process."""
     import distributed
 
-    cluster = distributed.LocalCluster(
-        n_workers=1, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
-    )
+    start: Any = distributed.LocalCluster  # untyped: kept to this line
+    cluster = start(n_workers=1, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None)
     try:
         before = cluster.scheduler.transition_counter
         out = tmp_path / "w.npz"
