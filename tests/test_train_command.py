@@ -18,12 +18,13 @@ import pytest
 from cheekymonkey.cli import main
 from cheekymonkey.simulation import simulate
 from cheekymonkey.training import (
-    EVALUATIONS,
     NetworkPolicy,
     Progress,
     TrainingOptions,
+    declared_evaluation,
     game_of_weights,
     load_bot,
+    recipe_games,
     train_weights,
 )
 
@@ -92,7 +93,7 @@ def test_the_weights_play_as_a_bot_and_the_evaluation_line_gives_the_simulations
         out = tmp_path / f"{game}.npz"
         assert _train(game, out, eval_games=games, seed=2) == 0
         said = capsys.readouterr()
-        seed = EVALUATIONS[game].seed
+        seed = declared_evaluation(game).seed
         summary = simulate([load_bot(out), "heuristic"], games, seed=seed, players=2, game=game)
         mine = summary.bots[0]
         line = [text for text in said.out.splitlines() if text.startswith("evaluation:")]
@@ -241,6 +242,7 @@ def test_a_game_without_a_recipe_is_refused_by_the_library_too(tmp_path: Path) -
     """The library names the games it trains when asked for another, and a budget of 0 is refused."""
     from cheekymonkey.errors import InvalidValueError
 
+    assert {"cheeky-monkey", "too-many-monkeys"} <= set(recipe_games())
     with pytest.raises(InvalidValueError, match="no training recipe"):
         train_weights(TrainingOptions(game="pig", seed=0), tmp_path / "w.npz")
     with pytest.raises(InvalidValueError, match="budget"):
@@ -268,7 +270,7 @@ def test_the_evaluation_on_a_dask_scheduler_gives_the_in_process_figures(
     finally:
         cluster.close()
     assert transitions > 0
-    seed = EVALUATIONS["too-many-monkeys"].seed
+    seed = declared_evaluation("too-many-monkeys").seed
     mine = simulate([load_bot(out), "heuristic"], games, seed=seed, players=2, game="too-many-monkeys").bots[0]
     assert (
         f"{games} games at 2 seats, seeds {seed} to {seed + games - 1}, seats rotated: won {mine.wins:g}, "

@@ -13,7 +13,7 @@ in every decision of 20,000), and the expectimax bot's search (the engine's
 Every step is seeded, and PyTorch runs on one thread. Three methods:
 
 ``imitate``: imitation of the expectimax bot, its search compiled in the batch: the recipe of the shipped
-    ``learned.npz``, now in the package (:mod:`cheekymonkey.training.cheeky`, run by ``cheekymonkey train
+    ``learned.npz``, now in the package (``cheekymonkey.cheeky._training``, run by ``cheekymonkey train
     --game cheeky-monkey``, with a progress bar, checkpoints and a reproducible seed). This subcommand runs
     it, taking the counts the bot page quotes with their recipe values only.
 
@@ -604,7 +604,7 @@ def train_rollouts(args: argparse.Namespace) -> None:
 def imitate(args: argparse.Namespace) -> None:
     """Imitation of the compiled expectimax bot: the package's recipe (``cheekymonkey train``), nothing else.
 
-    The recipe moved into :mod:`cheekymonkey.training.cheeky`; the options the bot page quotes are taken with
+    The recipe moved into ``cheekymonkey.cheeky._training``; the options the bot page quotes are taken with
     the recipe's values only (its budget 1), and ``--check-games`` plays the declared evaluation's opponent
     from the check seed.
     """

@@ -1,7 +1,7 @@
 """Train a *Too Many Monkeys* policy from the batched engine, and run its declared evaluation (a thin wrapper).
 
 The recipe lives in the package now: ``cheekymonkey train --game too-many-monkeys`` runs it
-(:mod:`cheekymonkey.training.toomany`), with a progress bar, checkpoints and a seed that makes it
+(``cheekymonkey.toomany._training``), with a progress bar, checkpoints and a seed that makes it
 reproducible. This script keeps the two command lines the bot page quotes:
 
 ``train``: the package's recipe at budget 1 (60,000 positions, 24,510 updates: the work of the run that

@@ -25,7 +25,7 @@ _games_type = number_type(int, 0, what="a number of games")
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add this command's options."""
-    add_game_option(parser, what="the game whose network to train: cheeky-monkey or too-many-monkeys")
+    add_game_option(parser, what="the game whose network to train (a game with a training recipe)")
     parser.add_argument("--out", metavar="FILE", type=output_path, required=True, help="the weights file to write")
     parser.add_argument(
         "--seed", type=_seed_type, default=0, help="seeds every game and draw of the run: 0 is the shipped weights'"
@@ -86,18 +86,19 @@ def run(args: argparse.Namespace) -> int:
     from cheekymonkey.errors import InvalidValueError
     from cheekymonkey.games import game_named
     from cheekymonkey.training import (
-        EVALUATIONS,
-        RECIPES,
         Evaluation,
         Progress,
         TrainingOptions,
         TrainingStoppedError,
+        declared_evaluation,
         evaluate,
+        recipe_games,
         train_weights,
     )
 
-    if args.game not in RECIPES:
-        raise OptionError(f"--game {args.game}: no training recipe; the games with one are {', '.join(RECIPES)}")
+    recipes = recipe_games()
+    if args.game not in recipes:
+        raise OptionError(f"--game {args.game}: no training recipe; the games with one are {', '.join(recipes)}")
     if args.resume and args.checkpoint_dir is None:
         raise OptionError("--resume needs --checkpoint-dir: the folder to resume from")
     if args.stop_after is not None and args.checkpoint_dir is None:
@@ -105,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
     if args.checkpoint_dir is not None and args.checkpoint_dir.exists() and not args.checkpoint_dir.is_dir():
         raise OptionError(f"--checkpoint-dir {args.checkpoint_dir}: a file, not a folder")
     game = game_named(args.game)
-    declared = EVALUATIONS[args.game]
+    declared = declared_evaluation(args.game)
     opponent = declared.opponent if args.opponent is None else args.opponent.strip().lower()
     if opponent not in game.bot_names():
         raise OptionError(f"--opponent {opponent}: {game.title}'s bots are {', '.join(game.bot_names())}")

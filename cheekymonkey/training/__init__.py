@@ -1,9 +1,10 @@
 """Training: from the batched engine to a weights file that plays as a bot, for each game (``cheekymonkey train``).
 
 Each game has one recipe, the one that wrote the weights the project ships, run by :func:`train_weights`:
-*Cheeky Monkey*'s (:mod:`cheekymonkey.training.cheeky`) learns the learned bot's network by imitation of the
-expectimax bot, *Too Many Monkeys*' (:mod:`cheekymonkey.training.toomany`) a policy network by imitation of
-the heuristic bot. Both need the ``train`` extra (PyTorch) and the ``batched`` extra (numba); playing the
+*Cheeky Monkey*'s (``cheekymonkey.cheeky._training``) learns the learned bot's network by imitation of the
+expectimax bot, *Too Many Monkeys*' (``cheekymonkey.toomany._training``) a policy network by imitation of
+the heuristic bot. Each lives in its game's package, found through the registry (:func:`recipe_games`).
+Both need the ``train`` extra (PyTorch) and the ``batched`` extra (numba); playing the
 weights (:func:`load_bot`) needs numpy alone.
 
 A run is reproducible: every game, draw and initialisation is seeded from :attr:`TrainingOptions.seed`, and
@@ -18,32 +19,29 @@ import concurrent.futures as cf
 from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any, Final
+from typing import Any
 
 from attrs import frozen
 
 from cheekymonkey.errors import InvalidValueError
+from cheekymonkey.training._recipes import recipe, recipe_games
 from cheekymonkey.training._run import Progress, Run, TrainingOptions, TrainingStoppedError, write_npz
 from cheekymonkey.training.bots import NetworkPolicy, game_of_weights, load_bot
 
 __all__ = [
-    "EVALUATIONS",
-    "RECIPES",
     "Evaluation",
     "NetworkPolicy",
     "Progress",
     "TrainingOptions",
     "TrainingStoppedError",
+    "declared_evaluation",
     "evaluate",
-    "executor_for",
     "game_of_weights",
     "load_bot",
+    "recipe_games",
     "train_weights",
     "write_npz",
 ]
-
-RECIPES: Final = ("cheeky-monkey", "too-many-monkeys")
-"""The games with a training recipe."""
 
 
 @frozen
@@ -55,11 +53,14 @@ class Evaluation:
     seed: int
 
 
-EVALUATIONS: Final = {
-    "cheeky-monkey": Evaluation("heuristic", 6000, 170_000),
-    "too-many-monkeys": Evaluation("heuristic", 1000, 7_000_000),
-}
-"""Each recipe's declared evaluation (``docs/explanation/bots.md`` and ``bots-too-many-monkeys.md``)."""
+def declared_evaluation(game: str) -> Evaluation:
+    """The evaluation declared for the weights of ``game``'s recipe (its bot page reports it).
+
+    Raises:
+        InvalidValueError: If the game has no recipe.
+    """
+    opponent, games, seed = recipe(game).EVALUATION
+    return Evaluation(str(opponent), int(games), int(seed))
 
 
 def train_weights(options: TrainingOptions, out: Path, progress: Progress | None = None) -> None:
@@ -70,21 +71,16 @@ def train_weights(options: TrainingOptions, out: Path, progress: Progress | None
         TrainingStoppedError: If the run stopped after the checkpoint ``options.stop_after`` asked for.
         ImportError: If PyTorch (the ``train`` extra) or numba (the ``batched`` extra) is missing.
     """
-    if options.game not in RECIPES:
-        raise InvalidValueError(f"no training recipe for {options.game}; the games with one are {', '.join(RECIPES)}")
+    found = recipe(options.game)
     if not options.budget > 0:
         raise InvalidValueError(f"the budget must be above 0, got {options.budget}")
     run = Run(options, progress or Progress())
-    if options.game == "cheeky-monkey":
-        from cheekymonkey.training import cheeky as recipe
-    else:
-        from cheekymonkey.training import toomany as recipe  # type: ignore[no-redef]
-    weights = recipe.train(options, run)
-    recipe.write(out, weights)
+    weights: dict[str, Any] = found.train(options, run)
+    write_npz(out, {name: weights[name] for name in found.ARRAYS}, compressed=bool(found.COMPRESSED))
     run.progress.finish()
 
 
-def executor_for(address: str | None, workers: int | None, stack: ExitStack) -> cf.Executor | Any | None:
+def _executor_for(address: str | None, workers: int | None, stack: ExitStack) -> cf.Executor | Any | None:
     """What plays the evaluation's games, opened on ``stack``: None for this process (or ``workers`` local ones).
 
     ``address``: ``ray`` for a local Ray instance (with ``workers`` CPUs), ``auto`` or ``ray://HOST:PORT`` for
@@ -133,7 +129,7 @@ def evaluate(
 
     game = game_of_weights(weights)
     with ExitStack() as stack:
-        executor = executor_for(address, workers, stack)
+        executor = _executor_for(address, workers, stack)
         return simulate(
             [load_bot(weights), evaluation.opponent],
             evaluation.games,

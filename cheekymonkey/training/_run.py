@@ -11,6 +11,7 @@ never stopped, because nothing it does after a checkpoint depends on anything th
 from __future__ import annotations
 
 import os
+import pathlib
 import sys
 import tempfile
 import time
@@ -53,7 +54,7 @@ class TrainingOptions:
     game: str
     seed: int
     budget: float = 1.0
-    checkpoint_dir: Path | None = None
+    checkpoint_dir: pathlib.Path | None = None
     checkpoint_every: int = 1
     resume: bool = False
     stop_after: int | None = None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pathlib
 from pathlib import Path
 from typing import Any
 
@@ -9,11 +10,12 @@ import numpy as np
 import numpy.typing as npt
 
 from cheekymonkey.errors import InvalidValueError
+from cheekymonkey.training._recipes import recipe, recipe_games
 
 __all__ = ["NetworkPolicy", "game_of_weights", "load_bot"]
 
-_TOO_MANY = ("scale", "w1", "b1", "w2", "b2", "players")
-_CHEEKY = ("players", "rules", "w0", "b0", "w1", "b1", "w2", "b2")
+_POLICY = ("scale", "w1", "b1", "w2", "b2", "players")
+"""The arrays of a policy network :class:`NetworkPolicy` plays."""
 
 
 def _arrays(path: str | Path) -> dict[str, npt.NDArray[Any]]:
@@ -25,21 +27,20 @@ def _arrays(path: str | Path) -> dict[str, npt.NDArray[Any]]:
 
 
 def game_of_weights(path: str | Path) -> str:
-    """The game whose network a weights file holds: ``"cheeky-monkey"`` or ``"too-many-monkeys"``.
+    """The game whose recipe writes a file of the arrays ``path`` holds (the first such game, by name).
 
     Raises:
-        InvalidValueError: If the file is not a weights file of either recipe.
+        InvalidValueError: If the file is not a weights file of any recipe.
     """
     names = set(_arrays(path))
-    if names == set(_CHEEKY):
-        return "cheeky-monkey"
-    if names == set(_TOO_MANY):
-        return "too-many-monkeys"
+    for game in recipe_games():
+        if names == set(recipe(game).ARRAYS):
+            return game
     raise InvalidValueError(f"{path} holds {sorted(names)}: not the weights of a network cheekymonkey train writes")
 
 
 class NetworkPolicy:
-    """A *Too Many Monkeys* network as a policy: the legal action of highest score, from the raw observation.
+    """A policy network, as *Too Many Monkeys*' recipe writes it: the legal action of highest score.
 
     One hidden layer of ReLU units over the observation times ``scale`` (each entry divided by its bound), in
     float32; a policy of :class:`~cheekymonkey.simulation.PolicyBot` (its default observation, numpy arrays).
@@ -48,10 +49,10 @@ class NetworkPolicy:
         InvalidValueError: If the file is not such a network's weights, or its layers do not fit together.
     """
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | pathlib.Path) -> None:
         arrays = _arrays(path)
-        if set(arrays) != set(_TOO_MANY):
-            raise InvalidValueError(f"{path} is not a Too Many Monkeys network's weights")
+        if set(arrays) != set(_POLICY):
+            raise InvalidValueError(f"{path} is not a policy network's weights ({', '.join(_POLICY)})")
         self.scale = arrays["scale"].astype(np.float32)
         self.w1 = arrays["w1"].astype(np.float32)
         self.b1 = arrays["b1"].astype(np.float32)
@@ -79,19 +80,17 @@ class NetworkPolicy:
 def load_bot(path: str | Path, name: str = "trained") -> Any:
     """The bot that plays the network in a weights file, of the game the file is for.
 
-    *Cheeky Monkey*: a :class:`~cheekymonkey.cheeky.bots.learned.LearnedBot` (the heuristic bot where the
-    network was not trained: another seat count or rule set). *Too Many Monkeys*: a
-    :class:`~cheekymonkey.simulation.PolicyBot` of :class:`NetworkPolicy`, named ``name``.
+    The recipe's own bot where it has one (*Cheeky Monkey*: a
+    :class:`~cheekymonkey.cheeky.bots.learned.LearnedBot`, the heuristic bot where the network was not
+    trained); else a :class:`~cheekymonkey.simulation.PolicyBot` of :class:`NetworkPolicy`, named ``name``.
 
     Raises:
         InvalidValueError: If the file is not a weights file ``cheekymonkey train`` writes.
     """
     game = game_of_weights(path)
-    if game == "cheeky-monkey":
-        from cheekymonkey import HeuristicBot
-        from cheekymonkey.cheeky.bots.learned import LearnedBot, load_network
-
-        return LearnedBot(load_network(path), fallback=HeuristicBot())
+    found = recipe(game)
+    if hasattr(found, "load_bot"):
+        return found.load_bot(path)
     from cheekymonkey.games import game_named
     from cheekymonkey.simulation import PolicyBot
 

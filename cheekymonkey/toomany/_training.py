@@ -22,20 +22,27 @@ on one thread.
 from __future__ import annotations
 
 import random
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 import numpy.typing as npt
-import torch
 
-from cheekymonkey.toomany import HeuristicBot
-from cheekymonkey.toomany.batched import BatchedTooManyMonkeys
+from cheekymonkey.toomany.bots import HeuristicBot
 from cheekymonkey.toomany.encoding import encoding
-from cheekymonkey.training._run import Run, TrainingOptions, write_npz
 
-__all__ = ["PLAYERS", "train"]
+if TYPE_CHECKING:
+    import torch
+
+__all__ = ["ARRAYS", "COMPRESSED", "EVALUATION", "PLAYERS", "train"]
 
 PLAYERS: Final = 2
+ARRAYS: Final = ("scale", "w1", "b1", "w2", "b2", "players")
+"""The arrays of the weights file, in the order written: a policy network of one hidden layer, played in numpy
+by :class:`cheekymonkey.training.NetworkPolicy` (this module has no ``load_bot``)."""
+COMPRESSED: Final = False
+"""The file is an uncompressed ``.npz``, as ``training/tmm_policy.npz`` is."""
+EVALUATION: Final = ("heuristic", 1000, 7_000_000)
+"""The declared evaluation: the opponent, the games, the first seed (``docs/explanation/bots-too-many-monkeys.md``)."""
 _POSITIONS: Final = 60_000
 _UPDATES: Final = 24_510
 _BATCH: Final = 256
@@ -46,6 +53,8 @@ _LR: Final = 1e-3
 
 
 def _linear(model: torch.nn.Sequential, index: int) -> torch.nn.Linear:
+    import torch
+
     layer = model[index]
     assert isinstance(layer, torch.nn.Linear)
     return layer
@@ -53,6 +62,8 @@ def _linear(model: torch.nn.Sequential, index: int) -> torch.nn.Linear:
 
 def _positions(seed: int, count: int, advance: Any) -> dict[str, npt.NDArray[Any]]:
     """The heuristic's labelled positions with a choice, from the batched engine (see the module's docs)."""
+    from cheekymonkey.toomany.batched import BatchedTooManyMonkeys
+
     engine = BatchedTooManyMonkeys(PLAYERS)
     code = encoding(PLAYERS)
     bot = HeuristicBot()
@@ -88,8 +99,14 @@ def _positions(seed: int, count: int, advance: Any) -> dict[str, npt.NDArray[Any
     return {"observations": np.concatenate(xs), "masks": np.concatenate(ms), "labels": np.concatenate(ys)}
 
 
-def train(options: TrainingOptions, run: Run) -> dict[str, npt.NDArray[Any]]:
-    """Run the recipe (resuming from ``run``'s latest checkpoint, if any); return the weights to write."""
+def train(options: Any, run: Any) -> dict[str, npt.NDArray[Any]]:
+    """Run the recipe (resuming from ``run``'s latest checkpoint, if any); return the weights to write.
+
+    ``options`` and ``run`` are :class:`cheekymonkey.training.TrainingOptions` and the run's checkpoints, which
+    :func:`cheekymonkey.training.train_weights` hands over (this package does not import them).
+    """
+    import torch
+
     torch.set_num_threads(1)
     seed = options.seed
     latest = run.latest
@@ -159,8 +176,3 @@ def train(options: TrainingOptions, run: Run) -> dict[str, npt.NDArray[Any]]:
         "b2": second.bias.detach().numpy(),
         "players": np.array(PLAYERS),
     }
-
-
-def write(path: Any, weights: dict[str, npt.NDArray[Any]]) -> None:
-    """Write the weights uncompressed, the arrays in the order of ``training/tmm_policy.npz``."""
-    write_npz(path, weights, compressed=False)

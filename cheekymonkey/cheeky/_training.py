@@ -23,22 +23,31 @@ The budget scales the example counts; the epochs stay. PyTorch runs on one threa
 
 from __future__ import annotations
 
-from typing import Any, Final
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 import numpy.typing as npt
-import torch
 
-from cheekymonkey.cheeky.batched import BatchedCheekyMonkey
 from cheekymonkey.cheeky.bots.learned import Network, features
 from cheekymonkey.cheeky.encoding import observation_layout
 from cheekymonkey.cheeky.rules import Ruleset
-from cheekymonkey.training._run import Run, TrainingOptions, write_npz
 
-__all__ = ["PLAYERS", "RULES", "train"]
+if TYPE_CHECKING:
+    import torch
+
+    from cheekymonkey.cheeky.batched import BatchedCheekyMonkey
+
+__all__ = ["ARRAYS", "COMPRESSED", "EVALUATION", "PLAYERS", "RULES", "load_bot", "train"]
 
 PLAYERS: Final = 2
 RULES: Final = "standard"
+ARRAYS: Final = ("players", "rules", "w0", "b0", "w1", "b1", "w2", "b2")
+"""The arrays of the weights file, in the order written (the learned bot's file)."""
+COMPRESSED: Final = True
+"""The file is a compressed ``.npz``, as the shipped ``learned.npz`` is."""
+EVALUATION: Final = ("heuristic", 6000, 170_000)
+"""The declared evaluation: the opponent, the games, the first seed (``docs/explanation/bots.md``)."""
 _RISK: Final = 0.3
 """The heuristic bot's threshold (its default)."""
 _DEPTH: Final = 2
@@ -122,6 +131,8 @@ def _greedy(
 
 
 def _policy_network(inputs: int, outputs: int) -> torch.nn.Sequential:
+    import torch
+
     return torch.nn.Sequential(
         torch.nn.Linear(inputs, _HIDDEN),
         torch.nn.ReLU(),
@@ -133,6 +144,8 @@ def _policy_network(inputs: int, outputs: int) -> torch.nn.Sequential:
 
 def _weights(model: torch.nn.Sequential) -> dict[str, npt.NDArray[Any]]:
     """The float16 arrays the learned bot reads, and the game they are for."""
+    import torch
+
     weights: dict[str, npt.NDArray[Any]] = {"players": np.array(PLAYERS), "rules": np.array(RULES)}
     for i, index in enumerate((0, 2, 4)):
         layer = model[index]
@@ -143,7 +156,7 @@ def _weights(model: torch.nn.Sequential) -> dict[str, npt.NDArray[Any]]:
 
 
 def _fit(
-    run: Run,
+    run: Any,
     round_: int,
     x: torch.Tensor,
     m: torch.Tensor,
@@ -152,6 +165,8 @@ def _fit(
     resume: dict[str, Any] | None,
 ) -> torch.nn.Sequential:
     """The network trained from scratch on the examples, a checkpoint after every ``checkpoint_every`` epochs."""
+    import torch
+
     seed = run.options.seed
     torch.manual_seed(seed)
     generator = torch.Generator().manual_seed(seed)
@@ -204,8 +219,16 @@ def _fit(
     return model
 
 
-def train(options: TrainingOptions, run: Run) -> dict[str, npt.NDArray[Any]]:
-    """Run the recipe (resuming from ``run``'s latest checkpoint, if any); return the weights to write."""
+def train(options: Any, run: Any) -> dict[str, npt.NDArray[Any]]:
+    """Run the recipe (resuming from ``run``'s latest checkpoint, if any); return the weights to write.
+
+    ``options`` and ``run`` are :class:`cheekymonkey.training.TrainingOptions` and the run's checkpoints, which
+    :func:`cheekymonkey.training.train_weights` hands over (this package does not import them).
+    """
+    import torch
+
+    from cheekymonkey.cheeky.batched import BatchedCheekyMonkey
+
     torch.set_num_threads(1)
     engine = BatchedCheekyMonkey(PLAYERS, Ruleset.preset(RULES), observation="full")
     layout = observation_layout("full", PLAYERS)
@@ -252,6 +275,9 @@ def train(options: TrainingOptions, run: Run) -> dict[str, npt.NDArray[Any]]:
     return weights
 
 
-def write(path: Any, weights: dict[str, npt.NDArray[Any]]) -> None:
-    """Write the weights as the learned bot's file (compressed ``.npz``, the arrays in the shipped order)."""
-    write_npz(path, weights, compressed=True)
+def load_bot(path: str | Path) -> Any:
+    """The learned bot playing the network in ``path`` (the heuristic bot where it was not trained)."""
+    from cheekymonkey.cheeky.bots import HeuristicBot
+    from cheekymonkey.cheeky.bots.learned import LearnedBot, load_network
+
+    return LearnedBot(load_network(path), fallback=HeuristicBot())
