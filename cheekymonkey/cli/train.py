@@ -39,7 +39,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--checkpoint-dir", metavar="DIR", type=Path, default=None, help="write checkpoints here")
     parser.add_argument(
-        "--checkpoint-every", metavar="N", type=positive_int, default=1, help="epochs between checkpoints (default 1)"
+        "--checkpoint-every",
+        metavar="N",
+        type=positive_int,
+        default=1,
+        help="epochs (passes over the examples) between checkpoints (default 1)",
     )
     parser.add_argument(
         "--resume", action="store_true", help="go on from the latest checkpoint in --checkpoint-dir (same seed, budget)"
