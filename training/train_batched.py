@@ -12,21 +12,10 @@ in every decision of 20,000), and the expectimax bot's search (the engine's
 ``check --bot expectimax`` shows it chooses as :class:`~cheekymonkey.ExpectimaxBot` in every decision of 20,000).
 Every step is seeded, and PyTorch runs on one thread. Three methods:
 
-``imitate``: imitation of the expectimax bot, as ``training/train_learned.py`` does it, with the bot's
-search compiled in the batch instead of played at scalar Tables.
-    1. Examples: batched games of the compiled expectimax bot against the heuristic rule (the seats
-       alternating from game to game) and, for ``--self-share`` of them, against itself; each of its
-       decisions with a choice (two or more legal actions) is an example: the full observation from its seat,
-       the legal-action mask, its choice, until ``--examples`` are kept.
-    2. The network learns them: cross-entropy of the expert's choice among the legal actions (the others
-       masked out), Adam with a one-cycle schedule, ``--epochs`` epochs, 5% of the examples held out to print
-       how often it agrees with the expert on examples it was not trained on.
-    3. DAgger, ``--rounds`` times: the network (greedy) plays the heuristic rule in the batch, the compiled
-       expectimax bot labels each of its decisions with a choice (``--round-examples`` of them), those join
-       the others, and the network is trained again from scratch for ``--round-epochs`` epochs.
-    Options not used by the evaluated run: ``--temperature`` (learn a softmax of the expert's values where it
-    weighed two or more candidates), ``--placing-ties`` (share a placing target among the animals whose
-    order the expert values the same) and ``--warm`` (train on from the last round's network).
+``imitate``: imitation of the expectimax bot, its search compiled in the batch: the recipe of the shipped
+    ``learned.npz``, now in the package (``cheekymonkey.cheeky._training``, run by ``cheekymonkey train
+    --game cheeky-monkey``, with a progress bar, checkpoints and a reproducible seed). This subcommand runs
+    it, taking the counts the bot page quotes with their recipe values only.
 
 ``train``: policy gradient against the heuristic rule.
     1. A warm start by imitation: batched games of the heuristic rule against itself; each decision with a
@@ -90,8 +79,6 @@ RULES = "standard"
 RISK = 0.3
 """The heuristic bot's threshold (its default)."""
 CHECK_SEED = 990_000
-STEPS = [0]
-"""Batched steps played by :func:`expert_examples` (summed over the games of the batch)."""
 
 
 def heuristic_actions(
@@ -614,194 +601,23 @@ def train_rollouts(args: argparse.Namespace) -> None:
         )
 
 
-def expert_examples(
-    engine: BatchedCheekyMonkey,
-    count: int,
-    batch: int,
-    seed: int,
-    player: str,
-    network: Network | None = None,
-) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.bool_], npt.NDArray[np.int64], npt.NDArray[np.float32]]:
-    """``count`` examples labelled by the compiled expectimax bot: observations, masks, its choices, its values.
-
-    The values are those of the candidates the bot weighed (NaN for the other actions, and everywhere in a
-    decision where it weighed one candidate only, or placed a token).
-
-    ``player`` says who plays the batched games and whose decisions are kept (each with two or more legal
-    actions): ``"heuristic"``, the expectimax bot in one seat (seat 0 in the even games, 1 in the odd ones) and
-    the heuristic rule in the other, the expectimax bot's decisions kept; ``"self"``, the expectimax bot in both
-    seats, every decision kept; ``"network"``, ``network`` (greedy) in one seat against the heuristic rule, its
-    decisions kept and labelled with what the expectimax bot would have chosen there (DAgger).
-    """
-    states = engine.init(batch, seed)
-    seats = (np.arange(batch) % PLAYERS).astype(np.int32)
-    observations = np.zeros((batch, engine.observation_size), np.uint8)
-    expert = np.zeros(batch, np.int64)
-    values = np.zeros((batch, engine.num_actions), np.float64)
-    actions = np.zeros(batch, np.int64)
-    xs: list[npt.NDArray[np.uint8]] = []
-    ms: list[npt.NDArray[np.bool_]] = []
-    ys: list[npt.NDArray[np.int64]] = []
-    qs: list[npt.NDArray[np.float32]] = []
-    total = 0
-    while total < count:
-        mover = states.current_player
-        learner = mover >= 0 if player == "self" else mover == seats
-        choice = learner & (states.legal_action_mask.sum(axis=1) >= 2)
-        expectimax_actions(engine, states, expert, choice if player == "network" else learner, values)
-        rows = np.flatnonzero(choice)[: count - total]
-        if rows.size:
-            engine.observation(states, dtype=np.uint8, out=observations)
-            xs.append(observations[rows].copy())
-            ms.append(states.legal_action_mask[rows].copy())
-            ys.append(expert[rows].copy())
-            qs.append(values[rows].astype(np.float32))
-            total += rows.size
-        if player == "self":
-            actions[:] = expert
-        else:
-            heuristic_actions(engine, states, actions)
-            if player == "network":
-                assert network is not None
-                # Where it has a choice (a single legal action is the heuristic rule's too); the observations
-                # were made above.
-                actions[rows] = greedy(network, observations[rows], states.legal_action_mask[rows])
-            else:
-                actions[learner] = expert[learner]
-        engine.step(states, actions)
-        STEPS[0] += batch
-    return np.concatenate(xs), np.concatenate(ms), np.concatenate(ys), np.concatenate(qs)
-
-
-def targets(
-    labels: npt.NDArray[np.int64], values: npt.NDArray[np.float32], temperature: float, placing_ties: bool
-) -> torch.Tensor:
-    """What the network learns to choose: the expert's choice, or with ``temperature`` a softmax of its values.
-
-    With a temperature above 0, a decision where the expert weighed two or more candidates gets the
-    probabilities ``softmax(value / temperature)`` over them (0 for the other actions), so that near ties weigh
-    little and clear choices much; the others (a single candidate) get the choice alone. With
-    ``placing_ties``, a placing decision's target is shared equally by the animals whose value ties the best
-    (by the expert's valuation, every order with the same top is worth the same, so which of the others goes
-    first is its tie-break, not a choice); else it is the expert's choice.
-    """
-    target = np.zeros(values.shape, np.float32)
-    target[np.arange(len(labels)), labels] = 1.0
-    placing = labels >= 3 + 2 * PLAYERS
-    if placing_ties:
-        q = np.where(np.isnan(values[placing]), -np.inf, values[placing])
-        best = q >= q.max(axis=1, keepdims=True) - 1e-9
-        target[placing] = best / best.sum(axis=1, keepdims=True)
-    if temperature > 0:
-        weighed = ((~np.isnan(values)).sum(axis=1) >= 2) & ~placing
-        q = values[weighed]
-        q = np.where(np.isnan(q), -np.inf, q)
-        q = (q - q.max(axis=1, keepdims=True)) / temperature
-        p = np.exp(q)
-        target[weighed] = p / p.sum(axis=1, keepdims=True)
-    return torch.from_numpy(target)
-
-
 def imitate(args: argparse.Namespace) -> None:
-    """Imitation of the expectimax bot, its search compiled in the batch, and DAgger rounds, in the budget."""
-    torch.set_num_threads(1)
-    start = time.process_time()
+    """Imitation of the compiled expectimax bot: the package's recipe (``cheekymonkey train``), nothing else.
 
-    def log(message: str) -> None:
-        print(f"[{time.process_time() - start:6.1f} s CPU] {message}", flush=True)
-
-    engine = BatchedCheekyMonkey(PLAYERS, Ruleset.preset(RULES), observation="full")
-    layout = observation_layout("full", PLAYERS)
-    base = args.seed * 1_000_000
-    own = round(args.examples * args.self_share)
-    parts = [
-        expert_examples(engine, args.examples - own, args.batch, base, "heuristic"),
-        expert_examples(engine, own, args.batch, base + 100_000, "self"),
-    ]
-    log(f"{args.examples:,} examples of the expectimax bot ({own:,} of them from its games against itself)")
-    xs = [torch.from_numpy(features(layout, np.concatenate([p[0] for p in parts])))]
-    ms = [torch.from_numpy(np.concatenate([p[1] for p in parts]))]
-    ys = [torch.from_numpy(np.concatenate([p[2] for p in parts]))]
-    ts = [targets(ys[0].numpy(), np.concatenate([p[3] for p in parts]), args.temperature, args.placing_ties)]
-    model: torch.nn.Sequential | None = None
-    weights: dict[str, npt.NDArray[Any]] = {}
-    for round_ in range(args.rounds + 1):
-        if round_:
-            observations, masks, labels, values = expert_examples(
-                engine, args.round_examples, args.batch, base + 200_000 + round_ * 10_000, "network", Network(weights)
-            )
-            xs.append(torch.from_numpy(features(layout, observations)))
-            ms.append(torch.from_numpy(masks))
-            ys.append(torch.from_numpy(labels))
-            ts.append(targets(labels, values, args.temperature, args.placing_ties))
-            log(f"round {round_}: {len(labels):,} of the network's positions, labelled by the expectimax bot")
-        epochs = args.epochs if round_ == 0 else args.round_epochs
-        model = fit_imitation(
-            torch.cat(xs), torch.cat(ms), torch.cat(ys), torch.cat(ts), args, epochs, model if args.warm else None, log
-        )
-        weights = weights_of(model)
-    np.savez_compressed(args.out, **weights)
-    spent = time.process_time() - start
-    log(f"wrote {args.out}: {spent:.1f} s CPU, {STEPS[0]:,} batched steps, load average {os.getloadavg()[0]:.1f}")
-    if args.check_games:
-        total, played = greedy_check(engine, weights, args.check_games, args.check_batch)
-        low, high = wilson_interval(total, played)
-        print(
-            f"untimed check, greedy against the heuristic rule in the batch: {total / played:.1%} "
-            f"({low:.1%} - {high:.1%}) of {played} games from seed {CHECK_SEED}"
-        )
-
-
-def fit_imitation(
-    x: torch.Tensor,
-    m: torch.Tensor,
-    y: torch.Tensor,
-    t: torch.Tensor,
-    args: argparse.Namespace,
-    epochs: int,
-    model: torch.nn.Sequential | None,
-    log: Any,
-) -> torch.nn.Sequential:
-    """The network trained on the examples (cross-entropy over the legal actions, Adam, a cosine schedule).
-
-    From scratch, or on from ``model``. 5% of the examples are held out, to print how often the network
-    agrees with the expert on examples it was not trained on (by kind: draw, stop or herd; claim or swap;
-    placing).
+    The recipe moved into ``cheekymonkey.cheeky._training``; the options the bot page quotes are taken with
+    the recipe's values only (its budget 1), and ``--check-games`` plays the declared evaluation's opponent
+    from the check seed.
     """
-    torch.manual_seed(args.seed)
-    generator = torch.Generator().manual_seed(args.seed)
-    order = torch.randperm(len(y), generator=generator)
-    held = order[: len(order) // 20]
-    train = order[len(order) // 20 :]
-    if model is None:
-        model = policy_network(x.shape[1], args.hidden, m.shape[1])
-    optimiser = torch.optim.Adam(model.parameters(), lr=args.fit_lr)
-    steps = epochs * ((len(train) + args.fit_batch - 1) // args.fit_batch)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, args.fit_lr, total_steps=steps, pct_start=0.1)
-    for _ in range(epochs):
-        for chunk in train[torch.randperm(len(train), generator=generator)].split(args.fit_batch):
-            logits = model(x[chunk]).masked_fill(~m[chunk], -1e9)
-            loss = torch.nn.functional.cross_entropy(logits, t[chunk])
-            optimiser.zero_grad()
-            loss.backward()
-            optimiser.step()
-            schedule.step()
-    with torch.no_grad():
-        chosen = model(x[held]).masked_fill(~m[held], -1e9).argmax(dim=1)
-    # Agreement: the network's choice is the expert's or, with --placing-ties, one of its equals while placing.
-    right = ((chosen == y[held]) | (t[held].gather(1, chosen[:, None]).squeeze(1) > 0)).numpy()
-    labels = y[held].numpy()
-    kinds = {
-        "draw/stop/herd": labels < 3,
-        "claim/swap": (labels >= 3) & (labels < 3 + 2 * PLAYERS),
-        "place": labels >= 3 + 2 * PLAYERS,
-    }
-    by_kind = ", ".join(f"{name} {right[where].mean():.1%} of {where.sum()}" for name, where in kinds.items())
-    log(
-        f"fitted {epochs} epochs on {len(train):,} examples: agrees with the expert on {right.mean():.1%} "
-        f"held out ({by_kind})"
-    )
-    return model
+    recipe = {"examples": 300_000, "rounds": 1, "round_examples": 100_000, "epochs": 10, "round_epochs": 4}
+    other = {name: getattr(args, name) for name, value in recipe.items() if getattr(args, name) != value}
+    if other:
+        sys.exit(f"the recipe's counts are fixed ({other} differ); scale them with cheekymonkey train --budget")
+    from cheekymonkey.cli import main as cli
+
+    argv = ["train", "--game", "cheeky-monkey", "--out", str(args.out), "--seed", str(args.seed)]
+    status = cli([*argv, "--eval-games", str(args.check_games), "--eval-seed", str(CHECK_SEED)])
+    if status:
+        sys.exit(status)
 
 
 def evaluate(args: argparse.Namespace) -> None:
@@ -920,24 +736,15 @@ def main(argv: list[str] | None = None) -> None:
     r.add_argument("--fit-batch", type=int, default=256)
     r.add_argument("--fit-lr", type=float, default=1e-3)
     r.add_argument("--check-games", type=int, default=4000)
-    i = commands.add_parser("imitate", help="imitate the compiled expectimax bot and write the weights")
+    i = commands.add_parser("imitate", help="the package's recipe: cheekymonkey train --game cheeky-monkey")
     i.add_argument("--out", type=Path, required=True)
     i.add_argument("--seed", type=int, default=0, help="seeds the games from seed * 1,000,000, and PyTorch")
-    i.add_argument("--batch", type=int, default=512, help="games played at once")
-    i.add_argument("--examples", type=int, default=300_000, help="examples from the expectimax bot's games")
-    i.add_argument("--self-share", type=float, default=0.25, help="the share of them from games against itself")
-    i.add_argument("--rounds", type=int, default=1, help="DAgger rounds")
-    i.add_argument("--round-examples", type=int, default=100_000, help="the network's positions per round")
-    i.add_argument("--hidden", type=int, default=128)
-    i.add_argument("--epochs", type=int, default=10, help="epochs of the first fit")
-    i.add_argument("--round-epochs", type=int, default=4, help="epochs of the fit after each round")
-    i.add_argument("--warm", action="store_true", help="train on from the last round's network, not from scratch")
-    i.add_argument("--fit-batch", type=int, default=512)
-    i.add_argument("--fit-lr", type=float, default=2e-3)
-    i.add_argument("--temperature", type=float, default=0.0, help="softmax of the expert's values (0: its choice)")
-    i.add_argument("--placing-ties", action="store_true", help="share a placing target among the best animals")
-    i.add_argument("--check-games", type=int, default=2000)
-    i.add_argument("--check-batch", type=int, default=1000)
+    i.add_argument("--examples", type=int, default=300_000)
+    i.add_argument("--rounds", type=int, default=1)
+    i.add_argument("--round-examples", type=int, default=100_000)
+    i.add_argument("--epochs", type=int, default=10)
+    i.add_argument("--round-epochs", type=int, default=4)
+    i.add_argument("--check-games", type=int, default=2000, help="games against the heuristic bot afterwards")
     args = parser.parse_args(argv)
     commands_run = {
         "rollouts": train_rollouts,

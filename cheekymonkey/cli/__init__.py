@@ -23,6 +23,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("verify", "prove a rule set's scoring rules with z3 and print the report"),
     ("serve", "serve the web front end: play in a browser (needs the web extra)"),
     ("league", "rank every bot of a game by head-to-head games: ratings with intervals"),
+    ("train", "train a game's network from the batched engine into a weights file, then evaluate it"),
 )
 
 _DEFAULT_HELP = """\

@@ -19,6 +19,8 @@ EXTRAS: dict[str, str] = {
     "ray": "ray",
     "matplotlib": "plot",
     "numpy": "rl",
+    "torch": "train",
+    "numba": "batched",
 }
 """The extra that brings each optional package the commands import (the top-level module's name)."""
 
