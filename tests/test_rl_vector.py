@@ -89,21 +89,28 @@ def test_the_fast_opponents_loops_give_what_the_plain_loop_gives(
 
 
 class CountingEngineSteps(SoloVectorEnv):
-    """Counts, before each of the engine's steps, the games it steps where a seat decides."""
+    """Counts, before each step of the engine's kernels, the games it steps where a seat decides."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.decisions_stepped = 0
-        step = self.engine.step
+        engine = self.engine
+        advance, advance_where = engine._advance, engine._advance_where
 
-        def counted(states: BatchState, actions: Any, *, where: Any = None) -> BatchState:
-            chosen = np.ones(states.batch_size, np.bool_) if where is None else np.asarray(where)
-            deciding = chosen & ~(states.terminated | states.truncated) & (states.current_player >= 0)
+        def count(states: BatchState, where: npt.NDArray[np.bool_]) -> None:
+            deciding = where & ~(states.terminated | states.truncated) & (states.current_player >= 0)
             self.decisions_stepped += int(np.count_nonzero(deciding))
-            result: BatchState = step(states, actions, where=where)
-            return result
 
-        self.engine.step = counted  # type: ignore[method-assign]
+        def counted(states: BatchState, actions: npt.NDArray[np.int64]) -> int:
+            count(states, np.ones(states.batch_size, np.bool_))
+            return advance(states, actions)
+
+        def counted_where(states: BatchState, actions: npt.NDArray[np.int64], where: npt.NDArray[np.bool_]) -> int:
+            count(states, where)
+            return advance_where(states, actions, where)
+
+        engine._advance = counted  # type: ignore[method-assign]
+        engine._advance_where = counted_where  # type: ignore[method-assign]
 
 
 @pytest.mark.parametrize("game", BATCHED_GAMES)

@@ -202,6 +202,11 @@ class SoloVectorEnv(VectorEnv[Observations2D, npt.NDArray[np.int64], npt.NDArray
         self._one_bot = distinct.pop() if len(distinct) == 1 else None
         # An engine whose kernel steps chosen games in place is stepped so; another's games are gathered.
         self._in_place = type(self.engine)._advance_where is not BatchedGame._advance_where
+        # Random bots whose choices are the legal actions (the engine leaves none out): drawn straight from the
+        # legal mask, in the same compiled pass that finds the games to move.
+        self._legal_bots = (
+            self._one_bot == "random" and type(self.engine)._random_bot_mask is BatchedGame._random_bot_mask
+        )
         self.moves_played = 0
         """Decisions played in the games since the last :meth:`reset`, the learner's and the opponents'."""
 
@@ -405,6 +410,8 @@ class SoloVectorEnv(VectorEnv[Observations2D, npt.NDArray[np.int64], npt.NDArray
 
     def _bot_masks(self, states: BatchState, seats: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
         """Each game's choices of its bot to move: the opponent k seats after the learner is ``opponents[k - 1]``."""
+        if self._one_bot == "random":  # the engine's own states, checked once by reset: no check each round
+            return self.engine._random_bot_mask(states)
         if self._one_bot is not None:
             return self.engine.bot_mask(states, self._one_bot)
         choice = np.maximum((states.current_player - seats) % self.players - 1, 0)
@@ -414,10 +421,25 @@ class SoloVectorEnv(VectorEnv[Observations2D, npt.NDArray[np.int64], npt.NDArray
         engine, seats, streams, moves, moved = self.engine, self.seats, self._opponent_streams, self._moves, self._moved
         moved[:] = 0
         rounds = 0
+        if self._legal_bots:
+            _draw_where(states.legal_action_mask, streams, going, moves, moved)
+            while True:
+                rounds += 1
+                engine._advance_where(states, moves, going)
+                moving, decisions = _to_move_and_draw(
+                    states.terminated, states.truncated, states.no_decision, states.current_player, seats,
+                    states.legal_action_mask, streams, going, moves, moved,
+                )  # fmt: skip
+                self.moves_played += decisions
+                if moving == 0:
+                    break
+            _skip_draws(streams, states.legal_action_mask, rounds - moved)
+            return
         while True:
             rounds += 1
             _draw_where(self._bot_masks(states, seats), streams, going, moves, moved)
-            engine.step(states, moves, where=going)
+            # The bots' moves are legal by construction: the engine's kernel is called without step's checks.
+            engine._advance_where(states, moves, going)
             moving, decisions = _to_move(
                 states.terminated, states.truncated, states.no_decision, states.current_player, seats, going, going
             )
@@ -425,7 +447,7 @@ class SoloVectorEnv(VectorEnv[Observations2D, npt.NDArray[np.int64], npt.NDArray
             if moving == 0:
                 break
         # Each game that waited for a round drew once from its stream all the same, among its bot's choices now.
-        _skip_draws(streams, self._bot_masks(states, seats).sum(axis=1), rounds - moved)
+        _skip_draws(streams, self._bot_masks(states, seats), rounds - moved)
 
     def _play_gathered(self, states: BatchState, going: npt.NDArray[np.bool_]) -> None:
         engine, n = self.engine, self.num_envs
@@ -441,7 +463,7 @@ class SoloVectorEnv(VectorEnv[Observations2D, npt.NDArray[np.int64], npt.NDArray
             rounds += 1
             moved[rows] += 1
             random_legal_actions(self._bot_masks(batch, seats), streams, moves)
-            engine.step(batch, moves)
+            engine._advance(batch, moves)
             still = np.empty(rows.size, np.bool_)
             moving, decisions = _to_move(
                 batch.terminated, batch.truncated, batch.no_decision, batch.current_player, seats, _EVERY, still
@@ -458,8 +480,7 @@ class SoloVectorEnv(VectorEnv[Observations2D, npt.NDArray[np.int64], npt.NDArray
             rows, seats, streams, moves = rows[still], seats[still], streams[still], moves[still]
             batch = _take(batch, still)
         # Each game that waited for a round drew once from its stream all the same, among its bot's choices now.
-        counts = self._bot_masks(states, self.seats).sum(axis=1)
-        _skip_draws(self._opponent_streams, counts, rounds - moved)
+        _skip_draws(self._opponent_streams, self._bot_masks(states, self.seats), rounds - moved)
 
     def _settle(
         self, dealt: npt.NDArray[np.bool_], rewards: npt.NDArray[np.float32], terminated: npt.NDArray[np.bool_]
@@ -546,6 +567,50 @@ def _to_move(
 
 
 @jit
+def _to_move_and_draw(
+    terminated: npt.NDArray[np.bool_],
+    truncated: npt.NDArray[np.bool_],
+    no_decision: npt.NDArray[np.bool_],
+    current: npt.NDArray[np.int32],
+    seats: npt.NDArray[np.int64],
+    mask: npt.NDArray[np.bool_],
+    streams: npt.NDArray[np.uint64],
+    going: npt.NDArray[np.bool_],
+    out: npt.NDArray[np.int64],
+    moved: npt.NDArray[np.int64],
+) -> tuple[int, int]:
+    """:func:`_to_move` among ``going`` (in place), then :func:`_draw_where` for the games still going, in one pass."""
+    moving = 0
+    decisions = 0
+    for i in range(going.shape[0]):
+        if not going[i]:
+            continue
+        go = not (terminated[i] or truncated[i])
+        go = go and (no_decision[i] or (current[i] >= 0 and current[i] != seats[i]))
+        going[i] = go
+        if not go:
+            continue
+        moving += 1
+        if current[i] >= 0:
+            decisions += 1
+        moved[i] += 1
+        legal = 0
+        for a in range(mask.shape[1]):
+            legal += mask[i, a]
+        out[i] = 0
+        if legal == 0:
+            continue
+        streams[i], pick = draw_below(streams[i], legal)
+        for a in range(mask.shape[1]):
+            if mask[i, a]:
+                if pick == 0:
+                    out[i] = a
+                    break
+                pick -= 1
+    return moving, decisions
+
+
+@jit
 def _draw_where(
     mask: npt.NDArray[np.bool_],
     streams: npt.NDArray[np.uint64],
@@ -574,10 +639,15 @@ def _draw_where(
 
 
 @jit
-def _skip_draws(streams: npt.NDArray[np.uint64], counts: npt.NDArray[np.int64], times: npt.NDArray[np.int64]) -> None:
-    """Advance each stream by ``times[i]`` uniform draws below ``counts[i]`` (none where a count is 0 or 1)."""
+def _skip_draws(streams: npt.NDArray[np.uint64], mask: npt.NDArray[np.bool_], times: npt.NDArray[np.int64]) -> None:
+    """Advance each stream by ``times[i]`` uniform draws among the choices of row ``i`` of ``mask`` (none if 0 or 1)."""
     for i in range(streams.shape[0]):
+        if times[i] == 0:
+            continue
+        count = 0
+        for a in range(mask.shape[1]):
+            count += mask[i, a]
         state = streams[i]
         for _ in range(times[i]):
-            state, _pick = draw_below(state, counts[i])
+            state, _pick = draw_below(state, count)
         streams[i] = state
