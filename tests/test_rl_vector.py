@@ -17,6 +17,7 @@ import pytest
 
 from cheekymonkey import Animal, Ruleset
 from cheekymonkey.batched import ENTRY_POINT_GROUP, BatchState, random_legal_actions, seed_streams
+from cheekymonkey.cheeky.batched import BatchedCheekyMonkey
 from cheekymonkey.errors import InvalidValueError
 from cheekymonkey.rl.gymnasium_vector import SoloVectorEnv
 
@@ -207,3 +208,23 @@ def test_a_bad_reset_mask_is_refused_and_changes_nothing(mask: Any) -> None:
     fresh = SoloVectorEnv(5, players=2, opponents="random")
     with pytest.raises(InvalidValueError, match="reset"):
         fresh.reset(options={"reset_mask": np.ones(5, np.bool_)})
+
+
+def test_cheeky_monkeys_random_bot_never_draws_into_a_sure_bust() -> None:
+    """Cheeky Monkey's random bot's mask, compiled, is the legal actions less a draw that must bust (R22).
+
+    Exactly as the array expression of the rule gives it, over games that meet that case.
+    """
+    engine = BatchedCheekyMonkey(3, SMALL)
+    states = engine.init(256, seed=3)
+    streams = seed_streams(4, 256)
+    met = 0
+    for _ in range(200):
+        mask = engine.bot_mask(states, "random")
+        sure_bust = ~((states.bag > 0) & (states.front_counts == 0)).any(axis=1)
+        expected = states.legal_action_mask.copy()
+        expected[:, 0] &= ~sure_bust  # index 0: draw
+        assert np.array_equal(mask, expected)
+        met += int(np.count_nonzero(sure_bust & states.legal_action_mask[:, 0]))
+        engine.step(states, random_legal_actions(states.legal_action_mask, streams))
+    assert met > 0

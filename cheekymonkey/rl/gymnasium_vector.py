@@ -320,7 +320,8 @@ class SoloVectorEnv(VectorEnv[Observations2D, npt.NDArray[np.int64], npt.NDArray
         if ended.any():
             self._abandon(states, ended)
             self._draw_seats(ended)
-        self.engine.step(states, moves, where=acting)
+        # Legal actions and games to deal only (the illegal ones were refused or ended above): no checks again.
+        self.engine._advance_where(states, moves, acting)
         self._play_opponents(acting)
         self._settle(acting & ended, rewards, terminated)
         over = acting & ~ended & (states.terminated | states.truncated)
@@ -508,7 +509,7 @@ class SoloVectorEnv(VectorEnv[Observations2D, npt.NDArray[np.int64], npt.NDArray
 
     def _info(self) -> dict[str, Any]:
         return {
-            "action_mask": self.action_masks().astype(np.int8),
+            "action_mask": self.action_masks().view(np.int8),  # a new array each time: its bytes as int8
             "seat": self.seats.copy(),
             NO_DECISION: self._status == _PENDING,
             "illegal": self._illegal.copy(),
