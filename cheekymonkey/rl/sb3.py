@@ -1,9 +1,9 @@
 """The vector environment as Stable-Baselines3 takes it, masks included (the ``rl``, ``batched`` and ``sb3`` extras).
 
-:class:`MaskableVecEnv` is a Stable-Baselines3 ``VecEnv`` over a :class:`~cheekymonkey.rl.gymnasium_vector.
-SoloVectorEnv`: ``num_envs`` games on the batched engine, the learner in one seat of each, batched bots in the
-others. It has the ``action_masks()`` that sb3-contrib's ``MaskablePPO`` asks of an environment, so a masked
-policy trains on it as it is::
+:class:`MaskableVecEnv` is a Stable-Baselines3 ``VecEnv`` over a
+:class:`~cheekymonkey.rl.gymnasium_vector.SoloVectorEnv`: ``num_envs`` games on the batched engine, the learner
+in one seat of each, batched bots in the others. It has the ``action_masks()`` that sb3-contrib's
+``MaskablePPO`` asks of an environment, so a masked policy trains on it as it is::
 
     from sb3_contrib import MaskablePPO
     from cheekymonkey.rl.sb3 import MaskableVecEnv
@@ -21,7 +21,7 @@ What it changes from the Gymnasium vector environment is only what Stable-Baseli
   SB3's ``Monitor`` gives them) where an episode ended, so the learner logs ``rollout/ep_rew_mean``; the
   learner's ``"seat"`` in every one, and ``"illegal"`` where an illegal action ended the episode.
 - **Seeds and options as SB3 gives them**: ``seed(n)`` (or ``MaskablePPO(seed=n)``) seeds the next
-  :meth:`reset`, which deals every game; the game's batched engine has one stream per game from that seed.
+  :meth:`MaskableVecEnv.reset`, which deals every game; the batched engine has one stream per game from it.
 
 The masks never hold an all-False row: where a step ignores its action (an episode whose game ended before
 the learner's first decision reports its end at the next step), every action is allowed.
@@ -86,7 +86,7 @@ class MaskableVecEnv(VecEnv):
         self._actions: npt.NDArray[np.int64] | None = None
 
     def reset(self) -> npt.NDArray[np.float32]:
-        """Deal every game anew (seeded by the last :meth:`seed`, then unseeded) and return the observations."""
+        """Deal every game anew (seeded by the last ``seed(n)``, then unseeded) and return the observations."""
         seed = self._seeds[0]
         observations, info = self.envs.reset(seed=seed)
         self.reset_infos = self._infos(info)
