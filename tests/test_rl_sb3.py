@@ -257,3 +257,20 @@ def test_bad_steps_and_indices_are_refused() -> None:
     with pytest.raises(InvalidValueError, match="index"):
         envs.get_attr("players", indices=[5])
     _, _, _, _ = envs.step(np.argmax(np.stack(envs.action_masks()), axis=1)[:, None])  # a column is taken too
+
+
+def test_sb3_contribs_evaluate_policy_takes_the_adapter() -> None:
+    """sb3-contrib's masked evaluate_policy plays whole episodes on it: each return a share of one game's win."""
+    from sb3_contrib.common.maskable.evaluation import evaluate_policy
+
+    torch.set_num_threads(1)
+    envs = MaskableVecEnv(8, players=2, opponents="random", seat=0, ruleset=SMALL, scaled=True)
+    model = MaskablePPO("MlpPolicy", envs, n_steps=32, batch_size=64, seed=1, device="cpu")
+    evaluation = MaskableVecEnv(8, players=2, opponents="random", seat=0, ruleset=SMALL, scaled=True)
+    evaluation.seed(3)
+    returns, lengths = evaluate_policy(model, evaluation, n_eval_episodes=40, warn=False, return_episode_rewards=True)
+    assert isinstance(returns, list)
+    assert isinstance(lengths, list)
+    assert len(returns) == len(lengths) == 40
+    assert set(returns) <= {0.0, 0.5, 1.0}
+    assert min(lengths) >= 1
