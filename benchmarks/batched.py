@@ -12,6 +12,10 @@ when ``cheekymonkey.toomany.batched`` exists; Leduc poker when the plug-in ``exa
   at a chance node;
 - the scalar Gymnasium ``SoloEnv`` against random bots, the learner choosing uniformly from
   ``action_masks()``;
+- the vector environment ``SoloVectorEnv`` (``gymnasium.make_vec("cheekymonkey/Solo-v0", num_envs=1024)``)
+  against random bots, the learners' actions from ``random_legal_actions`` on ``action_masks()``, its
+  observation of every learner built at every step; its decision steps are the learners' and the opponents'
+  (``moves_played``);
 - Pgx's ``leduc_holdem`` at B = 1, 64, 1,024 and 4,096 (beside Leduc poker's batched rows), and
   ``connect_four`` at B = 1,024: ``jax.jit`` of a random legal action per game
   (``jax.random.categorical`` over the mask) and ``jax.vmap`` of Pgx's ``auto_reset(env.step, env.init)``,
@@ -154,6 +158,25 @@ def solo_row(game: str, players: int) -> Work:
     return run
 
 
+def vector_row(game: str, players: int, batch: int) -> Work:
+    import gymnasium
+
+    from cheekymonkey.rl.gymnasium_env import ENV_ID
+
+    envs: Any = gymnasium.make_vec(ENV_ID, num_envs=batch, players=players, opponents="random", game=game)
+    envs.reset(seed=1)
+    policy = seed_streams(2, batch)
+    moves = np.zeros(batch, np.int64)
+
+    def run(n: int) -> int:
+        before = envs.moves_played
+        for _ in range(n):
+            envs.step(random_legal_actions(envs.action_masks(), policy, moves))
+        return int(envs.moves_played - before)
+
+    return run
+
+
 def pgx_row(name: str, batch: int) -> Work:
     import jax
     import jax.numpy as jnp
@@ -281,6 +304,7 @@ def main() -> None:
             rows[f"{title}, batched, B = 1,024, with the {kind} observation"] = batched_row(made, 1024, True)
         rows[f"{title}, scalar engine"] = scalar_row(game, players)
         rows[f"{title}, SoloEnv against random bots"] = solo_row(game, players)
+        rows[f"{title}, SoloVectorEnv against random bots, N = 1,024"] = vector_row(game, players, 1024)
     if importlib.util.find_spec("jax") is None or importlib.util.find_spec("pgx") is None:
         notes.append("Pgx: JAX or Pgx is not installed (pip install jax pgx); its rows are skipped")
     else:

@@ -474,6 +474,22 @@ _EVERY: Final = np.zeros(0, np.bool_)  # where=None: every game
 
 
 @jit
+def _random_bot(legal: Any, bag: Any, front_counts: Any, out: npt.NDArray[np.bool_]) -> None:
+    # The random bot's choices: the legal actions, but never a draw when every token left in the bag matches
+    # one in front (R22: a sure bust).
+    for b in range(legal.shape[0]):
+        for a in range(legal.shape[1]):
+            out[b, a] = legal[b, a]
+        sure_bust = True
+        for animal in range(bag.shape[1]):
+            if bag[b, animal] > 0 and front_counts[b, animal] == 0:
+                sure_bust = False
+                break
+        if sure_bust:
+            out[b, _DRAW] = False
+
+
+@jit
 def _heuristic(g: Any, values: npt.NDArray[np.int64], risk: float, out: npt.NDArray[np.int64]) -> None:
     # HeuristicBot.choose, clause by clause, one game at a time; the indices as ActionCodec numbers them.
     mover, mask = g[3], g[4]
@@ -1270,10 +1286,8 @@ class BatchedCheekyMonkey(BatchedGame[CheekyBatchState, GameState, Action]):
         return int(_play(self._games(states), self._rules, actions, False, where))
 
     def _random_bot_mask(self, states: CheekyBatchState) -> npt.NDArray[np.bool_]:
-        # The random bot never draws when every token left in the bag matches one in front (R22: a sure bust).
-        mask = states.legal_action_mask.copy()
-        sure_bust = ~((states.bag > 0) & (states.front_counts == 0)).any(axis=1)
-        mask[:, _DRAW] &= ~sure_bust
+        mask = np.empty_like(states.legal_action_mask)
+        _random_bot(states.legal_action_mask, states.bag, states.front_counts, mask)
         return mask
 
     def _other_bot_mask(self, states: CheekyBatchState, bot: str) -> npt.NDArray[np.bool_]:

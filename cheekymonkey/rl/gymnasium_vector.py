@@ -62,7 +62,15 @@ except ImportError as error:
         "cheekymonkey.rl.gymnasium_vector needs Gymnasium and numpy: pip install 'cheekymonkey[rl,batched]'"
     ) from error
 
-from cheekymonkey.batched import BatchedGame, BatchState, engine_class, random_legal_actions, seed_streams
+from cheekymonkey.batched import (
+    BatchedGame,
+    BatchState,
+    draw_below,
+    engine_class,
+    jit,
+    random_legal_actions,
+    seed_streams,
+)
 from cheekymonkey.checks import is_whole_number
 from cheekymonkey.errors import InvalidValueError
 from cheekymonkey.games import DEFAULT_GAME, AnyGame
@@ -187,6 +195,20 @@ class SoloVectorEnv(VectorEnv[Observations2D, npt.NDArray[np.int64], npt.NDArray
         self._episode_returns = np.zeros(num_envs, np.float64)
         self._episode_lengths = np.zeros(num_envs, np.int64)
         self._episode_starts = np.full(num_envs, time.perf_counter())
+        self._games = np.arange(num_envs)
+        self._moves = np.zeros(num_envs, np.int64)
+        self._moved = np.zeros(num_envs, np.int64)
+        distinct = set(self.opponents)
+        self._one_bot = distinct.pop() if len(distinct) == 1 else None
+        # An engine whose kernel steps chosen games in place is stepped so; another's games are gathered.
+        self._in_place = type(self.engine)._advance_where is not BatchedGame._advance_where
+        # Random bots whose choices are the legal actions (the engine leaves none out): drawn straight from the
+        # legal mask, in the same compiled pass that finds the games to move.
+        self._legal_bots = (
+            self._one_bot == "random" and type(self.engine)._random_bot_mask is BatchedGame._random_bot_mask
+        )
+        self.moves_played = 0
+        """Decisions played in the games since the last :meth:`reset`, the learner's and the opponents'."""
 
     @property
     def states(self) -> BatchState:
@@ -201,19 +223,53 @@ class SoloVectorEnv(VectorEnv[Observations2D, npt.NDArray[np.int64], npt.NDArray
         """Deal ``num_envs`` new games, pick the learner's seats, and play to each learner's first decision.
 
         With ``seed``, the games, the opponents' moves and the seats are the same on every run.
+
+        With ``options={"reset_mask": mask}`` (``num_envs`` bools, as Gymnasium's vector environments take it),
+        only the games where ``mask`` is True are dealt anew, each to its learner's first decision (a game left
+        unfinished is abandoned); the others are left exactly as they are, and the observations and ``info``
+        of every game are returned. A step that ends an episode can so be followed at once by its next game,
+        as a library that resets in the same step expects (:mod:`cheekymonkey.rl.sb3` does this).
+
+        Raises:
+            InvalidValueError: If ``reset_mask`` is not ``num_envs`` bools with at least one True, or comes
+                with a seed or before the first reset.
         """
+        if options is not None and "reset_mask" in options:
+            return self._reset_some(options["reset_mask"], seed)
         super().reset(seed=seed)
         draws = self.np_random.integers(0, 2**62, size=2)
         self._states = self.engine.init(self.num_envs, int(draws[0]))
         self._opponent_streams = seed_streams(int(draws[1]), self.num_envs)
         self._draw_seats(np.ones(self.num_envs, np.bool_))
         self._illegal[:] = False
+        self.moves_played = 0
         dealt = np.ones(self.num_envs, np.bool_)
         self._play_opponents(dealt)
         self._settle(dealt, np.zeros(self.num_envs, np.float32), np.zeros(self.num_envs, np.bool_))
         self._episode_returns[:] = 0.0
         self._episode_lengths[:] = 0
         self._episode_starts[:] = time.perf_counter()
+        return self._observe(), self._info()
+
+    def _reset_some(self, mask: Any, seed: int | None) -> tuple[Observations2D, dict[str, Any]]:
+        """Deal new games where ``mask`` is True, to each learner's first decision (``reset_mask``)."""
+        n = self.num_envs
+        if not isinstance(mask, np.ndarray) or mask.dtype != np.bool_ or mask.shape != (n,) or not mask.any():
+            raise InvalidValueError(f"options['reset_mask'] must be a numpy array of {n} bools, one True at least")
+        if seed is not None:
+            raise InvalidValueError("a seed deals every game anew: give it without options['reset_mask']")
+        states = self.states
+        where = mask.copy()
+        self._abandon(states, where)
+        self._draw_seats(where)
+        self._illegal[where] = False
+        # Every game of ``where`` is finished now, so the engine's step deals a new one there (the action unplayed).
+        self.engine.step(states, np.zeros(n, np.int64), where=where)
+        self._play_opponents(where)
+        self._settle(where, np.zeros(n, np.float32), np.zeros(n, np.bool_))
+        self._episode_returns[where] = 0.0
+        self._episode_lengths[where] = 0
+        self._episode_starts[where] = time.perf_counter()
         return self._observe(), self._info()
 
     def step(
@@ -237,7 +293,7 @@ class SoloVectorEnv(VectorEnv[Observations2D, npt.NDArray[np.int64], npt.NDArray
             raise InvalidValueError(f"an action index is out of range 0 to {self.engine.num_actions - 1}")
         moves = moves.astype(np.int64)
         playing = self._status == _PLAYING
-        legal = states.legal_action_mask[np.arange(n), moves]
+        legal = states.legal_action_mask[self._games, moves]
         illegal = playing & ~legal
         if illegal.any() and self.illegal_action == "raise":
             bad = int(np.flatnonzero(illegal)[0])
@@ -258,11 +314,14 @@ class SoloVectorEnv(VectorEnv[Observations2D, npt.NDArray[np.int64], npt.NDArray
         terminated[illegal] = True
         self._status[illegal] = _ENDED
         # The learners' legal actions are played, and new games dealt where the last episode ended.
-        acting = (playing & legal) | ended
+        played = playing & legal
+        self.moves_played += int(np.count_nonzero(played))
+        acting = played | ended
         if ended.any():
             self._abandon(states, ended)
             self._draw_seats(ended)
-        self.engine.step(states, moves, where=acting)
+        # Legal actions and games to deal only (the illegal ones were refused or ended above): no checks again.
+        self.engine._advance_where(states, moves, acting)
         self._play_opponents(acting)
         self._settle(acting & ended, rewards, terminated)
         over = acting & ~ended & (states.terminated | states.truncated)
@@ -327,21 +386,102 @@ class SoloVectorEnv(VectorEnv[Observations2D, npt.NDArray[np.int64], npt.NDArray
             states.truncated[unfinished] = True
 
     def _play_opponents(self, where: npt.NDArray[np.bool_]) -> None:
-        """Step the games of ``where`` with the opponents' moves until each awaits its learner or has ended."""
+        """Step the games of ``where`` with the opponents' moves until each awaits its learner or has ended.
+
+        Each round of moves draws once from every game's opponent stream where the bot would have a choice
+        (all the games of the batch, as if each had a move to make), so each stream, and with it every game,
+        comes out the same however the others go. An engine that steps chosen games in place (its own
+        ``_advance_where``) is stepped where an opponent is to move; another's games to move are gathered into
+        a smaller batch that shrinks as each reaches its learner or its end, and the games that waited are
+        given their draws at the end.
+        """
         states = self.states
+        going = np.empty(self.num_envs, np.bool_)
+        # Each count of decisions is of the round about to be played.
+        moving, decisions = _to_move(
+            states.terminated, states.truncated, states.no_decision, states.current_player, self.seats, where, going
+        )
+        if moving == 0:
+            return
+        self.moves_played += decisions
+        if self._in_place:
+            self._play_in_place(states, going)
+        else:
+            self._play_gathered(states, going)
+
+    def _bot_masks(self, states: BatchState, seats: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
+        """Each game's choices of its bot to move: the opponent k seats after the learner is ``opponents[k - 1]``."""
+        if self._one_bot == "random":  # the engine's own states, checked once by reset: no check each round
+            return self.engine._random_bot_mask(states)
+        if self._one_bot is not None:
+            return self.engine.bot_mask(states, self._one_bot)
+        choice = np.maximum((states.current_player - seats) % self.players - 1, 0)
+        return self.engine.mixed_bot_mask(states, self.opponents, choice)
+
+    def _play_in_place(self, states: BatchState, going: npt.NDArray[np.bool_]) -> None:
+        engine, seats, streams, moves, moved = self.engine, self.seats, self._opponent_streams, self._moves, self._moved
+        moved[:] = 0
+        rounds = 0
+        if self._legal_bots:
+            _draw_where(states.legal_action_mask, streams, going, moves, moved)
+            while True:
+                rounds += 1
+                engine._advance_where(states, moves, going)
+                moving, decisions = _to_move_and_draw(
+                    states.terminated, states.truncated, states.no_decision, states.current_player, seats,
+                    states.legal_action_mask, streams, going, moves, moved,
+                )  # fmt: skip
+                self.moves_played += decisions
+                if moving == 0:
+                    break
+            _skip_draws(streams, states.legal_action_mask, rounds - moved)
+            return
         while True:
-            moving = (
-                where
-                & ~(states.terminated | states.truncated)
-                & (states.no_decision | ((states.current_player >= 0) & (states.current_player != self.seats)))
+            rounds += 1
+            _draw_where(self._bot_masks(states, seats), streams, going, moves, moved)
+            # The bots' moves are legal by construction: the engine's kernel is called without step's checks.
+            engine._advance_where(states, moves, going)
+            moving, decisions = _to_move(
+                states.terminated, states.truncated, states.no_decision, states.current_player, seats, going, going
             )
-            if not moving.any():
-                return
-            # The opponent sitting k seats after the learner is opponents[k - 1] (the learner's rows: any).
-            choice = np.maximum((states.current_player - self.seats) % self.players - 1, 0)
-            mask = self.engine.mixed_bot_mask(states, self.opponents, choice)
-            moves = random_legal_actions(mask, self._opponent_streams)
-            self.engine.step(states, moves, where=moving)
+            self.moves_played += decisions
+            if moving == 0:
+                break
+        # Each game that waited for a round drew once from its stream all the same, among its bot's choices now.
+        _skip_draws(streams, self._bot_masks(states, seats), rounds - moved)
+
+    def _play_gathered(self, states: BatchState, going: npt.NDArray[np.bool_]) -> None:
+        engine, n = self.engine, self.num_envs
+        rows = np.flatnonzero(going)
+        everything = rows.size == n
+        batch = states if everything else _take(states, rows)
+        seats = self.seats if everything else self.seats[rows]
+        streams = self._opponent_streams if everything else self._opponent_streams[rows]
+        moves = np.zeros(rows.size, np.int64)
+        rounds = 0
+        moved = np.zeros(n, np.int64)
+        while True:
+            rounds += 1
+            moved[rows] += 1
+            random_legal_actions(self._bot_masks(batch, seats), streams, moves)
+            engine._advance(batch, moves)
+            still = np.empty(rows.size, np.bool_)
+            moving, decisions = _to_move(
+                batch.terminated, batch.truncated, batch.no_decision, batch.current_player, seats, _EVERY, still
+            )
+            self.moves_played += decisions
+            if moving == rows.size:
+                continue
+            stopped = ~still
+            if batch is not states:
+                _put(states, rows[stopped], batch, stopped)
+                self._opponent_streams[rows[stopped]] = streams[stopped]
+            if moving == 0:
+                break
+            rows, seats, streams, moves = rows[still], seats[still], streams[still], moves[still]
+            batch = _take(batch, still)
+        # Each game that waited for a round drew once from its stream all the same, among its bot's choices now.
+        _skip_draws(self._opponent_streams, self._bot_masks(states, self.seats), rounds - moved)
 
     def _settle(
         self, dealt: npt.NDArray[np.bool_], rewards: npt.NDArray[np.float32], terminated: npt.NDArray[np.bool_]
@@ -360,15 +500,155 @@ class SoloVectorEnv(VectorEnv[Observations2D, npt.NDArray[np.int64], npt.NDArray
         terminated[dealt] = False
 
     def _observe(self) -> Observations2D:
-        out = self.engine.observation(self.states, self.seats)
+        # A new array each step, not zeroed first: an engine's observation writes every entry of ``out``.
+        out: Observations2D = np.empty((self.num_envs, self.engine.observation_size), np.float32)
+        self.engine.observation(self.states, self.seats, out=out)
         if self._divisors is not None:
             np.divide(out, self._divisors, out=out)
         return out
 
     def _info(self) -> dict[str, Any]:
         return {
-            "action_mask": self.action_masks().astype(np.int8),
+            "action_mask": self.action_masks().view(np.int8),  # a new array each time: its bytes as int8
             "seat": self.seats.copy(),
             NO_DECISION: self._status == _PENDING,
             "illegal": self._illegal.copy(),
         }
+
+
+def _take(states: BatchState, rows: npt.NDArray[Any]) -> BatchState:
+    """A batch of the games ``rows`` of ``states`` (indices or a mask), copied."""
+    return type(states)({name: array[rows] for name, array in states.arrays().items()})
+
+
+def _put(states: BatchState, rows: npt.NDArray[np.int64], batch: BatchState, chosen: npt.NDArray[np.bool_]) -> None:
+    """Write the games ``chosen`` of ``batch`` back into ``states`` at ``rows``."""
+    width = batch.outcomes.shape[1]
+    if width > states.outcomes.shape[1]:  # a step in the smaller batch widened it
+        states.widen_outcomes(width)
+    for name, array in batch.arrays().items():
+        target = getattr(states, name)
+        if name == "outcomes" and target.shape[1] > width:
+            target[rows] = 0
+            target[rows, :width] = array[chosen]
+        else:
+            target[rows] = array[chosen]
+
+
+_EVERY: Final = np.zeros(0, np.bool_)
+
+
+@jit
+def _to_move(
+    terminated: npt.NDArray[np.bool_],
+    truncated: npt.NDArray[np.bool_],
+    no_decision: npt.NDArray[np.bool_],
+    current: npt.NDArray[np.int32],
+    seats: npt.NDArray[np.int64],
+    among: npt.NDArray[np.bool_],
+    out: npt.NDArray[np.bool_],
+) -> tuple[int, int]:
+    """Mark in ``out`` the games of ``among`` (all if it is empty) that an opponent steps next.
+
+    Returns how many there are, and how many of them are decisions: the others are games with no decision,
+    whose end the step reports.
+    """
+    every = among.shape[0] == 0
+    moving = 0
+    decisions = 0
+    for i in range(out.shape[0]):
+        go = (every or among[i]) and not (terminated[i] or truncated[i])
+        go = go and (no_decision[i] or (current[i] >= 0 and current[i] != seats[i]))
+        out[i] = go
+        if go:
+            moving += 1
+            if current[i] >= 0:
+                decisions += 1
+    return moving, decisions
+
+
+@jit
+def _to_move_and_draw(
+    terminated: npt.NDArray[np.bool_],
+    truncated: npt.NDArray[np.bool_],
+    no_decision: npt.NDArray[np.bool_],
+    current: npt.NDArray[np.int32],
+    seats: npt.NDArray[np.int64],
+    mask: npt.NDArray[np.bool_],
+    streams: npt.NDArray[np.uint64],
+    going: npt.NDArray[np.bool_],
+    out: npt.NDArray[np.int64],
+    moved: npt.NDArray[np.int64],
+) -> tuple[int, int]:
+    """:func:`_to_move` among ``going`` (in place), then :func:`_draw_where` for the games still going, in one pass."""
+    moving = 0
+    decisions = 0
+    for i in range(going.shape[0]):
+        if not going[i]:
+            continue
+        go = not (terminated[i] or truncated[i])
+        go = go and (no_decision[i] or (current[i] >= 0 and current[i] != seats[i]))
+        going[i] = go
+        if not go:
+            continue
+        moving += 1
+        if current[i] >= 0:
+            decisions += 1
+        moved[i] += 1
+        legal = 0
+        for a in range(mask.shape[1]):
+            legal += mask[i, a]
+        out[i] = 0
+        if legal == 0:
+            continue
+        streams[i], pick = draw_below(streams[i], legal)
+        for a in range(mask.shape[1]):
+            if mask[i, a]:
+                if pick == 0:
+                    out[i] = a
+                    break
+                pick -= 1
+    return moving, decisions
+
+
+@jit
+def _draw_where(
+    mask: npt.NDArray[np.bool_],
+    streams: npt.NDArray[np.uint64],
+    going: npt.NDArray[np.bool_],
+    out: npt.NDArray[np.int64],
+    moved: npt.NDArray[np.int64],
+) -> None:
+    """For each game of ``going``: one of its choices in ``mask`` drawn from its stream (0 if none), counted."""
+    for b in range(mask.shape[0]):
+        if not going[b]:
+            continue
+        moved[b] += 1
+        legal = 0
+        for a in range(mask.shape[1]):
+            legal += mask[b, a]
+        out[b] = 0
+        if legal == 0:
+            continue
+        streams[b], pick = draw_below(streams[b], legal)
+        for a in range(mask.shape[1]):
+            if mask[b, a]:
+                if pick == 0:
+                    out[b] = a
+                    break
+                pick -= 1
+
+
+@jit
+def _skip_draws(streams: npt.NDArray[np.uint64], mask: npt.NDArray[np.bool_], times: npt.NDArray[np.int64]) -> None:
+    """Advance each stream by ``times[i]`` uniform draws among the choices of row ``i`` of ``mask`` (none if 0 or 1)."""
+    for i in range(streams.shape[0]):
+        if times[i] == 0:
+            continue
+        count = 0
+        for a in range(mask.shape[1]):
+            count += mask[i, a]
+        state = streams[i]
+        for _ in range(times[i]):
+            state, _pick = draw_below(state, count)
+        streams[i] = state

@@ -55,6 +55,8 @@ I32 = npt.NDArray[np.int32]
 I64 = npt.NDArray[np.int64]
 U64 = npt.NDArray[np.uint64]
 B8 = npt.NDArray[np.bool_]
+_EVERY: Final = np.zeros(0, np.bool_)
+"""An empty ``where``: step every game."""
 F32 = npt.NDArray[np.float32]
 
 
@@ -638,21 +640,27 @@ def _play_all(
     counts: I64,
     max_turns: int,
     max_steps: int,
+    where: B8,
 ) -> tuple[int, int]:
-    """Step every game, or with ``start`` deal every one anew.
+    """Step every game (or those of ``where``, if it is not empty), or with ``start`` deal every one anew.
 
     Returns the first game whose action is illegal (before anything changes), or -1; and how many games stopped
     at a chance node with their row of outcomes full.
     """
     size = data.shape[0]
+    every = where.shape[0] == 0
     if not start:
         for i in range(size):
+            if not every and not where[i]:
+                continue
             if not (terminated[i] or truncated[i] or no_decision[i]):
                 action = actions[i]
                 if action < 0 or action >= mask.shape[1] or not mask[i, action]:
                     return i, 0
     full = 0
     for i in range(size):
+        if not every and not where[i]:
+            continue
         drawn[i] = 0
         for s in range(n):
             rewards[i, s] = 0.0
@@ -956,13 +964,17 @@ class BatchedTooManyMonkeys(BatchedGame[TooManyBatchState, GameState, Action]):
     def _advance(self, states: TooManyBatchState, actions: I64) -> int:
         return self._play(states, actions, start=False)
 
-    def _play(self, states: TooManyBatchState, actions: I64, *, start: bool) -> int:
+    def _advance_where(self, states: TooManyBatchState, actions: I64, where: B8) -> int:
+        return self._play(states, actions, start=False, where=where)
+
+    def _play(self, states: TooManyBatchState, actions: I64, *, start: bool, where: B8 = _EVERY) -> int:
         rules: Ruleset = self.ruleset
         n, total, limits = self.players, rules.total_cards, (self._turn_limit, self._step_limit)
         bad, full = _play_all(
             states.data, states.rng, states.steps, states.turns, states.current_player, states.legal_action_mask,
             states.rewards, states.terminated, states.truncated, states.started, states.outcomes,
             states.outcome_count, states.no_decision, actions, start, n, total, rules.row_size, self._counts, *limits,
+            where,
         )  # fmt: skip
         while full:
             # Some game drew more outcomes than the row holds: widen it (the one array that may be replaced), and
