@@ -321,3 +321,25 @@ def test_the_batched_simulation_plays_the_alias_as_the_bot_it_names(name: str) -
     assert [line.wins for line in by_alias.bots] == [line.wins for line in by_name.bots]
     assert [line.mean_place for line in by_alias.bots] == [line.mean_place for line in by_name.bots]
     assert by_alias.truncated == by_name.truncated
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_vector_environment_seats_the_alias_as_the_bot_it_names(name: str) -> None:
+    """``SoloVectorEnv(opponents="strongest")`` seats the named bot and plays the very games it plays."""
+    from cheekymonkey.batched import random_legal_actions, seed_streams
+    from cheekymonkey.rl.gymnasium_vector import SoloVectorEnv
+
+    def run(opponent: str) -> tuple[tuple[str, ...], list[bytes]]:
+        envs = SoloVectorEnv(8, game=name, players=2, seat=0, opponents=opponent)
+        observations, info = envs.reset(seed=4)
+        streams = seed_streams(0, 8)
+        seen = [observations.tobytes()]
+        for _ in range(30):
+            actions = random_legal_actions(envs.action_masks(), streams)
+            observations, rewards, _, _, info = envs.step(actions)
+            seen += [observations.tobytes(), rewards.tobytes()]
+        return envs.opponents, seen
+
+    by_alias, by_name = run("strongest"), run(league_winner(name))
+    assert by_alias[0] == (league_winner(name),)
+    assert by_alias == by_name

@@ -62,6 +62,7 @@ except ImportError as error:
         "cheekymonkey.rl.gymnasium_vector needs Gymnasium and numpy: pip install 'cheekymonkey[rl,batched]'"
     ) from error
 
+from cheekymonkey.base import bot_aliases
 from cheekymonkey.batched import (
     BatchedGame,
     BatchState,
@@ -156,13 +157,16 @@ class SoloVectorEnv(VectorEnv[Observations2D, npt.NDArray[np.int64], npt.NDArray
         if opponents is None:
             opponents = default_opponent(self.game, batched)
         names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
+        aliases = bot_aliases(self.game)  # a second name ("strongest") sits as the bot it names
+        names = [aliases.get(name, name) if isinstance(name, str) else name for name in names]
         if len(names) != players - 1 or any(not isinstance(name, str) or name not in batched for name in names):
             raise InvalidValueError(
                 f"opponents must be one of {batched} or {players - 1} of them, one per other seat, "
                 f"got {opponents!r} (only these bots have a batched form for {self.game.title})"
             )
         self.opponents: tuple[str, ...] = tuple(names)
-        """The bot in each other seat, the first sitting just after the learner and so on round the table."""
+        """The bot in each other seat, the first sitting just after the learner and so on round the table (an
+        alias given, such as ``"strongest"``, as the bot it names)."""
         if illegal_action not in ("lose", "raise"):
             raise InvalidValueError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
         self.scaled = check_scaled(scaled)
