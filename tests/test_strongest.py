@@ -331,12 +331,12 @@ def test_the_vector_environment_seats_the_alias_as_the_bot_it_names(name: str) -
 
     def run(opponent: str) -> tuple[tuple[str, ...], list[bytes]]:
         envs = SoloVectorEnv(8, game=name, players=2, seat=0, opponents=opponent)
-        observations, info = envs.reset(seed=4)
+        observations, _ = envs.reset(seed=4)
         streams = seed_streams(0, 8)
         seen = [observations.tobytes()]
         for _ in range(30):
             actions = random_legal_actions(envs.action_masks(), streams)
-            observations, rewards, _, _, info = envs.step(actions)
+            observations, rewards, _, _, _ = envs.step(actions)
             seen += [observations.tobytes(), rewards.tobytes()]
         return envs.opponents, seen
 
