@@ -16,10 +16,18 @@ from cheekymonkey.cli.options import output_path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-INPUTS = {("replay", "file"), ("verify", "ruleset")}
-"""The options that read a file: the only ones that take a plain path."""
+INPUTS = {("replay", "file"), ("verify", "ruleset"), ("train", "checkpoint_dir")}
+"""The options that read a file (or a folder, the training's checkpoints, read by --resume and checked by the
+command itself): the only ones that take a plain path."""
 
-OUTPUTS = {("play", "record"), ("watch", "record"), ("simulate", "json"), ("simulate", "plot"), ("league", "json")}
+OUTPUTS = {
+    ("play", "record"),
+    ("watch", "record"),
+    ("simulate", "json"),
+    ("simulate", "plot"),
+    ("league", "json"),
+    ("train", "out"),
+}
 
 
 def _commands() -> dict[str, argparse.ArgumentParser]:

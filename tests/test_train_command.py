@@ -276,3 +276,14 @@ def test_the_evaluation_on_a_dask_scheduler_gives_the_in_process_figures(
         f"{games} games at 2 seats, seeds {seed} to {seed + games - 1}, seats rotated: won {mine.wins:g}, "
         f"{mine.win_rate:.1%} (95% interval {mine.low:.1%} - {mine.high:.1%})" in said
     )
+
+
+def test_the_shipped_too_many_monkeys_weights_win_the_count_the_pages_report() -> None:
+    """The declared evaluation of ``training/tmm_policy.npz`` wins 483 of its 1,000 games, as the pages say."""
+    from cheekymonkey.training import declared_evaluation, evaluate
+
+    evaluation = declared_evaluation("too-many-monkeys")
+    assert (evaluation.opponent, evaluation.games, evaluation.seed) == ("heuristic", 1000, 7_000_000)
+    summary = evaluate(ROOT / "training" / "tmm_policy.npz", evaluation)
+    assert summary.games + summary.truncated == 1000
+    assert summary.bots[0].wins == 483

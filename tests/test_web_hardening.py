@@ -354,7 +354,14 @@ def test_a_bot_whose_extra_is_missing_is_offered_as_unavailable_and_a_room_with_
         bots = {bot["name"]: bot["unavailable"] for bot in options["games"][0]["bots"]}
         assert bots["learned"] is not None
         assert "pip install 'cheekymonkey[rl]'" in bots["learned"]
-        assert {name for name, why in bots.items() if why is None} == {"random", "heuristic", "expectimax", "mcts"}
+        # strongest names expectimax, which needs no extra.
+        assert {name for name, why in bots.items() if why is None} == {
+            "random",
+            "heuristic",
+            "expectimax",
+            "mcts",
+            "strongest",
+        }
         body = {"preset": "standard", "seats": [{"name": "Ann"}, {"name": "Lea", "bot": "learned"}]}
         status, _, answer = ask(server.port, "POST", "/api/rooms", body)
         assert status == 400
