@@ -51,6 +51,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
 
+from cheekymonkey.checks import is_whole_number
 from cheekymonkey.encoding import Encoding, as_index
 from cheekymonkey.errors import InvalidValueError
 from cheekymonkey.game import Game, GameBot
@@ -327,7 +328,7 @@ class NetworkPolicy:
             if not np.isfinite(factors).all():
                 raise InvalidValueError("scale holds a number that is not finite (NaN or infinite)")
             factors = factors.astype(np.float64)
-        if players is not None and (isinstance(players, bool) or not isinstance(players, int) or players < 1):
+        if players is not None and (not is_whole_number(players) or players < 1):
             raise InvalidValueError(f"players must be a positive whole number or None, got {players!r}")
         self.layers = checked
         """The ``(w, b)`` pairs, as float64."""
