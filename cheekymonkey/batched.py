@@ -54,6 +54,7 @@ __all__ = [
     "below",
     "caching",
     "draw_below",
+    "draw_choice",
     "draw_from_counts",
     "engine_class",
     "jit",
@@ -268,22 +269,31 @@ def stream_before(word: int) -> int:
     return (state - int(_GAMMA)) % _WORD
 
 
+@jit(inline=True)
+def draw_choice(mask: npt.NDArray[np.bool_], streams: npt.NDArray[np.uint64], b: int) -> int:
+    """Inside compiled code: one of the choices of row ``b`` of ``mask``, drawn uniformly from stream ``b``.
+
+    The stream is advanced; a row with no choice gives 0 and draws no word. This is the one draw both
+    :func:`random_legal_actions` and the vector environment's opponents make.
+    """
+    legal = 0
+    for a in range(mask.shape[1]):
+        legal += mask[b, a]
+    if legal == 0:
+        return 0
+    streams[b], pick = draw_below(streams[b], legal)
+    for a in range(mask.shape[1]):
+        if mask[b, a]:
+            if pick == 0:
+                return a
+            pick -= 1
+    return 0
+
+
 @jit
 def _random_legal(mask: npt.NDArray[np.bool_], streams: npt.NDArray[np.uint64], out: npt.NDArray[np.int64]) -> None:
     for b in range(mask.shape[0]):
-        legal = 0
-        for a in range(mask.shape[1]):
-            legal += mask[b, a]
-        out[b] = 0
-        if legal == 0:
-            continue
-        streams[b], pick = draw_below(streams[b], legal)
-        for a in range(mask.shape[1]):
-            if mask[b, a]:
-                if pick == 0:
-                    out[b] = a
-                    break
-                pick -= 1
+        out[b] = draw_choice(mask, streams, b)
 
 
 def random_legal_actions(

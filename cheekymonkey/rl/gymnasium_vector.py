@@ -67,6 +67,7 @@ from cheekymonkey.batched import (
     BatchedGame,
     BatchState,
     draw_below,
+    draw_choice,
     engine_class,
     jit,
     random_legal_actions,
@@ -599,19 +600,7 @@ def _to_move_and_draw(
         if current[i] >= 0:
             decisions += 1
         moved[i] += 1
-        legal = 0
-        for a in range(mask.shape[1]):
-            legal += mask[i, a]
-        out[i] = 0
-        if legal == 0:
-            continue
-        streams[i], pick = draw_below(streams[i], legal)
-        for a in range(mask.shape[1]):
-            if mask[i, a]:
-                if pick == 0:
-                    out[i] = a
-                    break
-                pick -= 1
+        out[i] = draw_choice(mask, streams, i)
     return moving, decisions
 
 
@@ -625,22 +614,9 @@ def _draw_where(
 ) -> None:
     """For each game of ``going``: one of its choices in ``mask`` drawn from its stream (0 if none), counted."""
     for b in range(mask.shape[0]):
-        if not going[b]:
-            continue
-        moved[b] += 1
-        legal = 0
-        for a in range(mask.shape[1]):
-            legal += mask[b, a]
-        out[b] = 0
-        if legal == 0:
-            continue
-        streams[b], pick = draw_below(streams[b], legal)
-        for a in range(mask.shape[1]):
-            if mask[b, a]:
-                if pick == 0:
-                    out[b] = a
-                    break
-                pick -= 1
+        if going[b]:
+            moved[b] += 1
+            out[b] = draw_choice(mask, streams, b)
 
 
 @jit
