@@ -85,30 +85,11 @@ def protocol_row(game: str, players: int) -> Work:
     from cheekymonkey.games import game_named
 
     played = game_named(game)
-    rng = random.Random(1)
-    holder = [played.new_game(players)]
-    apply, legal_actions, sample_chance = played.apply, played.legal_actions, played.sample_chance
-    is_chance_node, is_terminal, new_game = played.is_chance_node, played.is_terminal, played.new_game
-
-    def run(n: int) -> int:
-        state = holder[0]
-        decisions = 0
-        while decisions < n:
-            if is_terminal(state):
-                state = new_game(players)
-            elif is_chance_node(state):
-                state = apply(state, sample_chance(state, rng))
-            else:
-                legal = legal_actions(state)
-                state = apply(state, legal[int(rng.random() * len(legal))])
-                decisions += 1
-        holder[0] = state
-        return decisions
-
-    return run
+    return _random_playouts(played, played.new_game, players)
 
 
 def scalar_row(game: str, players: int) -> Work:
+    """The built-in games' engine functions called directly; any other game through the protocol."""
     if game not in ("cheeky-monkey", "too-many-monkeys"):
         return protocol_row(game, players)
     if game == "cheeky-monkey":
@@ -117,6 +98,11 @@ def scalar_row(game: str, players: int) -> Work:
     else:
         from cheekymonkey.toomany import engine  # type: ignore[no-redef]
         from cheekymonkey.toomany.state import new_game  # type: ignore[assignment]
+    return _random_playouts(engine, new_game, players)
+
+
+def _random_playouts(engine: Any, new_game: Callable[[int], Any], players: int) -> Work:
+    """Random legal moves through ``engine``'s apply, legal_actions and chance functions, one game after another."""
     rng = random.Random(1)
     holder = [new_game(players)]
     apply, legal_actions, sample_chance = engine.apply, engine.legal_actions, engine.sample_chance
