@@ -245,18 +245,26 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
     add_variant_option(parser)
 
 
-def add_bots_option(parser: argparse.ArgumentParser, *, who: str, default: tuple[str, ...] = ("heuristic",)) -> None:
+def add_bots_option(
+    parser: argparse.ArgumentParser,
+    *,
+    who: str,
+    default: tuple[str, ...] = ("heuristic",),
+    read: Callable[[str], Any] = bot_names_type,
+    more: str = "",
+) -> None:
     """Add ``--bots``: bot kinds, comma-separated, repeated round the table; ``who`` says whom they play.
 
-    Without the option, :func:`bots_from` gives ``default``, kept to the bots the game has.
+    Without the option, :func:`bots_from` gives ``default``, kept to the bots the game has. ``read`` reads the
+    option's text (bot names by default); ``more`` ends its help with what else it takes.
     """
     parser.set_defaults(default_bots=default)
     parser.add_argument(
         "--bots",
-        type=bot_names_type,
+        type=read,
         default=None,
         help=f"{who}, comma-separated, repeated round the table (default {','.join(default)}, those the game has, "
-        "else its first bot), the game's own: " + each_game(bot_list),
+        "else its first bot), the game's own: " + each_game(bot_list) + more,
     )
 
 

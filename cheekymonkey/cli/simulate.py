@@ -22,14 +22,13 @@ from typing import Any, TextIO
 
 from cheekymonkey.cli.options import (
     OptionError,
+    add_bots_option,
     add_game_option,
     add_variant_option,
-    bot_list,
     bot_names_type,
     bots_for_seats,
     bots_from,
     check_bots,
-    each_game,
     game_from,
     output_path,
     pays_stakes,
@@ -58,16 +57,12 @@ __all__ = ["add_arguments", "bot_entries", "bot_entries_type", "check_entries_fi
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add this command's options."""
     add_game_option(parser, what="the game to simulate")
-    default = ("expectimax", "heuristic")
-    parser.set_defaults(default_bots=default)
-    parser.add_argument(
-        "--bots",
-        type=bot_entries_type,
-        default=None,
-        help=f"bots, comma-separated, repeated round the table (default {','.join(default)}, those the game has, "
-        "else its first bot), the game's own: "
-        + each_game(bot_list)
-        + "; or policy:FILE.npz, a policy's weights file (w1, b1, ...: see cheekymonkey.simulation.policies)",
+    add_bots_option(
+        parser,
+        who="bots",
+        default=("expectimax", "heuristic"),
+        read=bot_entries_type,
+        more="; or policy:FILE.npz, a policy's weights file (w1, b1, ...: see cheekymonkey.simulation.policies)",
     )
     parser.add_argument("--players", type=positive_int, default=None, help="seats (default: one per bot, at least 2)")
     parser.add_argument("--games", type=positive_int, default=200, help="games to play (default 200)")
