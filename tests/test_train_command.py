@@ -16,9 +16,8 @@ import numpy as np
 import pytest
 
 from cheekymonkey.cli import main
-from cheekymonkey.simulation import simulate
+from cheekymonkey.simulation import load_policy, simulate
 from cheekymonkey.training import (
-    NetworkPolicy,
     Progress,
     TrainingOptions,
     declared_evaluation,
@@ -122,7 +121,7 @@ def test_the_network_policy_picks_the_best_legal_action(tmp_path: Path) -> None:
         b2=np.zeros(3, np.float32),
         players=np.array(2),
     )
-    policy = NetworkPolicy(path)
+    policy = load_policy(path)
     observation = np.array([1.0, 3.0, 2.0], np.float32)
     assert policy(observation, np.array([True, True, True])) == 1
     assert policy(observation, np.array([True, False, True])) == 2

@@ -22,8 +22,7 @@ import os
 import time
 
 from cheekymonkey.cli import main as cli
-from cheekymonkey.simulation import simulate
-from cheekymonkey.training import NetworkPolicy
+from cheekymonkey.simulation import load_policy, simulate
 
 
 def _load() -> str:
@@ -35,7 +34,7 @@ def evaluate(args: argparse.Namespace) -> None:
     began = time.strftime("%H:%M:%S", time.gmtime())
     load = _load()
     summary = simulate(
-        [NetworkPolicy(args.weights), args.opponent],
+        [load_policy(args.weights), args.opponent],
         args.games,
         seed=args.seed,
         workers=args.workers,

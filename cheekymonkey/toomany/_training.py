@@ -15,7 +15,7 @@ standard rules:
    count the CPU-time budget of the run that wrote ``training/tmm_policy.npz`` reached.
 
 The weights are float32 (``scale``, ``w1``, ``b1``, ``w2``, ``b2``, ``players``), played in numpy by
-:class:`~cheekymonkey.training.NetworkPolicy`. The budget scales the positions and the updates. PyTorch runs
+:class:`~cheekymonkey.simulation.NetworkPolicy`. The budget scales the positions and the updates. PyTorch runs
 on one thread.
 """
 
@@ -38,7 +38,7 @@ __all__ = ["ARRAYS", "COMPRESSED", "EVALUATION", "PLAYERS", "train"]
 PLAYERS: Final = 2
 ARRAYS: Final = ("scale", "w1", "b1", "w2", "b2", "players")
 """The arrays of the weights file, in the order written: a policy network of one hidden layer, played in numpy
-by :class:`cheekymonkey.training.NetworkPolicy` (this module has no ``load_bot``)."""
+by :class:`cheekymonkey.simulation.NetworkPolicy` (this module has no ``load_bot``)."""
 COMPRESSED: Final = False
 """The file is an uncompressed ``.npz``, as ``training/tmm_policy.npz`` is."""
 EVALUATION: Final = ("heuristic", 1000, 7_000_000)

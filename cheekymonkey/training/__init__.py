@@ -26,11 +26,10 @@ from attrs import frozen
 from cheekymonkey.errors import InvalidValueError
 from cheekymonkey.training._recipes import recipe, recipe_games
 from cheekymonkey.training._run import Progress, Run, TrainingOptions, TrainingStoppedError, write_npz
-from cheekymonkey.training.bots import NetworkPolicy, game_of_weights, load_bot
+from cheekymonkey.training.bots import game_of_weights, load_bot
 
 __all__ = [
     "Evaluation",
-    "NetworkPolicy",
     "Progress",
     "TrainingOptions",
     "TrainingStoppedError",

@@ -4,7 +4,7 @@ The shared code reaches a game only through the registry (:mod:`cheekymonkey.gam
 ``PACKAGE.game`` has a recipe when ``PACKAGE._training`` exists. That module offers ``train(options, run)``
 (the weights, as arrays), ``ARRAYS`` (their names, in the order written), ``COMPRESSED``, ``EVALUATION`` (the
 declared opponent, game count and first seed) and, where the file is not a policy network that
-:class:`~cheekymonkey.training.NetworkPolicy` plays, ``load_bot(path)``. It imports PyTorch only in ``train``.
+:class:`~cheekymonkey.simulation.NetworkPolicy` plays, ``load_bot(path)``. It imports PyTorch only in ``train``.
 """
 
 from __future__ import annotations
