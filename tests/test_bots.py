@@ -45,9 +45,9 @@ RNG = random.Random(0)
 
 def test_every_bot_follows_the_bot_protocol_and_is_built_by_name() -> None:
     """Every bot of the ladder is a Bot, and bot_named builds each; unknown names are refused."""
-    for name in ("random", "heuristic", "expectimax", "mcts", "learned"):
+    for name in ("random", "heuristic", "expectimax", "mcts", "learned", "mcts400"):
         assert isinstance(bot_named(name), Bot)
-    assert list(BOTS) == ["random", "heuristic", "expectimax", "mcts", "learned"]
+    assert list(BOTS) == ["random", "heuristic", "expectimax", "mcts", "learned", "mcts400"]
     assert isinstance(bot_named("mcts"), MCTSBot)
     with pytest.raises(InvalidValueError, match="no bot named 'genius'"):
         bot_named("genius")

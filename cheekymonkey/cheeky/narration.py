@@ -187,7 +187,7 @@ def _animal_count(n: int, animal: Animal) -> str:
     return f"{n} {animal.label if n == 1 else animal.plural}"
 
 
-_ACRONYMS: Final = {"mcts": "MCTS"}
+_ACRONYMS: Final = {"mcts": "MCTS", "mcts400": "MCTS-400"}
 
 
 def bot_title(kind: str) -> str:

@@ -8,7 +8,8 @@ once every token left in the bag would bust it, as R22 asks. One module each:
 - ``cheekymonkey.cheeky.bots.heuristic``: :class:`HeuristicBot`, push-your-luck with a risk threshold;
 - ``cheekymonkey.cheeky.bots.evaluation``: :func:`position_value`, the estimate the searching bots play by;
 - ``cheekymonkey.cheeky.bots.expectimax``: :class:`ExpectimaxBot`, an exact search of its own turn;
-- ``cheekymonkey.cheeky.bots.search``: :class:`MCTSBot`, a tree search through the opponents' turns;
+- ``cheekymonkey.cheeky.bots.search``: :class:`MCTSBot`, a tree search through the opponents' turns, and
+  :class:`QuickMCTSBot`, the same with fewer playouts, fast enough for people;
 - ``cheekymonkey.cheeky.bots.learned``: the ``learned`` bot, a small network played with numpy (the ``rl``
   extra);
 - ``cheekymonkey.cheeky.bots.registry``: :data:`BOTS`, :func:`bot_named`, and :data:`ALIASES`: ``strongest``
@@ -29,7 +30,7 @@ from cheekymonkey.cheeky.bots.expectimax import ExpectimaxBot
 from cheekymonkey.cheeky.bots.heuristic import HeuristicBot
 from cheekymonkey.cheeky.bots.random import RandomBot
 from cheekymonkey.cheeky.bots.registry import ALIASES, BOTS, STRONGEST, bot_named
-from cheekymonkey.cheeky.bots.search import MCTSBot
+from cheekymonkey.cheeky.bots.search import MCTSBot, QuickMCTSBot
 from cheekymonkey.cheeky.engine import bust_probability
 
 __all__ = [
@@ -40,6 +41,7 @@ __all__ = [
     "ExpectimaxBot",
     "HeuristicBot",
     "MCTSBot",
+    "QuickMCTSBot",
     "RandomBot",
     "bot_named",
     "bust_probability",

@@ -10,7 +10,7 @@ from cheekymonkey.cheeky.bots.base import Bot
 from cheekymonkey.cheeky.bots.expectimax import ExpectimaxBot
 from cheekymonkey.cheeky.bots.heuristic import HeuristicBot
 from cheekymonkey.cheeky.bots.random import RandomBot
-from cheekymonkey.cheeky.bots.search import MCTSBot
+from cheekymonkey.cheeky.bots.search import MCTSBot, QuickMCTSBot
 from cheekymonkey.errors import InvalidValueError
 
 __all__ = ["ALIASES", "BOTS", "STRONGEST", "bot_named", "resolve_bot_name"]
@@ -33,6 +33,7 @@ BOTS: Final[dict[str, Callable[[], Bot]]] = {
     "expectimax": ExpectimaxBot,
     "mcts": MCTSBot,
     "learned": _learned_bot,
+    "mcts400": QuickMCTSBot,
 }
 """The bots by name, as the command line knows them: each entry builds a fresh bot."""
 
