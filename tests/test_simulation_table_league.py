@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from cheekymonkey import InvalidGameError, InvalidValueError
+from cheekymonkey import Action, GameState, InvalidGameError, InvalidValueError, RandomBot
 from cheekymonkey.simulation.leagues import TableStanding, league, line_ups, pairwise_placings, table_league
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,6 +52,36 @@ def test_a_league_of_three_seats_repeats_from_its_seed_and_ranks_the_random_bot_
         ("heuristic", "expectimax", "random"),
         ("expectimax", "random", "heuristic"),
     )
+
+
+class _AwayBot:
+    """A random bot that refuses to move in the process that built it: it plays only in a worker."""
+
+    kind = "away"
+
+    def __init__(self) -> None:
+        self.home = os.getpid()
+
+    def __repr__(self) -> str:
+        return "away"
+
+    def choose(self, state: GameState, rng: random.Random) -> Action:
+        if os.getpid() == self.home:
+            raise AssertionError("a league given workers played a game in the calling process")
+        return RandomBot().choose(state, rng)
+
+
+def test_a_league_on_workers_plays_in_other_processes_and_is_the_league_of_one() -> None:
+    here = table_league(["random", "heuristic", "expectimax"], 4, 3, seed=5, bootstrap=40)
+    pooled = table_league(["random", "heuristic", "expectimax"], 4, 3, seed=5, bootstrap=40, workers=2)
+    assert pooled == here
+    away = table_league([_AwayBot(), "heuristic"], 3, 3, seed=5, bootstrap=40, workers=2)
+    assert {line.name for line in away.standings} == {"away", "heuristic"}
+    assert sum(line.seatings for line in away.standings) == 2 * 3 * 3
+    with pytest.raises(AssertionError, match="in the calling process"):
+        table_league([_AwayBot(), "heuristic"], 3, 3, seed=5, bootstrap=40)
+    with pytest.raises(InvalidValueError, match="workers"):
+        table_league(["random", "heuristic"], 2, 3, workers=0)
 
 
 def test_bad_leagues_are_refused() -> None:
@@ -99,44 +130,47 @@ def _same_league() -> tuple[TableStanding, ...]:
 
 # -- the leagues the bot pages publish --------------------------------------------------------------------
 
-CHEEKY_BOTS = ["random", "heuristic", "expectimax", "learned"]
+CHEEKY_BOTS = ["random", "heuristic", "expectimax", "learned", "mcts400"]
 TOO_MANY_BOTS = ["random", "heuristic", "expectimax"]
 
-# (game, seats) -> each bot's (rating, low, high), rounded, best first: 20 games a pair at 2 seats
-# (cheekymonkey league), 6 games a table at 3 and 6 (cheekymonkey league --seats N), all from seed 2026.
+# (game, seats) -> each bot's (rating, low, high), rounded, best first: 200 games a pair at 2 seats
+# (cheekymonkey league), 60 games a table at 3 and 6 (cheekymonkey league --seats N), all from seed 2026.
 PUBLISHED_LEAGUES: dict[tuple[str, int], list[tuple[str, int, int, int]]] = {
     ("cheeky-monkey", 2): [
-        ("expectimax", 1706, 1605, 1807),
-        ("learned", 1662, 1563, 1761),
-        ("heuristic", 1619, 1521, 1717),
-        ("random", 1014, 802, 1225),
+        ("mcts400", 1733, 1692, 1773),
+        ("expectimax", 1694, 1654, 1734),
+        ("learned", 1689, 1649, 1729),
+        ("heuristic", 1624, 1584, 1664),
+        ("random", 760, 624, 897),
     ],
     ("cheeky-monkey", 3): [
-        ("expectimax", 1637, 1556, 1766),
-        ("heuristic", 1573, 1481, 1662),
-        ("learned", 1557, 1433, 1671),
-        ("random", 1233, 1138, 1315),
+        ("expectimax", 1695, 1661, 1738),
+        ("mcts400", 1654, 1615, 1696),
+        ("learned", 1594, 1555, 1645),
+        ("heuristic", 1563, 1514, 1607),
+        ("random", 994, 896, 1055),
     ],
     ("cheeky-monkey", 6): [
-        ("expectimax", 1686, 1634, 1757),
-        ("learned", 1561, 1516, 1602),
-        ("heuristic", 1538, 1467, 1623),
-        ("random", 1214, 1129, 1264),
+        ("expectimax", 1632, 1611, 1653),
+        ("mcts400", 1611, 1589, 1634),
+        ("heuristic", 1530, 1507, 1551),
+        ("learned", 1518, 1496, 1542),
+        ("random", 1209, 1185, 1227),
     ],
     ("too-many-monkeys", 2): [
-        ("heuristic", 1638, 1555, 1721),
-        ("expectimax", 1487, 1412, 1563),
-        ("random", 1375, 1293, 1456),
+        ("heuristic", 1593, 1567, 1619),
+        ("expectimax", 1585, 1559, 1611),
+        ("random", 1322, 1292, 1351),
     ],
     ("too-many-monkeys", 3): [
-        ("heuristic", 1557, 1450, 1687),
-        ("expectimax", 1525, 1456, 1598),
-        ("random", 1417, 1291, 1494),
+        ("heuristic", 1575, 1542, 1607),
+        ("expectimax", 1545, 1518, 1578),
+        ("random", 1379, 1351, 1409),
     ],
     ("too-many-monkeys", 6): [
-        ("expectimax", 1580, 1512, 1653),
-        ("heuristic", 1564, 1507, 1612),
-        ("random", 1355, 1290, 1401),
+        ("heuristic", 1566, 1545, 1586),
+        ("expectimax", 1550, 1533, 1570),
+        ("random", 1384, 1366, 1402),
     ],
 }
 
@@ -146,9 +180,9 @@ PUBLISHED_LEAGUES: dict[tuple[str, int], list[tuple[str, int, int, int]]] = {
 def test_the_leagues_the_bot_pages_publish(game: str, seats: int) -> None:
     bots = CHEEKY_BOTS if game == "cheeky-monkey" else TOO_MANY_BOTS
     if seats == 2:
-        two = league(bots, 20, seed=2026, game=game)
+        two = league(bots, 200, seed=2026, game=game, workers=2)
         found = [(line.name, round(line.rating), round(line.low), round(line.high)) for line in two.standings]
     else:
-        many = table_league(bots, 6, seats, seed=2026, game=game)
+        many = table_league(bots, 60, seats, seed=2026, game=game, workers=2)
         found = [(line.name, round(line.rating), round(line.low), round(line.high)) for line in many.standings]
     assert found == PUBLISHED_LEAGUES[(game, seats)]

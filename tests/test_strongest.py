@@ -92,16 +92,21 @@ def test_the_league_winner_is_read_as_published_and_a_tie_is_not_resolved_silent
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The rule itself: a league that moves the sums moves the winner; equal sums fail rather than pick one."""
-    moved = dict(PUBLISHED_LEAGUES)
-    moved[("too-many-monkeys", 6)] = [("expectimax", 1780, 1700, 1850), *PUBLISHED_LEAGUES[("too-many-monkeys", 6)][1:]]
-    monkeypatch.setattr(f"{__name__}.PUBLISHED_LEAGUES", moved)
-    assert league_winner("too-many-monkeys") == "expectimax"  # 1487 + 1525 + 1780 > 1638 + 1557 + 1564
+    six = PUBLISHED_LEAGUES[("too-many-monkeys", 6)]
+
+    def with_search_at_six(rating: int) -> dict[tuple[str, int], list[tuple[str, int, int, int]]]:
+        changed = dict(PUBLISHED_LEAGUES)
+        changed[("too-many-monkeys", 6)] = [
+            (bot, rating, low, high) if bot == "expectimax" else (bot, own, low, high) for bot, own, low, high in six
+        ]
+        return changed
+
+    monkeypatch.setattr(f"{__name__}.PUBLISHED_LEAGUES", with_search_at_six(1780))
+    assert league_winner("too-many-monkeys") == "expectimax"  # 1585 + 1545 + 1780 > 1593 + 1575 + 1566
     assert league_winner("too-many-monkeys") != REGISTRIES["too-many-monkeys"].STRONGEST  # the check would fail
-    tied = dict(PUBLISHED_LEAGUES)
-    tied[("too-many-monkeys", 6)] = [("expectimax", 1747, 1700, 1800), *PUBLISHED_LEAGUES[("too-many-monkeys", 6)][1:]]
-    monkeypatch.setattr(f"{__name__}.PUBLISHED_LEAGUES", tied)
+    monkeypatch.setattr(f"{__name__}.PUBLISHED_LEAGUES", with_search_at_six(1604))
     with pytest.raises(AssertionError):
-        league_winner("too-many-monkeys")  # 4759 each
+        league_winner("too-many-monkeys")  # 4734 each
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -192,7 +192,14 @@ def _run_tables(args: argparse.Namespace, game: Any, ruleset: Any) -> int:
     )
     started = time.monotonic()
     result: TableLeague = table_league(
-        entries, args.games, args.seats, seed=args.seed, ruleset=ruleset, game=game, max_turns=args.max_turns
+        entries,
+        args.games,
+        args.seats,
+        seed=args.seed,
+        ruleset=ruleset,
+        game=game,
+        max_turns=args.max_turns,
+        workers=args.workers,
     )
     print(f"{plural(len(result.tables) * result.games, 'game')} in {time.monotonic() - started:.1f} s", file=sys.stderr)
     table = Table(

@@ -39,6 +39,7 @@ from cheekymonkey.errors import InvalidGameError, InvalidValueError
 from cheekymonkey.game import Game, GameBot
 from cheekymonkey.games import DEFAULT_GAME, game_named
 from cheekymonkey.simulation._arguments import check_bots, check_tables, labels, whole
+from cheekymonkey.simulation.backends import _ignore_interrupts
 from cheekymonkey.simulation.policies import Entry
 from cheekymonkey.simulation.run import simulate
 from cheekymonkey.simulation.summary import SimulationProgress
@@ -493,6 +494,7 @@ def table_league(
     max_actions: int | None = 1_000_000,
     max_turns: int | None = None,
     bootstrap: int = 200,
+    workers: int | None = None,
 ) -> TableLeague:
     """Play a league at ``seats`` seats a table and rate every entry by its placings.
 
@@ -503,15 +505,15 @@ def table_league(
     independent, so each rating's 95% interval comes from a bootstrap over the games: ``bootstrap`` resamples
     of the games (drawn with ``random.Random(seed)``), refitted, their 2.5% and 97.5% points.
 
+    ``workers`` plays the games in a local pool of that many processes (the entries must then pickle, as for
+    :func:`~cheekymonkey.simulation.simulate`); the league is the same with any number.
+
     Raises:
         InvalidValueError: If fewer than two entries or a bad count is given.
         InvalidGameError: If the rules cannot seat ``seats``.
-        GameFailedError: Never: a game that raises raises as it is (the league plays in this process).
+        GameFailedError: Never: a game that raises raises as it is.
     """
     import random
-    from collections import deque
-
-    from cheekymonkey.table import Table
 
     played = game_named(game) if isinstance(game, str) else game
     if not isinstance(played, Game):
@@ -522,6 +524,8 @@ def table_league(
     games = whole("games", games, 1)
     bootstrap = whole("bootstrap", bootstrap, 1)
     seats = whole("seats", seats, 2)
+    if workers is not None:
+        workers = whole("workers", workers, 1)
     if not is_whole_number(seed):
         raise InvalidValueError(f"seed must be an integer, got {seed!r}")
     ruleset = played.ruleset() if ruleset is None else ruleset
@@ -534,26 +538,25 @@ def table_league(
     placings: list[list[tuple[int, int]]] = []
     paid: list[list[float]] = [[] for _ in entries]
     truncated = 0
+    jobs = []
     for number, line_up in enumerate(tables):
         for g in range(games):
-            order = [line_up[(s + g) % seats] for s in range(seats)]
-            table = Table(
-                played,
-                [_seat(played, entries[i], f"{names[i]} {s}") for s, i in enumerate(order)],
-                ruleset=ruleset,
-                seed=seed + number * games + g,
-                max_turns=max_turns,
-                max_steps=max_actions,
-                events=False,
-            )
-            deque(table.steps(), maxlen=0)
-            outcome = table.outcome()
-            if outcome is None:
-                truncated += 1
-                continue
-            placings.append([(i, outcome.ranks[s]) for s, i in enumerate(order)])
-            for s, value in enumerate(played.returns(table.state)):
-                paid[order[s]].append(float(value))
+            order = tuple(line_up[(s + g) % seats] for s in range(seats))
+            line = tuple((entries[i], f"{names[i]} {s}") for s, i in enumerate(order))
+            jobs.append((order, (played, line, ruleset, seed + number * games + g, max_turns, max_actions)))
+    if workers is None or workers == 1:
+        results = [_table_game(job) for _, job in jobs]
+    else:
+        with cf.ProcessPoolExecutor(workers, initializer=_ignore_interrupts) as pool:
+            results = list(pool.map(_table_game, [job for _, job in jobs], chunksize=4))
+    for (order, _), result in zip(jobs, results, strict=True):
+        if result is None:
+            truncated += 1
+            continue
+        ranks, returns = result
+        placings.append([(i, ranks[s]) for s, i in enumerate(order)])
+        for s, value in enumerate(returns):
+            paid[order[s]].append(value)
     k = len(entries)
     links = _links(tables)
     strengths, _ = bradley_terry(k, _by_pair(pairwise_placings(placings), links))
@@ -593,6 +596,29 @@ def table_league(
         played.ruleset_name(ruleset),
         played.name,
     )
+
+
+def _table_game(job: tuple[Any, ...]) -> tuple[tuple[int, ...], tuple[float, ...]] | None:
+    """One game of a table league, in this process or a worker's: each seat's place and return, None if cut off."""
+    from collections import deque
+
+    from cheekymonkey.table import Table
+
+    played, line, ruleset, seed, max_turns, max_actions = job
+    table = Table(
+        played,
+        [_seat(played, entry, label) for entry, label in line],
+        ruleset=ruleset,
+        seed=seed,
+        max_turns=max_turns,
+        max_steps=max_actions,
+        events=False,
+    )
+    deque(table.steps(), maxlen=0)
+    outcome = table.outcome()
+    if outcome is None:
+        return None
+    return tuple(outcome.ranks), tuple(float(value) for value in played.returns(table.state))
 
 
 def _seat(game: Game[Any, Any, Any, Any, Any], entry: str | GameBot[Any, Any], label: str) -> Any:
