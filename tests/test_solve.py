@@ -318,3 +318,14 @@ def test_the_search_bot_against_optimal_play_as_published() -> None:
 
 MCTS_PUBLISHED = [(0.3, 0.663), (0.35, 0.684)]
 """The search bot at seat 0 and 1: its win rate and optimal share over 40 seeded games each (seeds 2026, 2027)."""
+
+
+@pytest.mark.slow
+def test_the_400_playout_search_against_optimal_play_as_published() -> None:
+    """``mcts400`` over 400 seeded games a seat (seeds 2026, 2027): its win rate and share of optimal choices."""
+    solution = bot_page_solution("cheeky-monkey")
+    figures = []
+    for seat in (0, 1):
+        played = play_against(solution, CHEEKY_MONKEY.bot_named("mcts400"), seat, 400, seed=2026 + seat)
+        figures.append((played.payoff, round(played.optimal_share, 4)))
+    assert figures == [(0.3475, 0.6715), (0.3375, 0.6652)]
