@@ -360,6 +360,7 @@ def test_a_bot_whose_extra_is_missing_is_offered_as_unavailable_and_a_room_with_
             "heuristic",
             "expectimax",
             "mcts",
+            "mcts400",
             "strongest",
         }
         body = {"preset": "standard", "seats": [{"name": "Ann"}, {"name": "Lea", "bot": "learned"}]}
