@@ -92,14 +92,12 @@ def main() -> None:
     if args.workers > 1:
         with multiprocessing.Pool(args.workers) as pool:
             pairs = pool.map(_pair, jobs, chunksize=8)
-        cpu = sum(os.times()[2:4])
     else:
         pairs = [_pair(job) for job in jobs]
-        cpu = 0.0
+    cpu = sum(os.times()[2:4])  # the workers' CPU, once they have finished (none without workers)
     plain = sum(before for before, _ in pairs)
     searched = sum(after for _, after in pairs)
     gains = [after - before for before, after in pairs]
-    wins = round(searched)
     n = args.games
     mean = sum(gains) / n
     spread = math.sqrt(sum((g - mean) ** 2 for g in gains) / (n - 1)) if n > 1 else 0.0
@@ -110,7 +108,7 @@ def main() -> None:
         f"CPU {time.process_time() - start + cpu:.0f} s, clock {time.perf_counter() - wall:.0f} s, "
         f"load {os.getloadavg()[0]:.2f}"
     )
-    print(f"search bot's share of wins {searched:g} (about {wins}) of {n}; expectimax in the same seat {plain:g}")
+    print(f"search bot's wins {searched:g} of {n}; expectimax in the same seat {plain:g}")
 
 
 if __name__ == "__main__":
