@@ -129,13 +129,13 @@ def test_a_risk_or_depth_that_makes_no_sense_is_refused() -> None:
             ExpectimaxBot(depth)
     for iterations in (0, -3, 2.0, True):
         with pytest.raises(InvalidValueError, match="iterations must be"):
-            MCTSBot(iterations)  # type: ignore[arg-type]
+            MCTSBot(iterations)
     for exploration in (0, -1.0, "1", False):
         with pytest.raises(InvalidValueError, match="exploration must be"):
-            MCTSBot(10, exploration)  # type: ignore[arg-type]
+            MCTSBot(10, exploration)
     for endgame in (-1, 2.5, True, "16"):
         with pytest.raises(InvalidValueError, match="endgame must be"):
-            MCTSBot(10, 0.3, endgame)  # type: ignore[arg-type]
+            MCTSBot(10, 0.3, endgame)
 
 
 def _tiny(elephants: int, seals: int) -> Ruleset:

@@ -184,16 +184,18 @@ class MCTSBot:
 
     __slots__ = ("_expectimax", "endgame", "exploration", "iterations")
 
-    def __init__(self, iterations: int = 1000, exploration: float = 0.3, endgame: int | None = 16) -> None:
+    def __init__(self, iterations: object = 1000, exploration: object = 0.3, endgame: object = 16) -> None:
+        # Typed object and checked here, as the other bots' settings: compiled (mypyc), an int parameter would
+        # refuse a float with a bare TypeError on entry instead of these errors.
         if not is_whole_number(iterations) or iterations < 1:
             raise InvalidValueError(f"iterations must be a positive integer, got {iterations!r}")
         if isinstance(exploration, bool) or not isinstance(exploration, int | float) or not exploration > 0:
             raise InvalidValueError(f"exploration must be a positive number, got {exploration!r}")
         if endgame is not None and (not is_whole_number(endgame) or endgame < 0):
             raise InvalidValueError(f"endgame must be None or a whole number of tokens, got {endgame!r}")
-        self.iterations = iterations
+        self.iterations: int = iterations
         self.exploration = float(exploration)
-        self.endgame = endgame
+        self.endgame: int | None = endgame
         self._expectimax = ExpectimaxBot()
 
     def choose(self, state: GameState, rng: random.Random) -> Action:
@@ -370,5 +372,5 @@ class QuickMCTSBot(MCTSBot):
 
     kind: Final = "mcts400"
 
-    def __init__(self, iterations: int = 400, exploration: float = 0.3, endgame: int | None = 16) -> None:
+    def __init__(self, iterations: object = 400, exploration: object = 0.3, endgame: object = 16) -> None:
         super().__init__(iterations, exploration, endgame)
