@@ -258,3 +258,22 @@ def test_gymnasiums_check_env_passes_at_tiny_limits_unless_its_own_first_step_is
                 check_env(solo)
                 passed += 1
     assert passed >= (3 if (kind, name) == ("max_turns", "cheeky-monkey") else 0)
+
+
+def test_gymnasiums_own_one_step_time_limit_fails_its_own_check_env() -> None:
+    """The allowance above is the checker's, not the adapter's: CartPole under Gymnasium's own TimeLimit of 1 fails it.
+
+    At a limit of 2 the same environment passes, so it is the one-step limit alone that the checker refuses.
+    """
+    import gymnasium
+    from gymnasium.wrappers import TimeLimit
+
+    for limit, refused in ((1, True), (2, False)):
+        cart = TimeLimit(gymnasium.make("CartPole-v1").unwrapped, max_episode_steps=limit)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # CartPole's unbounded observation box draws a warning
+            if refused:
+                with pytest.raises(AssertionError, match="truncates after 1 step"):
+                    check_env(cart, skip_render_check=True)
+            else:
+                check_env(cart, skip_render_check=True)
