@@ -14,7 +14,7 @@ from importlib.resources.abc import Traversable
 from typing import Any
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Page, Route, expect
 
 from cheekymonkey.cheeky.game import CHEEKY_MONKEY, CheekyMonkey
 from cheekymonkey.cheeky.rules import Ruleset
@@ -109,3 +109,54 @@ def test_web_lobby_shows_each_games_usual_seat_count_and_follows_the_game_and_th
         expect(rows).to_have_count(4)
         page.select_option("#game", "guess")
         expect(rows).to_have_count(2)
+
+
+def _held_until(page: Page, held: list[Route], count: int) -> None:
+    """Let the page run until ``count`` drawing requests are held (each is asked for as its game is chosen)."""
+    for _ in range(200):
+        if len(held) >= count:
+            return
+        page.wait_for_timeout(25)
+    raise AssertionError(f"{len(held)} drawing requests held, {count} expected")
+
+
+@pytest.mark.slow
+def test_web_lobby_a_room_made_while_the_games_drawing_loads_is_a_room_of_that_game(server: LiveServer) -> None:
+    """In Chromium: while a game's drawing is held back, the form already has that game's seats and bots.
+
+    A room made then is made (the drawing adds only the custom rules editor and the tagline), and a drawing that
+    arrives after another game was chosen changes nothing.
+    """
+    games = options_of(server)
+    with chromium() as browser, open_pages(browser) as pages:
+        page = pages.open(server.url + "/")
+        page.wait_for_selector("body[data-ready]")
+        held: list[Route] = []
+
+        def hold(route: Route) -> None:
+            held.append(route)
+
+        page.route("**/static/games/*.js", hold)
+        # The first game's seats hold its heuristic bots; the guessing game has only a random bot.
+        page.select_option("#game", "guess")
+        _held_until(page, held, 1)
+        expect(page.locator("#seats .seat-row")).to_have_count(games["guess"]["default_seats"])
+        expect(page.locator("#seats .seat-row:nth-child(2) .seat-kind")).to_have_value("random")
+        page.click("button[type=submit]")
+        expect(page.locator("#link-list .watch-row")).to_have_count(1)
+        expect(page.locator("#lobby-error")).to_have_text("")
+        held.pop().continue_()
+        # Too Many Monkeys chosen, then the guessing game before its drawing comes; whatever the guessing game
+        # asks for comes first, Too Many Monkeys' drawing last.
+        page.select_option("#game", "too-many-monkeys")
+        _held_until(page, held, 1)
+        page.select_option("#game", "guess")
+        expect(page.locator("#title")).to_have_text(games["guess"]["title"])
+        for route in reversed(held):
+            route.continue_()
+        page.wait_for_function("() => typeof GAMES['too-many-monkeys'] === 'object'")
+        page.evaluate("() => new Promise((done) => setTimeout(done, 50))")
+        expect(page.locator("#title")).to_have_text(games["guess"]["title"])
+        expect(page.locator("#preset option")).to_have_text(list(games["guess"]["presets"]))
+        expect(page.locator("#custom > :not(legend)")).to_have_count(0)
+        expect(page.locator("#seats .seat-row")).to_have_count(games["guess"]["default_seats"])

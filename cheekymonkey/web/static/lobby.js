@@ -80,23 +80,29 @@
   }
 
   async function chooseGame(name) {
-    game = options.games.find((g) => g.name === name);
-    drawing = await loadGame(game.name);
+    // Everything a room is made from is set before the first wait, so the form sent at any moment names one
+    // game and its own seats, bots and presets; the drawing only adds the custom rules editor and the tagline.
+    const chosen = options.games.find((g) => g.name === name);
+    game = chosen;
+    drawing = null;
     document.getElementById("title").textContent = game.title;
-    if (drawing && drawing.tagline) document.getElementById("tagline").textContent = drawing.tagline;
     document.title = game.title + ": make a room";
     preset.textContent = "";
     for (const presetName of Object.keys(game.presets)) preset.appendChild(new Option(presetName, presetName));
     custom.hidden = true;
     custom.querySelectorAll(":scope > :not(legend)").forEach((node) => node.remove());
+    seatList.textContent = "";
+    seatList.appendChild(seatRow(0, "human"));
+    fitSeats(usualSeats());
+    const loaded = await loadGame(chosen.name);
+    if (game !== chosen) return; // another game was chosen while this one's drawing loaded
+    drawing = loaded;
+    if (drawing && drawing.tagline) document.getElementById("tagline").textContent = drawing.tagline;
     if (drawing && drawing.customRules) {
       drawing.customRules.build(custom);
       drawing.customRules.fill(Object.values(game.presets)[0]);
       preset.appendChild(new Option("custom", "custom"));
     }
-    seatList.textContent = "";
-    seatList.appendChild(seatRow(0, "human"));
-    fitSeats(usualSeats());
   }
 
   // One link to hand out: who it is for, a button that opens it, the link itself to copy.
