@@ -16,9 +16,11 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
+import gymnasium
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
+from gymnasium.wrappers import TimeLimit
 from pettingzoo import test as pettingzoo_test
 
 from cheekymonkey.games import GAME_NAMES, game_named
@@ -265,9 +267,6 @@ def test_gymnasiums_own_one_step_time_limit_fails_its_own_check_env() -> None:
 
     At a limit of 2 the same environment passes, so it is the one-step limit alone that the checker refuses.
     """
-    import gymnasium
-    from gymnasium.wrappers import TimeLimit
-
     for limit, refused in ((1, True), (2, False)):
         cart = TimeLimit(gymnasium.make("CartPole-v1").unwrapped, max_episode_steps=limit)
         with warnings.catch_warnings():

@@ -306,26 +306,17 @@ def test_each_bot_against_optimal_play_as_published(game_name: str, bot: str) ->
             assert exact[seat] <= solution.value(solution.root)[seat] + 1e-9
 
 
-@pytest.mark.slow
-def test_the_search_bot_against_optimal_play_as_published() -> None:
-    solution = bot_page_solution("cheeky-monkey")
-    figures = []
-    for seat in (0, 1):
-        played = play_against(solution, CHEEKY_MONKEY.bot_named("mcts"), seat, 400, seed=2026 + seat)
-        figures.append((played.payoff, round(played.optimal_share, 4)))
-    assert figures == MCTS_PUBLISHED
-
-
-MCTS_PUBLISHED = [(0.3325, 0.6631), (0.36, 0.6612)]
-"""The search bot at seat 0 and 1: its win rate and optimal share over 400 seeded games each (seeds 2026, 2027)."""
+SEARCH_PUBLISHED = {"mcts": [(0.3325, 0.6631), (0.36, 0.6612)], "mcts400": [(0.3475, 0.6715), (0.3375, 0.6652)]}
+"""Each search bot at seat 0 and 1: its win rate and optimal share over 400 seeded games each (seeds 2026, 2027)."""
 
 
 @pytest.mark.slow
-def test_the_400_playout_search_against_optimal_play_as_published() -> None:
-    """``mcts400`` over 400 seeded games a seat (seeds 2026, 2027): its win rate and share of optimal choices."""
+@pytest.mark.parametrize("bot", sorted(SEARCH_PUBLISHED))
+def test_the_search_bots_against_optimal_play_as_published(bot: str) -> None:
+    """``mcts`` and ``mcts400`` over 400 seeded games a seat (seeds 2026, 2027): win rate, optimal share."""
     solution = bot_page_solution("cheeky-monkey")
     figures = []
     for seat in (0, 1):
-        played = play_against(solution, CHEEKY_MONKEY.bot_named("mcts400"), seat, 400, seed=2026 + seat)
+        played = play_against(solution, CHEEKY_MONKEY.bot_named(bot), seat, 400, seed=2026 + seat)
         figures.append((played.payoff, round(played.optimal_share, 4)))
-    assert figures == [(0.3475, 0.6715), (0.3375, 0.6652)]
+    assert figures == SEARCH_PUBLISHED[bot]
