@@ -208,6 +208,44 @@ def test_the_bots_are_registered_by_name_with_the_memory_bound_a_server_passes()
             ExpectimaxBot(depth=depth)
     with pytest.raises(InvalidValueError, match="expected a state where a player decides"):
         ExpectimaxBot().action_values(new_game(2))
+    for playouts in (-1, "100", 1.5, True):
+        with pytest.raises(InvalidValueError, match="playouts must be an integer of at least 0"):
+            ExpectimaxBot(playouts=playouts)
+
+
+def _aimed_decisions(players: int, seeds: range) -> list[GameState]:
+    """The Do Not Disturb's and the Skip's decisions with three options or more, from seeded search games."""
+    found = []
+    for seed in seeds:
+        for state, _ in _decisions([ExpectimaxBot() for _ in range(players)], seed, limit=2_000):
+            if state.phase in (Phase.DISTURB, Phase.SKIP) and len(legal_actions(state)) >= 3:
+                found.append(state)
+    return found
+
+
+def test_the_playouts_choose_among_the_searchs_three_best_aimed_options_and_change_some_choices() -> None:
+    """Aimed choices: one of the search's three best, replayed from the rng, and not always the search's pick.
+
+    Every other choice is the plain search's, whatever the stream.
+    """
+    states = _aimed_decisions(3, range(4))
+    assert len(states) >= 10
+    search = ExpectimaxBot()
+    playing = ExpectimaxBot(playouts=60)
+    changed = 0
+    for number, state in enumerate(states):
+        values = search.action_values(state)
+        ranked = [action for action, _ in sorted(values, key=lambda entry: entry[1], reverse=True)]
+        chosen = playing.choose(state, random.Random(number))
+        assert chosen in ranked[:3]
+        assert playing.choose(state, random.Random(number)) == chosen
+        changed += chosen != search.choose(state, random.Random(number))
+    assert 0 < changed < len(states)
+    for state, action in _decisions([ExpectimaxBot(), HeuristicBot()], seed=5, limit=120):
+        if state.seat == 0 and state.phase not in (Phase.DISTURB, Phase.SKIP):
+            assert playing.choose(state, random.Random(7)) == action
+    assert repr(playing) == "ExpectimaxBot(depth=2, playouts=60)"
+    assert repr(search) == "ExpectimaxBot(depth=2)"
 
 
 def test_the_position_value_is_a_share_of_the_game_between_the_seats() -> None:

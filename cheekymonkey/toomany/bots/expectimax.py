@@ -18,6 +18,7 @@ from cheekymonkey.errors import InvalidValueError
 from cheekymonkey.toomany.actions import REVEALS, Action
 from cheekymonkey.toomany.bots.base import paused_gc
 from cheekymonkey.toomany.bots.evaluation import position_value
+from cheekymonkey.toomany.bots.heuristic import HeuristicBot
 from cheekymonkey.toomany.engine import apply, chance_pool, legal_actions
 from cheekymonkey.toomany.state import GameState, Phase
 
@@ -28,6 +29,12 @@ _DRAW: Final = Phase.DRAW
 _CHOSEN_DRAW: Final = Phase.CHOSEN_DRAW
 _TURN_UP: Final = Phase.TURN_UP
 _OVER: Final = Phase.OVER
+_DISTURB: Final = Phase.DISTURB
+_SKIP: Final = Phase.SKIP
+_RIVALS: Final = HeuristicBot()
+"""How the playouts play every seat: by the heuristic's rules of thumb, which decide in microseconds."""
+_PLAYED_OPTIONS: Final = 3
+"""How many options of an aimed choice are played out: the search's best, so a table of six stays fast."""
 
 
 def _check_whole(name: str, value: object, least: int) -> int:
@@ -48,22 +55,33 @@ class ExpectimaxBot:
     :func:`position_value`, as it is past ``depth`` cards revealed, where the search stops. Values are
     memoised within a decision; nothing is kept from one decision to the next.
 
+    With ``playouts`` above 0, the two choices that aim at an opponent, the Do Not Disturb's card and the
+    Skip's seat, are made by playing options out instead: the search's three best options, each that many
+    times, until the bot's next turn begins (or the round ends), every seat playing by the heuristic's rules
+    of thumb, and the position reached valued by :func:`position_value`. Every option is played out on the
+    same random streams, drawn from ``rng``, so the options are compared on the same luck. A playout that
+    wins the game counts 1; ties go to the option the search ranks higher.
+
     Args:
         depth: How many cards revealed to look ahead, 1 or more.
         memory: The most positions the memo holds during a decision (it starts again empty past that).
+        playouts: How many playouts each option of an aimed choice gets; 0 (the default) decides them by the
+            search, as every other choice.
 
     Raises:
-        InvalidValueError: If ``depth`` or ``memory`` is not a positive integer.
+        InvalidValueError: If ``depth`` or ``memory`` is not a positive integer, or ``playouts`` is not a
+            whole number of at least 0.
     """
 
-    __slots__ = ("_memo", "depth", "memory")
+    __slots__ = ("_memo", "depth", "memory", "playouts")
 
     kind: Final = "expectimax"
     """The bot's kind, as :func:`~cheekymonkey.toomany.bot_named` knows it."""
 
-    def __init__(self, depth: object = 2, *, memory: object = 100_000) -> None:
+    def __init__(self, depth: object = 2, *, memory: object = 100_000, playouts: object = 0) -> None:
         self.depth = _check_whole("depth", depth, 1)
         self.memory = _check_whole("memory", memory, 1)
+        self.playouts = _check_whole("playouts", playouts, 0)
         self._memo: dict[tuple[object, ...], float] = {}
 
     @property
@@ -72,11 +90,35 @@ class ExpectimaxBot:
         return len(self._memo)
 
     def choose(self, state: GameState, rng: random.Random) -> Action:
-        """Return the action of highest expected value (``rng`` is not used: the bot is deterministic)."""
+        """Return the action of highest expected value.
+
+        ``rng`` is used only by the playouts: with ``playouts`` 0 the bot is deterministic.
+        """
         actions = legal_actions(state)
         if len(actions) == 1:
             return actions[0]
-        return max(self.action_values(state), key=_value_of)[0]
+        values = self.action_values(state)
+        phase = state.phase
+        if self.playouts and (phase is _DISTURB or phase is _SKIP):
+            ranked = sorted(values, key=_value_of, reverse=True)  # stable: ties stay in the listed order
+            return self._played_out(state, [action for action, _ in ranked[:_PLAYED_OPTIONS]], rng)
+        return max(values, key=_value_of)[0]
+
+    def _played_out(self, state: GameState, actions: list[Action], rng: random.Random) -> Action:
+        """The option whose playouts value the bot's position highest; ties go to the option listed first."""
+        me = state.seat
+        seeds = [rng.getrandbits(64) for _ in range(self.playouts)]
+        best = actions[0]
+        best_total = -1.0
+        with paused_gc():
+            for action in actions:
+                after = apply(state, action)
+                total = 0.0
+                for seed in seeds:
+                    total += _play_out(after, me, random.Random(seed))
+                if total > best_total:
+                    best, best_total = action, total
+        return best
 
     def action_values(self, state: GameState) -> tuple[tuple[Action, float], ...]:
         """Every legal action in a deciding ``state`` with its expected value to the player, as the bot sees it.
@@ -130,8 +172,39 @@ class ExpectimaxBot:
         return value
 
     def __repr__(self) -> str:
+        if self.playouts:
+            return f"ExpectimaxBot(depth={self.depth!r}, playouts={self.playouts!r})"
         return f"ExpectimaxBot(depth={self.depth!r})"
 
 
 def _value_of(entry: tuple[Action, float]) -> float:
     return entry[1]
+
+
+def _play_out(state: GameState, me: int, rng: random.Random) -> float:
+    """``me``'s position value when its next turn begins, or the round ends, every seat playing the heuristic."""
+    cards = 0
+    for row in state.rows:
+        cards += len(row)
+    rivals = _RIVALS
+    while True:
+        phase = state.phase
+        if phase is _OVER:
+            return 1.0 if state.seat == me else 0.0
+        if phase is _TURN_UP or phase is _DRAW or phase is _CHOSEN_DRAW:
+            pool = chance_pool(state)
+            left = rng.randrange(sum(pool))
+            index = 0
+            for count in pool:
+                left -= count
+                if left < 0:
+                    break
+                index += 1
+            state = apply(state, REVEALS[index])
+            continue
+        now = 0
+        for row in state.rows:
+            now += len(row)
+        if now != cards or (phase is _START and state.seat == me):
+            return position_value(state, me)  # the round is over (TM22), or the bot's next turn begins
+        state = apply(state, rivals.choose(state, rng))
