@@ -19,7 +19,7 @@ from cheekymonkey.toomany.actions import REVEALS, Action
 from cheekymonkey.toomany.bots.base import paused_gc
 from cheekymonkey.toomany.bots.evaluation import position_value
 from cheekymonkey.toomany.bots.heuristic import HeuristicBot
-from cheekymonkey.toomany.engine import apply, chance_pool, legal_actions
+from cheekymonkey.toomany.engine import apply, chance_pool, legal_actions, resolve_chance
 from cheekymonkey.toomany.state import GameState, Phase
 
 __all__ = ["ExpectimaxBot"]
@@ -183,28 +183,15 @@ def _value_of(entry: tuple[Action, float]) -> float:
 
 def _play_out(state: GameState, me: int, rng: random.Random) -> float:
     """``me``'s position value when its next turn begins, or the round ends, every seat playing the heuristic."""
-    cards = 0
-    for row in state.rows:
-        cards += len(row)
+    round_played = state.round
     rivals = _RIVALS
     while True:
         phase = state.phase
         if phase is _OVER:
             return 1.0 if state.seat == me else 0.0
         if phase is _TURN_UP or phase is _DRAW or phase is _CHOSEN_DRAW:
-            pool = chance_pool(state)
-            left = rng.randrange(sum(pool))
-            index = 0
-            for count in pool:
-                left -= count
-                if left < 0:
-                    break
-                index += 1
-            state = apply(state, REVEALS[index])
-            continue
-        now = 0
-        for row in state.rows:
-            now += len(row)
-        if now != cards or (phase is _START and state.seat == me):
+            state = resolve_chance(state, rng)
+        elif state.round != round_played or (phase is _START and state.seat == me):
             return position_value(state, me)  # the round is over (TM22), or the bot's next turn begins
-        state = apply(state, rivals.choose(state, rng))
+        else:
+            state = apply(state, rivals.choose(state, rng))
