@@ -192,3 +192,16 @@ def test_the_candidate_that_held_is_registered_and_the_one_that_did_not_is_not()
         )
     assert repr(cheeky_bots.bot_named("mcts")).startswith("MCTSBot(iterations=1000,")
     assert repr(too_many_bots.bot_named("strongest")) == repr(too_many_bots.bot_named(too_many_bots.STRONGEST))
+
+
+TOO_MANY_CANDIDATE = "### A candidate stronger bot: the search that plays out its aimed choices"
+
+
+def test_the_aimed_playouts_candidates_counts_in_prose_give_their_percentages() -> None:
+    """Every "N of M ... (P%)" in the section of the aimed-playouts candidate: P is N / M to one decimal."""
+    text = PAGES["too-many-monkeys"].read_text(encoding="utf-8")
+    section = text[text.index(TOO_MANY_CANDIDATE) :]
+    found = re.findall(r"([\d,]+) (?:wins )?of ([\d,]+)[^(.;]*?\((\d+\.\d%)\)", section)
+    assert len(found) == 4, found  # the search's three steps on the same seeds, the candidate on exploration seeds
+    for wins, games, percent in found:
+        assert _percent(_number(wins) / _number(games)) == percent, (wins, games, percent)
