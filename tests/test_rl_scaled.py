@@ -32,6 +32,8 @@ _DICT_OBSERVATION_WARNINGS = {
     "Observation is not a NumPy array",
     "Observation space for each agent probably should be gymnasium.spaces.box or gymnasium.spaces.discrete",
 }
+_MOST_GAMES = 10
+"""The most seeded games each adapter plays to give more than 30 observations between them."""
 
 
 def _warnings_of(check: Callable[[], object]) -> set[str]:
@@ -68,7 +70,9 @@ def _expected(encoding: Any, state: Any, seat: int | None) -> np.ndarray[Any, An
 def test_scaled_observations_are_the_entries_over_their_bounds_bit_for_bit(name: str, players: int) -> None:
     """The pure-Python quotients and every adapter's float32 arrays equal numpy's float32 division exactly.
 
-    Each adapter plays a seeded game of random legal moves, and every observation it gives is checked.
+    Each adapter plays a seeded game of random legal moves, and every observation it gives is checked; each
+    plays another game while the three have given 30 observations or fewer (a game of short games, such as
+    Leduc poker's hands, needs several), up to a cap.
     """
     game = game_named(name)
     encoding = game.encoding(players)
@@ -87,45 +91,49 @@ def test_scaled_observations_are_the_entries_over_their_bounds_bit_for_bit(name:
     box = solo.observation_space
     assert isinstance(box, gymnasium.spaces.Box)
     assert np.array_equal(box.high, np.ones(encoding.observation_size, np.float32))
-    observation, info = solo.reset(seed=players)
-    steps = 0
-    while True:
-        check(solo.game_state, 1, observation)
-        steps += 1
-        observation, _, terminated, truncated, info = solo.step(rng.choice(np.flatnonzero(info["action_mask"])))
-        if terminated or truncated:
-            check(solo.game_state, 1, observation)
-            break
-
     aec = GameEnv(players=players, game=name, scaled=True)
     spaces = aec.observation_space("player_0")
     assert isinstance(spaces, gymnasium.spaces.Dict)
     agent_box = spaces["observation"]
     assert isinstance(agent_box, gymnasium.spaces.Box)
     assert np.array_equal(agent_box.high, box.high)
-    aec.reset(seed=players)
-    for agent in aec.agent_iter():
-        observation, _, terminated, truncated, _ = aec.last()
-        check(aec.game_state, aec.possible_agents.index(agent), observation["observation"])
-        steps += 1
-        legal = np.flatnonzero(observation["action_mask"])
-        aec.step(None if terminated or truncated else int(rng.choice(legal)))
-
     spiel = load(players=players, game=name, scaled=True)
-    state = spiel.new_initial_state()
     observer = make_observation(spiel)
-    while not state.is_terminal():
-        for seat in range(players):
-            check(state.game_state, seat, state.observation_tensor(seat))
-            observer.set_from(state, seat)
-            check(state.game_state, seat, observer.tensor)
-        steps += 1
-        if state.is_chance_node():
-            outcomes, weights = zip(*state.chance_outcomes(), strict=True)
-            state.apply_action(rng.choices(outcomes, weights)[0])
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-    assert steps > 30
+    steps = 0
+    for number in range(_MOST_GAMES):
+        seed = players + 100 * number
+        observation, info = solo.reset(seed=seed)
+        while True:
+            check(solo.game_state, 1, observation)
+            steps += 1
+            observation, _, terminated, truncated, info = solo.step(rng.choice(np.flatnonzero(info["action_mask"])))
+            if terminated or truncated:
+                check(solo.game_state, 1, observation)
+                break
+
+        aec.reset(seed=seed)
+        for agent in aec.agent_iter():
+            observation, _, terminated, truncated, _ = aec.last()
+            check(aec.game_state, aec.possible_agents.index(agent), observation["observation"])
+            steps += 1
+            legal = np.flatnonzero(observation["action_mask"])
+            aec.step(None if terminated or truncated else int(rng.choice(legal)))
+
+        state = spiel.new_initial_state()
+        while not state.is_terminal():
+            for seat in range(players):
+                check(state.game_state, seat, state.observation_tensor(seat))
+                observer.set_from(state, seat)
+                check(state.game_state, seat, observer.tensor)
+            steps += 1
+            if state.is_chance_node():
+                outcomes, weights = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(outcomes, weights)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        if steps > 30:
+            break
+    assert steps > 30, f"{_MOST_GAMES} games in each adapter gave only {steps} observations"
     assert len(inside) > 3  # entries strictly between 0 and 1: the scaling did something
 
 

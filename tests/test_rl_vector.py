@@ -90,25 +90,43 @@ def test_the_fast_opponents_loops_give_what_the_plain_loop_gives(
 
 
 class CountingEngineSteps(SoloVectorEnv):
-    """Counts, before each step of the engine's kernels, the games it steps where a seat decides."""
+    """Counts, before each step of the engine's kernels, the games it steps where a seat decides.
+
+    Only the outermost call is counted: an engine without a kernel of its own for chosen games (Leduc poker's)
+    has the general ``_advance_where``, which steps every game through ``_advance`` and puts back the rows of
+    the games left alone; that inner step is part of the outer one, not another.
+    """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.decisions_stepped = 0
         engine = self.engine
         advance, advance_where = engine._advance, engine._advance_where
+        stepping = [False]  # whether a counted call is under way
 
-        def count(states: BatchState, where: npt.NDArray[np.bool_]) -> None:
+        def count(states: BatchState, where: npt.NDArray[np.bool_]) -> bool:
+            if stepping[0]:
+                return False
             deciding = where & ~(states.terminated | states.truncated) & (states.current_player >= 0)
             self.decisions_stepped += int(np.count_nonzero(deciding))
+            stepping[0] = True
+            return True
 
         def counted(states: BatchState, actions: npt.NDArray[np.int64]) -> int:
-            count(states, np.ones(states.batch_size, np.bool_))
-            return advance(states, actions)
+            outer = count(states, np.ones(states.batch_size, np.bool_))
+            try:
+                return advance(states, actions)
+            finally:
+                if outer:
+                    stepping[0] = False
 
         def counted_where(states: BatchState, actions: npt.NDArray[np.int64], where: npt.NDArray[np.bool_]) -> int:
-            count(states, where)
-            return advance_where(states, actions, where)
+            outer = count(states, where)
+            try:
+                return advance_where(states, actions, where)
+            finally:
+                if outer:
+                    stepping[0] = False
 
         engine._advance = counted  # type: ignore[method-assign]
         engine._advance_where = counted_where  # type: ignore[method-assign]

@@ -79,6 +79,8 @@ def _opponent(name: str) -> str:
 
 RANKED = sorted({*BUILT_IN_GAMES} | {name for name in LEARNABLE if "heuristic" in game_named(name).bot_names()})
 """The games with encodings and a ``heuristic`` bot (the built-in games among them): the league here ranks it."""
+_MOST_LEAGUES = 10
+"""The most seeds tried for a tiny league whose wins have no tie."""
 
 
 @pytest.mark.parametrize("name", LEARNABLE)
@@ -263,33 +265,37 @@ def test_a_seeded_tiny_league_ranks_the_entries_as_its_games_imply(name: str) ->
 
     In a league where every pair plays the same number of games, the Bradley-Terry ratings order the entries
     as their total wins do; the wins are counted here from the games played again at Tables, not read from
-    the league. Each interval holds its rating, and the league repeats exactly.
+    the league. Each interval holds its rating, and the league repeats exactly. The league's seed is the first
+    from 11 whose wins have no tie (so that the order is the games' own), within a few seeds.
     """
     entries: dict[str, Any] = {
         "random": "random",
         "heuristic": "heuristic",
         "first_legal": PolicyBot(first_legal, game_named(name)),
     }
-    progress: list[SimulationProgress] = []
     games = 10
-    result = league(list(entries.values()), games, seed=11, game=name, progress=progress.append)
-    assert [p.first + "-" + p.second for p in result.pairings] == [
-        "random-heuristic",
-        "random-first_legal",
-        "heuristic-first_legal",
-    ]
-    assert [p.seed for p in result.pairings] == [11, 11 + games, 11 + 2 * games]
-    wins = _replayed_wins(result, entries, name)
-    assert {line.name: line.wins for line in result.standings} == pytest.approx(wins)
+    for seed in range(11, 11 + _MOST_LEAGUES):
+        progress: list[SimulationProgress] = []
+        result = league(list(entries.values()), games, seed=seed, game=name, progress=progress.append)
+        assert [p.first + "-" + p.second for p in result.pairings] == [
+            "random-heuristic",
+            "random-first_legal",
+            "heuristic-first_legal",
+        ]
+        assert [p.seed for p in result.pairings] == [seed, seed + games, seed + 2 * games]
+        wins = _replayed_wins(result, entries, name)
+        assert {line.name: line.wins for line in result.standings} == pytest.approx(wins)
+        if len(set(wins.values())) == 3:  # no tie, so the order is the games' own
+            break
+    assert len(set(wins.values())) == 3, f"the leagues of seeds 11 to {seed} each tie: {wins}"
     by_wins = sorted(wins, key=lambda entry: -wins[entry])
-    assert len(set(wins.values())) == 3  # no tie, so the order is the games' own
     assert [line.name for line in result.standings] == by_wins
     for line in result.standings:
         assert line.low < line.rating < line.high
         assert line.games == 2 * games
     assert sum(line.rating for line in result.standings) / 3 == pytest.approx(1500.0)
     assert progress[-1].games_done == progress[-1].games == 3 * games
-    assert league(list(entries.values()), games, seed=11, game=name) == result
+    assert league(list(entries.values()), games, seed=seed, game=name) == result
 
 
 def test_a_league_refuses_fewer_than_two_entries_and_rules_that_seat_more() -> None:

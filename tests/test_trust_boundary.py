@@ -473,29 +473,57 @@ def _room_at_a_draw(server: Any, game: str, players: int) -> tuple[dict[str, Any
     raise AssertionError(f"no room of {game} under seed 100 starts with a draw")  # pragma: no cover
 
 
-def _room_before_chance(server: Any, game: str, players: int) -> tuple[dict[str, Any], Any, int, Any]:
-    """A room of people where the seat to move may hand the turn to chance: the room, held, the seat, the action.
+def _seat_tokens(server: Any, room: dict[str, Any]) -> list[str]:
+    """Each seat's token: from its link, or claimed with its link's one-time code (a game with private cards)."""
+    from cheekymonkey.web.app import CLAIM_PREFIX
+    from tests.web_support import call, token_of
+
+    tokens: list[str] = []
+    for seat in range(len(room["seats"])):
+        token = token_of(room, seat)
+        if token.startswith(CLAIM_PREFIX):
+            status, claimed = call(server, "POST", "/api/claim", {"claim": token.removeprefix(CLAIM_PREFIX)})
+            assert status == 200, claimed
+            token = claimed["token"]
+        tokens.append(token)
+    return tokens
+
+
+def _room_before_chance(server: Any, game: str, players: int) -> tuple[dict[str, Any], Any, int, Any, list[str]]:
+    """A room of people where the seat to move may hand the turn to chance: room, held, seat, action, tokens.
 
     The action is the draw ``"d"`` where the game has one (the built-in games), else the first legal action after
-    which chance decides (Pig's roll: it starts with a decision, chance only after it).
+    which chance decides (Pig's roll: it starts with a decision, chance only after it). Where no seat to move has
+    one yet, each plays its first legal action through the room, until one has: in Leduc poker chance deals the
+    public card only once the first round of betting is over, never after a hand's first action.
     """
-    from tests.web_support import make_room
+    from tests.web_support import call, make_room
 
     found = game_named(game)
     for seed in range(100):
         room = make_room(server, *[f"P{seat}" for seat in range(players)], seed=seed, game=game)
         held = server.manager.rooms[room["room"]]
-        state = held.table.state
-        if held.table.to_move is None:
-            continue
-        if "d" in _legal_texts(held.table):
-            return room, held, held.table.to_move, found.parse_actions("d", state)[0]
-        leading = [action for action in found.legal_actions(state) if found.is_chance_node(found.apply(state, action))]
-        if leading:
-            return room, held, held.table.to_move, leading[0]
+        tokens = _seat_tokens(server, room)
+        for _ in range(_MOST_MOVES):
+            seat, state = held.table.to_move, held.table.state
+            if seat is None:
+                break
+            if "d" in _legal_texts(held.table):
+                return room, held, seat, found.parse_actions("d", state)[0], tokens
+            legal = found.legal_actions(state)
+            leading = [action for action in legal if found.is_chance_node(found.apply(state, action))]
+            if leading:
+                return room, held, seat, leading[0], tokens
+            body = {"version": held.version, "action": found.documents().to_document(legal[0])}
+            status, answer = call(server, "POST", "/api/move", body, token=tokens[seat])
+            assert status == 200, answer
     raise AssertionError(
-        f"no room of {game} under seed 100 lets the seat to move hand the turn to chance"
+        f"no room of {game} under seed 100 lets a seat to move hand the turn to chance within {_MOST_MOVES} moves"
     )  # pragma: no cover
+
+
+_MOST_MOVES = 50
+"""The most moves played through a room before a seat to move may hand the turn to chance."""
 
 
 def _stored(server: Any, room: dict[str, Any]) -> Any:
@@ -528,17 +556,17 @@ def test_a_posted_chance_outcome_or_another_seats_move_gets_409_and_changes_noth
     turn up is posted by the seat to move and by the other; then the mover's own draw is posted with the other
     seat's token.
     """
-    from tests.web_support import call, token_of
+    from tests.web_support import call
 
     game = game_named(name)
-    room, held, seat, draw = _room_before_chance(server, name, 2)
+    room, held, seat, draw, tokens = _room_before_chance(server, name, 2)
     version, state, stored = held.version, held.table.state, _stored(server, room)
     outcomes = [outcome for outcome, _ in game.chance_outcomes(game.apply(state, draw))]
     posts = [(anybody, game.documents().to_document(outcome)) for outcome in outcomes for anybody in (0, 1)]
     posts.append((1 - seat, game.documents().to_document(draw)))
     for who, document in posts:
         body = {"version": version, "action": document}
-        status, answer = call(server, "POST", "/api/move", body, token=token_of(room, who))
+        status, answer = call(server, "POST", "/api/move", body, token=tokens[who])
         assert status == 409, (who, document, answer)
         assert answer["table"]["version"] == held.version == version
         assert held.table.state is state
