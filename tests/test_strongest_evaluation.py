@@ -205,3 +205,40 @@ def test_the_aimed_playouts_candidates_counts_in_prose_give_their_percentages() 
     assert len(found) == 4, found  # the search's three steps on the same seeds, the candidate on exploration seeds
     for wins, games, percent in found:
         assert _percent(_number(wins) / _number(games)) == percent, (wins, games, percent)
+
+
+PAIRS_DECLARED = "**Its edge in paired games: declared before it was measured.**"
+PAIRS_MEASURED = "**What the pairs measured: no edge.**"
+
+
+def test_the_aimed_playouts_pairs_are_the_declared_steps_and_their_rates_and_gains_follow_from_the_counts() -> None:
+    """Each paired step as declared (seats, pairs, seeds); each rate is its wins over the pairs; the gain their gap.
+
+    The heading says "no edge": every gain lies within two standard errors of zero.
+    """
+    text = PAGES["too-many-monkeys"].read_text(encoding="utf-8")
+    declared = _rows(text, PAIRS_DECLARED)
+    measured = _rows(text, PAIRS_MEASURED)
+    assert len(declared) == len(measured) == 2
+    for (step, command, pairs, first), (where, games, mine, theirs, gain, changed, _) in zip(
+        declared, measured, strict=True
+    ):
+        flags = dict(re.findall(r"--(seats|games|seed) (\d+)", command))
+        seats, count, seed = int(flags["seats"]), int(flags["games"]), int(flags["seed"])
+        assert step == f"{seats} seats"
+        assert where.startswith(f"{seats} seats, ")
+        assert _number(pairs) == _number(games) == count
+        assert _number(first) == seed
+        assert where.endswith(f"seeds {seed:,} to {seed + count - 1:,}")
+        wins = []
+        for cell in (mine, theirs):
+            found = re.fullmatch(r"([\d,]+) wins, (\d+\.\d%)", cell)
+            assert found is not None, cell
+            wins.append(_number(found[1]))
+            assert found[2] == _percent(wins[-1] / count)
+        found = re.fullmatch(r"([+-]\d+\.\d) ± (\d+\.\d) points", gain)
+        assert found is not None, gain
+        assert float(found[1]) == round(100 * (wins[0] - wins[1]) / count, 1)
+        assert abs(float(found[1])) < 2 * float(found[2])
+        # A game whose result changed for the candidate's seat moves the gap by one win at most.
+        assert abs(wins[0] - wins[1]) <= float(changed.removesuffix("%")) / 100 * count
