@@ -95,6 +95,7 @@ def test_the_training_pipelines_and_the_studies_have_their_own_folders() -> None
         "search_tuning.py",
         "tmm_choice_study.py",
         "tmm_ladder.py",
+        "tmm_playouts_pairs.py",
         "mutation/mutation.sh",
         "mutation/mutation_score.py",
     }
