@@ -8,9 +8,6 @@
 
 The web front end's browser tests share two fixtures: ``browser``, the machine's Chromium (one per test
 module), and ``pages``, which opens pages on it for one test and fails the test on any script error.
-
-The tests marked slow run first. Spread over xdist's workers, a long test that starts near the end of a run
-keeps it going after the other workers have finished; started early, the short tests fill in around it.
 """
 
 from __future__ import annotations
@@ -38,11 +35,6 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Put the tests marked slow first, each group in its collected order (the sort is stable)."""
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 @pytest.fixture(scope="module")
