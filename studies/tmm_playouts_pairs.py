@@ -19,10 +19,9 @@ A shared win counts as a fraction (``1/k`` for each of ``k`` winners).
 from __future__ import annotations
 
 import argparse
-import math
-import multiprocessing
 import os
-import time
+
+from paired import play_pairs
 
 from cheekymonkey import play_game
 from cheekymonkey.toomany import TOO_MANY_MONKEYS
@@ -58,30 +57,17 @@ def main() -> None:
         "--workers", type=int, default=1, help="processes (default 1); the pairs are the same with any number"
     )
     args = parser.parse_args()
-    start = time.process_time()
-    wall = time.perf_counter()
     jobs = [(args.seed + game, game, args.seats, args.playouts) for game in range(args.games)]
-    if args.workers > 1:
-        with multiprocessing.Pool(args.workers) as pool:
-            pairs = pool.map(_pair, jobs, chunksize=8)
-    else:
-        pairs = [_pair(job) for job in jobs]
-    cpu = sum(os.times()[2:4])  # the workers' CPU, once they have finished (none without workers)
-    plain = sum(before for before, _ in pairs)
-    candidate = sum(after for _, after in pairs)
-    gains = [after - before for before, after in pairs]
-    n = args.games
-    mean = sum(gains) / n
-    spread = math.sqrt(sum((g - mean) ** 2 for g in gains) / (n - 1)) if n > 1 else 0.0
+    pairs = play_pairs(_pair, jobs, args.workers)
+    n = pairs.games
     print(
         f"ExpectimaxBot(playouts={args.playouts}), {args.seats} seats, seeds {args.seed}-{args.seed + n - 1}: "
-        f"candidate {candidate / n:.1%}, the plain search in the same seat {plain / n:.1%}, "
-        f"gain {mean * 100:+.1f} +- {spread / math.sqrt(n) * 100:.1f} points (standard error), "
-        f"{sum(1 for g in gains if g) / n:.1%} of games changed, "
-        f"CPU {time.process_time() - start + cpu:.0f} s, clock {time.perf_counter() - wall:.0f} s, "
+        f"candidate {pairs.after / n:.1%}, the plain search in the same seat {pairs.before / n:.1%}, "
+        f"gain {pairs.gain * 100:+.1f} +- {pairs.error * 100:.1f} points (standard error), "
+        f"{pairs.changed:.1%} of games changed, CPU {pairs.cpu:.0f} s, clock {pairs.clock:.0f} s, "
         f"load {os.getloadavg()[0]:.2f}"
     )
-    print(f"candidate's wins {candidate:g} of {n}; the plain search in the same seat {plain:g}")
+    print(f"candidate's wins {pairs.after:g} of {n}; the plain search in the same seat {pairs.before:g}")
 
 
 if __name__ == "__main__":

@@ -92,6 +92,7 @@ def test_the_training_pipelines_and_the_studies_have_their_own_folders() -> None
     assert {path.relative_to(ROOT / "studies").as_posix() for path in _files(ROOT / "studies")} == {
         "README.md",
         "batched_choice.py",
+        "paired.py",
         "search_tuning.py",
         "tmm_choice_study.py",
         "tmm_ladder.py",
